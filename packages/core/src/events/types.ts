@@ -1,0 +1,123 @@
+import type { Message } from '../messages.js';
+import type { ModelFinishReason } from '../providers/types.js';
+import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
+import type { RunUsage, StepUsage } from '../usage/types.js';
+
+/** Why a run ended. See "Finish reasons" in the docs. */
+export type FinishReason =
+  | ModelFinishReason
+  | 'awaiting-approval'
+  | 'aborted'
+  | 'max-steps'
+  | 'output-invalid'
+  | 'budget-exceeded'
+  | 'guardrail';
+
+/** A JSON-safe error as it reaches events, the wire and the UI (never a stack). */
+export interface SerializedError {
+  code: string;
+  message: string;
+}
+
+export type ApprovalKind = 'tool' | 'question';
+
+/** Everything a UI needs to ask a person about a paused call. */
+export interface PendingApprovalInfo {
+  approvalId: string;
+  toolCallId: string;
+  toolName: string;
+  displayName: string;
+  /** The parsed arguments (after validation and any hook rewrite). */
+  args: unknown;
+  kind: ApprovalKind;
+  /** The question text, for `kind: 'question'`. */
+  question?: string;
+}
+
+interface StreamEventBase {
+  /** Per-session sequence number, starting at 1; what SSE `id:` and `Last-Event-ID` carry. */
+  seq: number;
+  runId: string;
+  sessionId?: string;
+}
+
+/**
+ * Events of `agent.stream()` and of the wire protocol. JSON-serializable; documented in
+ * docs/events.md. A consumer must ignore types it does not know.
+ */
+export type AgentStreamEvent =
+  /** A run (or the continuation after an approval) started. */
+  | (StreamEventBase & { type: 'run.start'; model: string; continuation?: boolean })
+  /** The user's input, as appended to the transcript. */
+  | (StreamEventBase & { type: 'user.message'; message: Message })
+  /** A model call begins (1-based within the run). */
+  | (StreamEventBase & { type: 'step.start'; step: number })
+  | (StreamEventBase & { type: 'text.delta'; step: number; delta: string })
+  | (StreamEventBase & { type: 'reasoning.delta'; step: number; delta: string })
+  /** The model started writing a tool call; its arguments follow as deltas. */
+  | (StreamEventBase & { type: 'tool.input.start'; step: number; toolCallId: string; toolName: string; displayName: string })
+  | (StreamEventBase & { type: 'tool.input.delta'; toolCallId: string; delta: string })
+  /** A call is about to run (arguments validated), or is about to be decided. */
+  | (StreamEventBase & { type: 'tool.call'; step: number; toolCallId: string; toolName: string; displayName: string; args: unknown })
+  | (StreamEventBase & {
+      type: 'tool.done';
+      toolCallId: string;
+      toolName: string;
+      result: unknown;
+      artifacts?: ToolArtifact[];
+      replacedByHook?: string;
+    })
+  | (StreamEventBase & { type: 'tool.error'; toolCallId: string; toolName: string; error: ToolErrorResult })
+  /** The run paused for a person. The stream ends after `run.done` with `awaiting-approval`. */
+  | (StreamEventBase & { type: 'approval.requested'; approval: PendingApprovalInfo })
+  | (StreamEventBase & { type: 'approval.resolved'; approvalId: string; toolCallId: string; approved: boolean; note?: string; answer?: string })
+  | (StreamEventBase & {
+      type: 'step.done';
+      step: number;
+      finishReason: ModelFinishReason;
+      /** Running totals of the run so far. */
+      usage: RunUsage;
+      stepUsage: StepUsage;
+    })
+  | (StreamEventBase & {
+      type: 'run.done';
+      finishReason: FinishReason;
+      usage: RunUsage;
+      /** The final assistant text of the run. */
+      text: string;
+      steps: number;
+      approvalId?: string;
+      object?: unknown;
+      outputError?: { message: string; issues: { path: string; message: string }[] };
+    })
+  /** The run failed; `run.done` does not follow. */
+  | (StreamEventBase & { type: 'error'; error: SerializedError });
+
+export type AgentStreamEventType = AgentStreamEvent['type'];
+
+/** A stream event before the session numbered it. */
+export type UnsequencedStreamEvent = AgentStreamEvent extends infer E
+  ? E extends AgentStreamEvent
+    ? Omit<E, 'seq' | 'runId' | 'sessionId'>
+    : never
+  : never;
+
+/**
+ * Listener events (`onEvent`): the lifecycle of a run as callbacks see it.
+ * Names follow the docs: `text-complete`, `tool-call`, `tool-result`, `finish`.
+ */
+export type AgentListenerEvent =
+  | { type: 'text-complete'; runId: string; step: number; text: string; usage: RunUsage; stepUsage: StepUsage }
+  | { type: 'tool-call'; runId: string; toolCallId: string; toolName: string; args: unknown }
+  | {
+      type: 'tool-result';
+      runId: string;
+      toolCallId: string;
+      toolName: string;
+      result: unknown;
+      isError: boolean;
+      artifacts?: ToolArtifact[];
+      replacedByHook?: string;
+    }
+  | { type: 'approval-requested'; runId: string; approval: PendingApprovalInfo }
+  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string };

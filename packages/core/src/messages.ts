@@ -1,0 +1,75 @@
+/**
+ * The transcript: what the model sees and what a session keeps.
+ * Everything here is plain JSON so it can be checkpointed, sent over the wire and compared.
+ */
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface TextPart {
+  type: 'text';
+  text: string;
+}
+
+export interface ImagePart {
+  type: 'image';
+  /** A URL (https: or data:) or base64 data. */
+  image: string;
+  mimeType?: string;
+}
+
+export interface FilePart {
+  type: 'file';
+  data: string;
+  mimeType: string;
+  filename?: string;
+}
+
+export type ContentPart = TextPart | ImagePart | FilePart;
+
+/** A call the model asked for. `arguments` is the raw JSON text the model produced. */
+export interface ToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface Message {
+  role: Role;
+  content: string | ContentPart[];
+  /** Assistant turns: the calls the model made in this turn, in the model's order. */
+  toolCalls?: ToolCall[];
+  /** Tool messages: the call this result answers. */
+  toolCallId?: string;
+  /** Tool messages: the tool's name. */
+  toolName?: string;
+  /** Tool messages: true when the content is a tool error result. */
+  isError?: boolean;
+  /** Free-form, JSON-serializable data that never reaches the model (e.g. `replacedByHook`). */
+  metadata?: Record<string, unknown>;
+}
+
+/** The text of a message: its string content, or its text parts joined. */
+export function textOf(message: Pick<Message, 'content'> | undefined | null): string {
+  if (!message) return '';
+  const { content } = message;
+  if (typeof content === 'string') return content;
+  let out = '';
+  for (const part of content) if (part.type === 'text') out += part.text;
+  return out;
+}
+
+/** Input a user can give to a run: a string, content parts, or whole messages. */
+export type AgentInput = string | ContentPart[] | Message[];
+
+/** Turns a run's input into the user messages it appends to the transcript. */
+export function inputToMessages(input: AgentInput): Message[] {
+  if (typeof input === 'string') return [{ role: 'user', content: input }];
+  if (input.length === 0) return [];
+  if (isMessageArray(input)) return input.map((m) => ({ ...m }));
+  return [{ role: 'user', content: input as ContentPart[] }];
+}
+
+function isMessageArray(input: ContentPart[] | Message[]): input is Message[] {
+  const first = input[0] as { role?: unknown } | undefined;
+  return typeof first?.role === 'string';
+}

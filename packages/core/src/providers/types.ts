@@ -1,0 +1,69 @@
+import type { Message } from '../messages.js';
+
+/** A JSON Schema object, as sent to providers. */
+export type JSONSchema = Record<string, unknown>;
+
+/** What a provider is told about one tool. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  /** JSON Schema of the arguments. */
+  parameters: JSONSchema;
+}
+
+/** Token counts as a provider reports them. A backend that reports nothing leaves this unset. */
+export interface ProviderUsage {
+  promptTokens?: number;
+  completionTokens?: number;
+  cachedInputTokens?: number;
+  reasoningTokens?: number;
+}
+
+/** The model's own reason for ending a turn. */
+export type ModelFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
+
+export interface GenerateOptions {
+  /** The model id to use; a provider falls back to its own default when unset. */
+  model?: string;
+  /** The whole request transcript, system message first when there is one. */
+  messages: Message[];
+  tools?: ToolSpec[];
+  /** Structured output hint: providers that support JSON mode map it. */
+  responseFormat?: { type: 'json'; schema?: JSONSchema };
+  temperature?: number;
+  maxTokens?: number;
+  signal?: AbortSignal;
+}
+
+/**
+ * Streaming is the primary provider contract. A provider yields text as it arrives, tool calls
+ * (optionally in pieces) and exactly one `finish` chunk at the end.
+ */
+export type StreamChunk =
+  | { type: 'text-delta'; text: string }
+  | { type: 'reasoning-delta'; text: string }
+  /** A tool call begins; `index` orders calls within the turn. */
+  | { type: 'tool-call-start'; index: number; id: string; name: string }
+  /** A piece of a started call's JSON arguments. */
+  | { type: 'tool-call-delta'; index: number; argumentsDelta: string }
+  /** A complete tool call (providers that do not stream arguments send only this). */
+  | { type: 'tool-call'; index: number; id: string; name: string; arguments: string }
+  | { type: 'finish'; finishReason: ModelFinishReason; usage?: ProviderUsage };
+
+export interface GenerateResult {
+  text: string;
+  toolCalls: { id: string; name: string; arguments: string }[];
+  finishReason: ModelFinishReason;
+  /** Unset when the backend reports no usage (never zeros for unknown). */
+  usage?: ProviderUsage;
+}
+
+export interface LLMProvider {
+  /** Provider name, e.g. `openai` or `mock`. */
+  readonly name: string;
+  /** The model used when a request names none. */
+  readonly defaultModel?: string;
+  stream(options: GenerateOptions): AsyncIterable<StreamChunk>;
+  /** Optional one-shot call; `generate()` from this module derives it from `stream()`. */
+  generate?(options: GenerateOptions): Promise<GenerateResult>;
+}

@@ -1,0 +1,118 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { Message } from '../messages.js';
+import type { JSONSchema } from '../providers/types.js';
+
+/**
+ * Any schema a tool accepts: zod 4, zod 3 (>= 3.24) and any other Standard Schema.
+ * All of them implement `~standard`, which is how arguments are validated.
+ */
+export type ToolSchema<Input = unknown, Output = Input> = StandardSchemaV1<Input, Output>;
+
+/** Passed to every `execute(args, ctx)`, on every path that runs a tool. */
+export interface ToolExecutionContext {
+  /** The model's id for this call; stable when the call is re-run after a crash. */
+  toolCallId: string;
+  /** Read-only copy of the transcript the model saw before the call (no system prompt, not the calling turn). */
+  messages: readonly Message[];
+  /** The run's signal, when the run has one. */
+  abortSignal?: AbortSignal;
+  /** Reserved: the executor does not set it yet. */
+  sessionId?: string;
+}
+
+/** Data a tool result carries for the application and UI, never sent to the model. */
+export interface ToolArtifact {
+  type: string;
+  data: unknown;
+  mimeType?: string;
+  title?: string;
+}
+
+export type ToolErrorKind =
+  | 'execution'
+  | 'validation'
+  | 'not-found'
+  | 'rejected'
+  | 'not-run'
+  | 'mcp'
+  | 'sandbox'
+  | 'denied'
+  | 'cancelled'
+  | 'output-validation';
+
+export interface ToolValidationIssue {
+  path: string;
+  message: string;
+}
+
+/** The one shape every failed tool call has, as the model and the UI see it. */
+export interface ToolErrorResult {
+  error: string;
+  toolName: string;
+  message: string;
+  kind: ToolErrorKind;
+  issues?: ToolValidationIssue[];
+  note?: string;
+  reason?: string;
+}
+
+export interface SandboxAdapter {
+  run<T>(fn: () => Promise<T> | T): Promise<T>;
+}
+
+/** Who decides whether a call may run: `true`, or a predicate of the parsed arguments. */
+export type NeedsApproval<Args> = boolean | ((args: Args, ctx: ToolExecutionContext) => boolean | Promise<boolean>);
+
+/** Legacy `ai` v4 tool object, still built for compatibility. */
+export interface LegacyAiTool {
+  description?: string;
+  parameters?: unknown;
+  execute?: (args: any, options?: any) => unknown;
+}
+
+/**
+ * A tool the registry can hold. `defineTool()` produces one; hand-written descriptors
+ * (built-in, MCP, `ai` SDK tools) are accepted too.
+ */
+export interface ToolDescriptor<Args = any, Result = any> {
+  name?: string;
+  description?: string;
+  displayName?: string;
+  /** Arguments schema (zod 3/4 or Standard Schema). Canonical. */
+  inputSchema?: ToolSchema<unknown, Args>;
+  /** Ready JSON Schema of the arguments, for descriptors without a schema library. */
+  parameters?: JSONSchema;
+  /** Optional schema the result must match (beyond the docs: UIs rely on result shapes). */
+  outputSchema?: ToolSchema<unknown, unknown>;
+  execute?: (args: Args, ctx: ToolExecutionContext) => Result | Promise<Result>;
+  needsApproval?: NeedsApproval<Args>;
+  requiresSandbox?: boolean;
+  sandboxExecute?: (args: Args, sandbox: SandboxAdapter, ctx: ToolExecutionContext) => Result | Promise<Result>;
+  /** Legacy `ai` v4 tool, used only when neither `inputSchema` nor `execute` is set. */
+  tool?: LegacyAiTool;
+}
+
+/** What `defineTool()` returns: a descriptor whose types carry the input and output. */
+export interface DefinedTool<Name extends string = string, Args = any, Result = any> extends ToolDescriptor<Args, Result> {
+  readonly name: Name;
+  readonly description: string;
+  readonly displayName: string;
+  readonly input: ToolSchema<unknown, Args>;
+  readonly inputSchema: ToolSchema<unknown, Args>;
+  readonly execute: (args: Args, ctx: ToolExecutionContext) => Promise<Result> | Result;
+  readonly tool: LegacyAiTool;
+  /** Type-only marker so `ToolInput` / `ToolOutput` can read the types back. */
+  readonly __types?: { args: Args; result: Result };
+}
+
+export type ToolInput<T> = T extends { __types?: { args: infer A } } ? A : never;
+export type ToolOutput<T> = T extends { __types?: { result: infer R } } ? UnwrapArtifacts<Awaited<R>> : never;
+
+/** A result carrying artifacts, made with `withArtifacts()`. */
+export interface ResultWithArtifacts<T> {
+  readonly __loushoArtifacts: true;
+  readonly value: T;
+  readonly artifacts: ToolArtifact[];
+}
+
+export type UnwrapArtifacts<T> = T extends ResultWithArtifacts<infer V> ? V : T;
