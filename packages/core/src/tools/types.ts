@@ -86,6 +86,11 @@ export interface ToolDescriptor<Args = any, Result = any> {
   outputSchema?: ToolSchema<unknown, unknown>;
   execute?: (args: Args, ctx: ToolExecutionContext) => Result | Promise<Result>;
   needsApproval?: NeedsApproval<Args>;
+  /**
+   * `'question'` marks a tool whose call is a question to the user (e.g. `ask_question`): the run
+   * always pauses on it, and the answer given to `approvals.answer()` becomes its result.
+   */
+  approvalKind?: 'tool' | 'question';
   requiresSandbox?: boolean;
   sandboxExecute?: (args: Args, sandbox: SandboxAdapter, ctx: ToolExecutionContext) => Result | Promise<Result>;
   /** Legacy `ai` v4 tool, used only when neither `inputSchema` nor `execute` is set. */
