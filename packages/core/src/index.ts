@@ -1,6 +1,11 @@
-// The isomorphic root entry: nothing here may import a Node-only module.
+// The isomorphic root entry: nothing reachable from here may import a Node-only module.
 export * from './messages.js';
-export type * from './providers/types.js';
-export type * from './usage/types.js';
-export type * from './tools/types.js';
-export type * from './events/types.js';
+export * from './errors.js';
+export type { AgentStreamEvent, AgentStreamEventType, AgentListenerEvent, UnsequencedStreamEvent, FinishReason, ApprovalKind, PendingApprovalInfo } from './events/types.js';
+export * from './providers/index.js';
+export * from './models/index.js';
+export * from './usage/index.js';
+export * from './tools/index.js';
+export * from './tools/builtin/index.js';
+export * from './hooks/index.js';
+export * from './agent/index.js';

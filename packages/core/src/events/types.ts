@@ -13,11 +13,9 @@ export type FinishReason =
   | 'budget-exceeded'
   | 'guardrail';
 
-/** A JSON-safe error as it reaches events, the wire and the UI (never a stack). */
-export interface SerializedError {
-  code: string;
-  message: string;
-}
+import type { SerializedError } from '../errors.js';
+
+export type { SerializedError };
 
 export type ApprovalKind = 'tool' | 'question';
 

@@ -1,1 +1,2 @@
-export {};
+export { HookRegistry } from './registry.js';
+export type * from './types.js';

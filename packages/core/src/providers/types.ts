@@ -25,8 +25,13 @@ export type ModelFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filt
 export interface GenerateOptions {
   /** The model id to use; a provider falls back to its own default when unset. */
   model?: string;
-  /** The whole request transcript, system message first when there is one. */
-  messages: Message[];
+  /** System instructions, kept apart from the transcript (providers place them as their API wants). */
+  system?: string;
+  /**
+   * The transcript to continue (no system message). Read-only: the agent passes its live transcript
+   * without copying it, so a provider must not mutate it or keep it past the call.
+   */
+  messages: readonly Message[];
   tools?: ToolSpec[];
   /** Structured output hint: providers that support JSON mode map it. */
   responseFormat?: { type: 'json'; schema?: JSONSchema };

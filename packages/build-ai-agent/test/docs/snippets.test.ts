@@ -1,0 +1,110 @@
+import { describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { z } from 'zod';
+import { createAgent, defineTool, getModelInfo } from '@lousho/build-ai-agent';
+import { mockModel } from '@lousho/build-ai-agent/testing';
+
+// Every snippet of the reference docs that this package implements lives verbatim in ./snippets
+// (only a provider line is added where the docs leave `provider` to the reader). Importing a
+// snippet runs it; the assertions check it did what its comments say.
+
+describe('documented snippets run unchanged', () => {
+  it('lousho-tools.md: defineTool with inferred types, used by createAgent', async () => {
+    const m = await import('./snippets/tools-define.js');
+    expectTypeOf<import('./snippets/tools-define.js').WeatherArgs>().toEqualTypeOf<{ location: string; units: 'celsius' | 'fahrenheit' }>();
+    expectTypeOf<import('./snippets/tools-define.js').WeatherResult>().toEqualTypeOf<{ temperature: number; conditions: string }>();
+    expect(m.weather.inputSchema).toBe(m.weather.input);
+    const result = await m.agent.send('Weather in Paris?');
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'weather', result: { temperature: 72, conditions: 'sunny' } });
+    expect(result.text).toBe('It is sunny.');
+  });
+
+  it('lousho-tools.md: ToolRegistry', async () => {
+    const { tools } = await import('./snippets/tools-registry.js');
+    expect(tools.names().sort()).toEqual(['current_date', 'lookup_order']);
+    expect(() => tools.register(tools.get('lookup_order') as never)).toThrow(/lookup_order/);
+  });
+
+  it('Cancellation: a signal that never fires leaves the finish reason stop', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { result } = await import('./snippets/cancellation-signal.js');
+    expect(result.finishReason).toBe('stop');
+    expect(log).toHaveBeenCalledWith('stop');
+    log.mockRestore();
+    const timed = await import('./snippets/cancellation-timeout.js');
+    expect(timed.result.finishReason).toBe('stop');
+  });
+
+  it('Finish reasons: maxSteps', async () => {
+    const { result } = await import('./snippets/finish-reasons.js');
+    expect(result.finishReason).toBe('stop');
+    expect(result.steps).toBe(1);
+  });
+
+  it('Parallel tool calls: toolConcurrency', async () => {
+    const { agent } = await import('./snippets/parallel-tool-calls.js');
+    const result = await agent.send('Weather in Oslo?');
+    expect(result.finishReason).toBe('stop');
+  });
+
+  it('Tools: needsApproval predicate typed from input', async () => {
+    const { sendEmail } = await import('./snippets/tools-send-email.js');
+    const agent = createAgent({ provider: mockModel([{ toolCalls: [{ name: 'send_email', args: { to: 'x@other.com', subject: 'Hi' } }] }, 'sent']), tools: [sendEmail] });
+    const paused = await agent.send('mail');
+    expect(paused.finishReason).toBe('awaiting-approval');
+    const done = await agent.approvals.resolve({ id: paused.approvalId!, approved: true });
+    expect(done.toolCalls.at(-1)?.result).toEqual({ messageId: 'x@other.com:Hi' });
+  });
+
+  it('Todo tools', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { todos } = await import('./snippets/todo-tools.js');
+    log.mockRestore();
+    expect(await todos.getTodos()).toEqual([
+      { id: 'todo_1', content: 'Rename files to .mjs', status: 'completed' },
+      { id: 'todo_2', content: 'Update imports', status: 'completed' },
+    ]);
+  });
+
+  it('Models, tokens and cost', async () => {
+    const { used, info, usd } = await import('./snippets/models-tokens-cost.js');
+    expect(used).toBeGreaterThan(0);
+    expect(info?.id).toBe('gpt-4o-mini');
+    expect(usd).toBeCloseTo((used * 0.2 + 500 * 0.6) / 1e6, 12);
+  });
+
+  it('Usage and cost of a run', async () => {
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const { result } = await import('./snippets/usage-of-a-run.js');
+    const printed = log.mock.calls.map((c) => String(c[0]));
+    log.mockRestore();
+    expect(result.usage).toMatchObject({ inputTokens: 1200, outputTokens: 300, estimated: false, modelCalls: 1 });
+    expect(result.usage.byModel['gpt-4o-mini']).toMatchObject({ inputTokens: 1200, outputTokens: 300, calls: 1 });
+    expect(result.usage.costUsd).toEqual(expect.any(Number));
+    expect(printed[0]).toMatch(/^1,200 in \/ 300 out tokens · \$[\d.]+ \(1 model call\)$/);
+    await import('./snippets/usage-register-model.js');
+    expect(getModelInfo('ft:gpt-4o-mini:acme')?.inputCostPerMTok).toBe(0.3);
+  });
+
+  it('Dynamic config', async () => {
+    const { agent } = await import('./snippets/dynamic-config.js');
+    expect(agent).toBeDefined();
+  });
+
+  it('Hook outcomes: the guard denies shell, rewrites search input and trims results', async () => {
+    const { guard } = await import('./snippets/hook-outcomes.js');
+    const ran: unknown[] = [];
+    const shell = defineTool({ name: 'shell', description: 'shell', input: z.object({}), execute: async () => 'ran' });
+    const search = defineTool({ name: 'search', description: 'search', input: z.object({ q: z.string(), limit: z.number().optional() }), execute: async (a) => (ran.push(a), 'x'.repeat(3000)) });
+    const provider = mockModel([{ toolCalls: [{ name: 'shell', args: {} }, { name: 'search', args: { q: 'a' } }] }, 'ok']);
+    const result = await createAgent({ provider, instructions: 'You research things.', hooks: [guard], tools: [shell, search] }).send('go');
+    const [shellMsg, searchMsg] = result.messages.filter((m) => m.role === 'tool');
+    expect(JSON.parse(shellMsg!.content as string)).toMatchObject({ kind: 'denied', reason: 'Use the workspace tools instead' });
+    expect(ran).toEqual([{ q: 'a', limit: 10 }]);
+    expect((searchMsg!.content as string).length).toBe(2000);
+  });
+
+  it('HookRegistry from the /hooks entry', async () => {
+    const { hooks } = await import('./snippets/hooks-registry.js');
+    expect(hooks.list().map((h) => h.name)).toEqual(['redact-pii']);
+  });
+});

@@ -1,0 +1,45 @@
+import type { AgentStreamEvent } from '../events/types.js';
+
+/**
+ * Buffers a run's events for one `for await` consumer. The run never waits for the consumer
+ * (events are small and a run must not stall because nobody reads), and the iterator ends
+ * once the run has ended and the buffer is drained.
+ */
+export class EventQueue implements AsyncIterable<AgentStreamEvent> {
+  #buffer: AgentStreamEvent[] = [];
+  #head = 0;
+  #closed = false;
+  #wake: (() => void) | undefined;
+  #iterated = false;
+
+  push(event: AgentStreamEvent): void {
+    if (this.#closed) return;
+    this.#buffer.push(event);
+    this.#wake?.();
+  }
+
+  close(): void {
+    this.#closed = true;
+    this.#wake?.();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
+    if (this.#iterated) throw new TypeError('A run can be iterated once; use agent.session(id) or a client to watch it from several places.');
+    this.#iterated = true;
+    for (;;) {
+      if (this.#head < this.#buffer.length) {
+        const event = this.#buffer[this.#head]!;
+        this.#buffer[this.#head++] = undefined as never;
+        if (this.#head > 1024 && this.#head * 2 > this.#buffer.length) {
+          this.#buffer = this.#buffer.slice(this.#head);
+          this.#head = 0;
+        }
+        yield event;
+        continue;
+      }
+      if (this.#closed) return;
+      await new Promise<void>((resolve) => (this.#wake = resolve));
+      this.#wake = undefined;
+    }
+  }
+}

@@ -1,0 +1,152 @@
+import { ERROR_CODES, SDKError } from '../errors.js';
+import { inputToMessages, type AgentInput, type Message } from '../messages.js';
+import type { LLMProvider } from '../providers/types.js';
+import { ToolRegistry } from '../tools/registry.js';
+import { emptyUsage } from '../usage/tracker.js';
+import type { AgentConfig } from './agent-config.js';
+import { InMemoryApprovalStore, type ApprovalStore } from './approval-store.js';
+import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
+import { driveRun } from './drive-run.js';
+import { newId } from './ids.js';
+import type { LoopDeps } from './loop-deps.js';
+import type { RunSnapshot } from './run-snapshot.js';
+import { SessionRuntime } from './session-runtime.js';
+import type { AgentRun, ApproveFn, ExecutionResult, LoopOptions } from './types.js';
+
+export interface ExecuteOptions extends LoopOptions {
+  agent: AgentConfig;
+  input: AgentInput;
+  provider: LLMProvider;
+  /** Where the tools named by `agent.tools` are looked up. */
+  toolRegistry?: ToolRegistry;
+  /** Earlier conversation to continue (no system prompt). */
+  messages?: Message[];
+  sessionId?: string;
+  signal?: AbortSignal;
+  /** Where a pause is kept (default: a process-wide in-memory store). */
+  approvalStore?: ApprovalStore;
+  approve?: ApproveFn;
+  /** Steps already taken by an earlier leg of this run; they count against `maxSteps`. */
+  initialSteps?: number;
+  metadata?: Record<string, unknown>;
+}
+
+export type ResumeAfterApprovalOptions = Omit<ExecuteOptions, 'input' | 'messages' | 'initialSteps'> & {
+  approvalId: string;
+} & ({ approved: boolean; note?: string; answer?: undefined } | { answer: string; approved?: undefined; note?: undefined });
+
+const defaultApprovalStore = new InMemoryApprovalStore();
+
+/** The tools an agent config may use, taken from its own descriptors and the registry. */
+function toolsFor(agent: AgentConfig, registry: ToolRegistry | undefined): ToolRegistry {
+  const out = new ToolRegistry();
+  const names = agent.tools === undefined ? undefined : Array.isArray(agent.tools) ? (agent.tools as readonly string[]) : Object.keys(agent.tools);
+  if (names === undefined) {
+    if (registry) for (const name of registry.names()) out.register(name, registry.get(name)!);
+    return out;
+  }
+  const record = Array.isArray(agent.tools) ? undefined : (agent.tools as Record<string, unknown>);
+  for (const name of names) {
+    const own = record?.[name];
+    const descriptor = own && own !== true ? own : registry?.get(name);
+    if (!descriptor) {
+      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `Agent '${agent.name}' uses tool '${name}', which the toolRegistry does not have.`, {
+        hint: `Register it (toolRegistry.register(...)) or remove '${name}' from the agent's tools.`,
+      });
+    }
+    out.register(name, descriptor as never);
+  }
+  return out;
+}
+
+function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): Omit<LoopDeps, 'emit' | 'signal'> {
+  const { agent } = options;
+  const tools = toolsFor(agent, options.toolRegistry);
+  const maxSteps = options.maxSteps ?? agent.maxSteps ?? 10;
+  const concurrency = options.toolConcurrency ?? agent.toolConcurrency ?? 'unbounded';
+  const temperature = options.temperature ?? agent.temperature;
+  const maxTokens = options.maxTokens ?? agent.maxTokens;
+  const hooks = options.hooks ? ('list' in options.hooks ? options.hooks.list() : options.hooks) : [];
+  return {
+    provider: options.provider,
+    ...(agent.instructions ? { system: agent.instructions } : {}),
+    tools,
+    toolSpecs: tools.toToolSpecs(),
+    maxSteps,
+    toolConcurrency: concurrency === 'unbounded' ? Infinity : concurrency,
+    ...(temperature !== undefined ? { temperature } : {}),
+    ...(maxTokens !== undefined ? { maxTokens } : {}),
+    hooks,
+    permissions: options.permissions ?? [],
+    ...(options.output ? { output: options.output } : {}),
+    ...(useApprove && options.approve ? { approve: options.approve } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    ...(options.onToolCall ? { onToolCall: options.onToolCall } : {}),
+    ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
+    ...(options.onLLMResponse ? { onLLMResponse: options.onLLMResponse } : {}),
+    ...(options.onPermissionDecision ? { onPermissionDecision: options.onPermissionDecision } : {}),
+  };
+}
+
+function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun {
+  const sessionId = options.sessionId ?? newId('sess');
+  const session = new SessionRuntime(sessionId);
+  const history = (options.messages ?? []).slice();
+  session.messages = history;
+  const model = options.agent.model ?? options.provider.defaultModel ?? options.provider.name;
+  const snapshot: RunSnapshot = {
+    runId: newId('run'),
+    sessionId,
+    model,
+    configContext: { sessionId, input: options.input, ...(options.metadata ? { metadata: options.metadata } : {}) },
+    messages: history.slice(),
+    runStart: history.length,
+    steps: options.initialSteps ?? 0,
+    usage: emptyUsage(),
+    stepUsage: [],
+    toolCalls: [],
+  };
+  return driveRun({
+    session,
+    snapshot,
+    input: inputToMessages(options.input),
+    deps: depsFor(options, useApprove),
+    ...(options.signal ? { signal: options.signal } : {}),
+    approvalStore: options.approvalStore ?? defaultApprovalStore,
+  });
+}
+
+/** Runs an agent config: the model and tool-calling loop, to an `ExecutionResult`. */
+export const AgentExecutor = {
+  execute(options: ExecuteOptions): Promise<ExecutionResult> {
+    try {
+      return startExecution(options, true).result;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  },
+  /** Like `execute`, as a stream of events. */
+  stream(options: ExecuteOptions): AgentRun {
+    return startExecution(options, false);
+  },
+};
+
+/** Resumes an execution paused for approval: records the decision, then runs the rest of the turn and on. */
+export async function resumeAfterApproval(options: ResumeAfterApprovalOptions, callOptions: { signal?: AbortSignal } = {}): Promise<ExecutionResult> {
+  const store = options.approvalStore ?? defaultApprovalStore;
+  const decision: ApprovalDecision =
+    options.answer !== undefined ? { kind: 'question', answer: options.answer } : { kind: 'tool', approved: Boolean(options.approved), ...(options.note ? { note: options.note } : {}) };
+  const record = await claimApproval(store, options.approvalId, decision);
+  const session = new SessionRuntime(record.sessionId);
+  session.messages = record.snapshot.messages.slice();
+  const signal = callOptions.signal ?? options.signal;
+  return driveRun({
+    session,
+    snapshot: record.snapshot,
+    input: [],
+    deps: depsFor(options, true),
+    ...(signal ? { signal } : {}),
+    approvalStore: store,
+    continuation: continuationFor(record, decision),
+  }).result;
+}

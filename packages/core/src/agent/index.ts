@@ -1,0 +1,12 @@
+export { createAgent, SessionAwaitingApprovalError } from './create-agent.js';
+export type { Agent, AgentApprovals, AgentSession, AgentSessions, SessionState } from './create-agent.js';
+export { AgentExecutor, resumeAfterApproval } from './executor.js';
+export type { ExecuteOptions, ResumeAfterApprovalOptions } from './executor.js';
+export { AgentBuilder, AgentType } from './builder.js';
+export type { AgentConfig } from './agent-config.js';
+export { InMemoryApprovalStore } from './approval-store.js';
+export type { ApprovalRecord, ApprovalStatus, ApprovalStore } from './approval-store.js';
+export { ConfigResolverError } from './run-config.js';
+export type { RunSnapshot, PausedBatch } from './run-snapshot.js';
+export type { SessionStatus, SessionListener } from './session-runtime.js';
+export type * from './types.js';

@@ -1,0 +1,41 @@
+import type { StandardSchemaV1 } from '@standard-schema/spec';
+import type { UnsequencedStreamEvent, AgentListenerEvent } from '../events/types.js';
+import type { AgentHook, PermissionRule } from '../hooks/types.js';
+import type { LLMProvider, ToolSpec } from '../providers/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { SandboxAdapter } from '../tools/types.js';
+import type { RunSnapshot } from './run-snapshot.js';
+import type { AgentCallbacks, ApproveFn } from './types.js';
+
+/** Everything the loop needs that is not part of the run's serializable state. */
+export interface LoopDeps extends AgentCallbacks {
+  provider: LLMProvider;
+  system?: string;
+  tools: ToolRegistry;
+  toolSpecs: ToolSpec[];
+  maxSteps: number;
+  /** `Infinity` for unbounded. */
+  toolConcurrency: number;
+  temperature?: number;
+  maxTokens?: number;
+  hooks: readonly AgentHook[];
+  permissions: readonly PermissionRule[];
+  output?: StandardSchemaV1;
+  signal?: AbortSignal;
+  /** Decides approvals in code instead of pausing. */
+  approve?: ApproveFn;
+  sandbox?: SandboxAdapter;
+  /** Stream events (the session numbers them). */
+  emit(event: UnsequencedStreamEvent): void;
+  /** Called after every model response, every recorded tool result and every pause. */
+  checkpoint?(snapshot: RunSnapshot): void | Promise<void>;
+}
+
+export function emitListener(deps: LoopDeps, event: AgentListenerEvent): void {
+  if (!deps.onEvent) return;
+  try {
+    deps.onEvent(event);
+  } catch {
+    // Listener failures are the listener's problem; they never break a run.
+  }
+}

@@ -1,0 +1,222 @@
+import type { FinishReason, PendingApprovalInfo } from '../events/types.js';
+import type { Message, ToolCall } from '../messages.js';
+import { textOf } from '../messages.js';
+import { estimateTokens } from '../models/tokens.js';
+import { isAbortError } from '../providers/abort.js';
+import { StreamAssembler } from '../providers/generate.js';
+import type { GenerateOptions, GenerateResult, ModelFinishReason } from '../providers/types.js';
+import { toolSchemaToJSONSchema, validateToolSchema } from '../tools/schema.js';
+import { UsageTracker } from '../usage/tracker.js';
+import { emitListener, type LoopDeps } from './loop-deps.js';
+import type { PausedBatch, RunSnapshot } from './run-snapshot.js';
+import { runToolBatch, type BatchResult } from './tool-batch.js';
+import type { CallScope, PreparedCall } from './tool-call.js';
+
+/** How a run (or one leg of it, up to a pause) ended. */
+export interface LoopOutcome {
+  finishReason: FinishReason;
+  text: string;
+  object?: unknown;
+  outputError?: { message: string; issues: { path: string; message: string }[] };
+  paused?: PausedBatch;
+}
+
+/** How to continue a batch that paused: the decided call's outcome (or its preparation), then the rest. */
+export interface BatchContinuation {
+  first: (scope: CallScope) => Promise<PreparedCall>;
+}
+
+/**
+ * The agent loop: call the model, run the tools it asks for, repeat until it answers, a budget runs
+ * out, a call waits for a person, or the run is stopped. Mutates `snapshot` (the run's serializable
+ * state) as it goes and reports through `deps` (events, listeners, checkpoints).
+ */
+export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuation?: BatchContinuation): Promise<LoopOutcome> {
+  const usage = new UsageTracker(snapshot.usage);
+  const signal = deps.signal;
+  const responseFormat = deps.output ? { type: 'json' as const, schema: toolSchemaToJSONSchema(deps.output) } : undefined;
+  let lastText = lastAssistantText(snapshot);
+  let lastModelFinish: ModelFinishReason = 'stop';
+
+  const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => ({ finishReason, text: lastText, ...extra });
+
+  // An approval resume first finishes the paused batch.
+  if (continuation && snapshot.paused) {
+    const paused = snapshot.paused;
+    delete snapshot.paused;
+    const scope: CallScope = { deps, snapshot, step: paused.step, visibleLength: visibleLengthOf(snapshot, paused) };
+    const batch = await runToolBatch(scope, paused.calls, paused.index, continuation.first);
+    const stop = afterBatch(batch, paused.calls, paused.step);
+    if (stop) return stop;
+  }
+
+  function afterBatch(batch: BatchResult, calls: ToolCall[], step: number): LoopOutcome | undefined {
+    if (batch.kind === 'aborted') return finish('aborted');
+    if (batch.kind === 'paused') {
+      snapshot.paused = { approval: batch.approval, step, calls, index: batch.index };
+      return finish('awaiting-approval', { paused: snapshot.paused });
+    }
+    return undefined;
+  }
+
+  for (;;) {
+    if (signal?.aborted) return finish('aborted');
+    if (snapshot.steps >= deps.maxSteps) return finish('max-steps');
+    const step = ++snapshot.steps;
+    deps.emit({ type: 'step.start', step });
+
+    const request: GenerateOptions = {
+      messages: snapshot.messages,
+      ...(snapshot.model ? { model: snapshot.model } : {}),
+      ...(deps.system !== undefined ? { system: deps.system } : {}),
+      ...(deps.toolSpecs.length > 0 ? { tools: deps.toolSpecs } : {}),
+      ...(responseFormat ? { responseFormat } : {}),
+      ...(deps.temperature !== undefined ? { temperature: deps.temperature } : {}),
+      ...(deps.maxTokens !== undefined ? { maxTokens: deps.maxTokens } : {}),
+      ...(signal ? { signal } : {}),
+    };
+    for (const hook of deps.hooks) if (hook.preGenerate) await hook.preGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request });
+
+    const visibleLength = snapshot.messages.length;
+    const assembler = new StreamAssembler();
+    const callIds = new Map<number, string>();
+    let aborted = false;
+    try {
+      for await (const chunk of deps.provider.stream(request)) {
+        assembler.push(chunk);
+        switch (chunk.type) {
+          case 'text-delta':
+            if (chunk.text) deps.emit({ type: 'text.delta', step, delta: chunk.text });
+            break;
+          case 'reasoning-delta':
+            if (chunk.text) deps.emit({ type: 'reasoning.delta', step, delta: chunk.text });
+            break;
+          case 'tool-call-start':
+            callIds.set(chunk.index, chunk.id);
+            deps.emit({ type: 'tool.input.start', step, toolCallId: chunk.id, toolName: chunk.name, displayName: displayNameOf(deps, chunk.name) });
+            break;
+          case 'tool-call-delta': {
+            const id = callIds.get(chunk.index);
+            if (id && chunk.argumentsDelta) deps.emit({ type: 'tool.input.delta', toolCallId: id, delta: chunk.argumentsDelta });
+            break;
+          }
+          default:
+            break;
+        }
+        if (signal?.aborted) {
+          aborted = true;
+          break;
+        }
+      }
+    } catch (err) {
+      if (!(signal?.aborted || isAbortError(err))) throw err;
+      aborted = true;
+    }
+
+    if (aborted || signal?.aborted) {
+      // Keep what the person already saw streaming; the unfinished tool calls are dropped.
+      const partial = assembler.text;
+      if (partial) {
+        snapshot.messages.push(Object.freeze({ role: 'assistant', content: partial, metadata: { aborted: true } }) as Message);
+        lastText = partial;
+      }
+      await deps.checkpoint?.(snapshot);
+      return finish('aborted');
+    }
+
+    const text = assembler.text;
+    const toolCalls = assembler.toolCalls;
+    lastModelFinish = assembler.finishReason;
+    const response: GenerateResult = { text, toolCalls, finishReason: lastModelFinish, ...(assembler.usage ? { usage: assembler.usage } : {}) };
+    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+    const stepUsage = usage.record({
+      model: modelId,
+      ...(assembler.usage ? { reported: assembler.usage } : {}),
+      estimateInput: () => estimateTokens(deps.system ? [{ role: 'system', content: deps.system }, ...request.messages] : [...request.messages], { model: modelId }),
+      estimateOutput: () => estimateTokens({ role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) }, { model: modelId }),
+    });
+    snapshot.usage = usage.snapshot();
+    snapshot.stepUsage.push(stepUsage);
+
+    const assistant: Message = { role: 'assistant', content: text };
+    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
+    snapshot.messages.push(Object.freeze(assistant));
+    if (text || toolCalls.length === 0) lastText = text;
+
+    for (const hook of deps.hooks) if (hook.postGenerate) await hook.postGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request }, response);
+    deps.onLLMResponse?.(response, step, stepUsage);
+    deps.emit({ type: 'step.done', step, finishReason: lastModelFinish, usage: snapshot.usage, stepUsage });
+    emitListener(deps, { type: 'text-complete', runId: snapshot.runId, step, text, usage: snapshot.usage, stepUsage });
+    await deps.checkpoint?.(snapshot);
+
+    if (toolCalls.length === 0) {
+      if (!deps.output) return finish(lastModelFinish);
+      const checked = await checkOutput(deps, text);
+      if (checked.ok) return finish(lastModelFinish, { object: checked.value });
+      if (!snapshot.repairUsed && snapshot.steps < deps.maxSteps) {
+        // One repair step: tell the model what was wrong and let it answer again.
+        snapshot.repairUsed = true;
+        snapshot.messages.push(
+          Object.freeze({
+            role: 'user',
+            content: `Your reply did not match the required JSON schema: ${checked.error.message}. Reply again with only a JSON object that matches the schema.`,
+            metadata: { outputRepair: true },
+          }) as Message,
+        );
+        continue;
+      }
+      return finish('output-invalid', { outputError: checked.error });
+    }
+
+    const scope: CallScope = { deps, snapshot, step, visibleLength };
+    const batch = await runToolBatch(scope, toolCalls, 0);
+    const stop = afterBatch(batch, toolCalls, step);
+    if (stop) return stop;
+  }
+}
+
+/** The transcript length the model had seen when it made the paused turn (before its assistant message). */
+function visibleLengthOf(snapshot: RunSnapshot, paused: PausedBatch): number {
+  for (let i = snapshot.messages.length - 1; i >= 0; i--) {
+    const m = snapshot.messages[i]!;
+    if (m.role === 'assistant' && m.toolCalls?.some((c) => c.id === paused.calls[0]?.id)) return i;
+  }
+  return snapshot.messages.length;
+}
+
+function displayNameOf(deps: LoopDeps, name: string): string {
+  return deps.tools.get(name)?.displayName ?? name;
+}
+
+function lastAssistantText(snapshot: RunSnapshot): string {
+  for (let i = snapshot.messages.length - 1; i >= snapshot.runStart; i--) {
+    const m = snapshot.messages[i]!;
+    if (m.role === 'assistant' && textOf(m)) return textOf(m);
+  }
+  return '';
+}
+
+async function checkOutput(
+  deps: LoopDeps,
+  text: string,
+): Promise<{ ok: true; value: unknown } | { ok: false; error: { message: string; issues: { path: string; message: string }[] } }> {
+  let value: unknown;
+  try {
+    value = JSON.parse(stripJsonFence(text));
+  } catch {
+    return { ok: false, error: { message: 'The reply is not valid JSON', issues: [{ path: '', message: 'Expected a JSON object' }] } };
+  }
+  const checked = await validateToolSchema(deps.output!, value);
+  if (checked.ok) return { ok: true, value: checked.value };
+  const summary = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
+  return { ok: false, error: { message: `The reply does not match the output schema (${summary})`, issues: checked.issues } };
+}
+
+/** Models often wrap JSON in a ```json fence even in JSON mode. */
+function stripJsonFence(text: string): string {
+  const trimmed = text.trim();
+  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
+  return fenced ? fenced[1]! : trimmed;
+}
+
+export type { PendingApprovalInfo };

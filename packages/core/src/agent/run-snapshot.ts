@@ -1,0 +1,39 @@
+import type { PendingApprovalInfo } from '../events/types.js';
+import type { Message, ToolCall } from '../messages.js';
+import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { RunConfigContext, ToolCallRecord } from './types.js';
+
+/** A tool batch stopped at a call that waits for a person. */
+export interface PausedBatch {
+  approval: PendingApprovalInfo;
+  /** The model call (1-based) whose turn made the batch. */
+  step: number;
+  /** Every call of the turn, in the model's order. */
+  calls: ToolCall[];
+  /** Index in `calls` of the paused call; every call before it already has its result in `messages`. */
+  index: number;
+}
+
+/**
+ * The serializable state of a run: what a checkpoint or a paused approval keeps so the run can go on,
+ * in this process or another one. Plain JSON only.
+ */
+export interface RunSnapshot {
+  runId: string;
+  sessionId: string;
+  /** The model the run resolved; a resumed run never switches model mid-turn. */
+  model: string;
+  /** The per-run config context, kept so `tools` can be resolved again with the same ctx. */
+  configContext: RunConfigContext;
+  /** The transcript (no system prompt). */
+  messages: Message[];
+  /** Index in `messages` where this run's own messages start. */
+  runStart: number;
+  steps: number;
+  usage: RunUsage;
+  stepUsage: StepUsage[];
+  toolCalls: ToolCallRecord[];
+  /** Whether the structured-output repair step was used. */
+  repairUsed?: boolean;
+  paused?: PausedBatch;
+}

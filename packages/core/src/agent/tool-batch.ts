@@ -1,0 +1,128 @@
+import type { PendingApprovalInfo } from '../events/types.js';
+import type { ToolCall } from '../messages.js';
+import { toolErrorResult } from '../tools/errors.js';
+import {
+  announceOutcome,
+  cancelledError,
+  executeCall,
+  finishOutcome,
+  prepareCall,
+  toolMessage,
+  type CallScope,
+  type PreparedCall,
+  type ToolOutcome,
+} from './tool-call.js';
+
+export type BatchResult =
+  | { kind: 'done' }
+  | { kind: 'aborted' }
+  | { kind: 'paused'; index: number; approval: PendingApprovalInfo };
+
+/**
+ * Runs the calls of one model turn from `start`, honouring `toolConcurrency`:
+ * calls are prepared one at a time in call order and started as slots free up; results reach the
+ * transcript in call order (each time the in-order run of finished calls grows); the first call that
+ * waits for a person stops the batch after the calls before it settle. Every call gets exactly one
+ * result, whatever happens: aborted or unreached calls get a `cancelled` result, and a propagating
+ * error fills the rest with `not-run` results before it is rethrown once nothing runs any more.
+ *
+ * `first` decides the call at `start` instead of the usual preparation (an approval resume).
+ */
+export async function runToolBatch(
+  scope: CallScope,
+  calls: readonly ToolCall[],
+  start: number,
+  first?: (scope: CallScope) => Promise<PreparedCall>,
+): Promise<BatchResult> {
+  const { deps, snapshot } = scope;
+  const signal = deps.signal;
+  const limit = deps.toolConcurrency;
+  const outcomes: (ToolOutcome | undefined)[] = new Array(calls.length);
+  let flushed = start;
+  let propagating: { error: unknown } | undefined;
+  const running = new Set<Promise<void>>();
+  let checkpointChain: Promise<void> = Promise.resolve();
+
+  const record = (index: number, outcome: ToolOutcome) => {
+    outcomes[index] = outcome;
+    snapshot.toolCalls.push(announceOutcome(scope, outcome));
+    // Append the in-order run of finished calls to the transcript; checkpoint when it grows.
+    let grew = false;
+    while (flushed < calls.length && outcomes[flushed]) {
+      snapshot.messages.push(toolMessage(outcomes[flushed]!));
+      flushed++;
+      grew = true;
+    }
+    if (grew && deps.checkpoint) {
+      const cp = deps.checkpoint;
+      checkpointChain = checkpointChain.then(() => cp(snapshot));
+    }
+  };
+
+  const launch = (index: number, work: Promise<ToolOutcome>) => {
+    const task: Promise<void> = work.then(
+      (outcome) => record(index, outcome),
+      (error) => {
+        propagating ??= { error };
+      },
+    );
+    const tracked = task.finally(() => running.delete(tracked));
+    running.add(tracked);
+  };
+
+  let paused: { index: number; approval: PendingApprovalInfo } | undefined;
+  let index = start;
+  for (; index < calls.length; index++) {
+    if (signal?.aborted || propagating) break;
+    while (running.size >= limit) await Promise.race(running);
+    if (signal?.aborted || propagating) break;
+    const call = calls[index]!;
+    let prepared: PreparedCall;
+    try {
+      if (index === start && first) {
+        prepared = await first(scope);
+      } else {
+        prepared = await prepareCall(scope, call);
+      }
+    } catch (error) {
+      propagating ??= { error };
+      break;
+    }
+    if (prepared.kind === 'done') {
+      launch(index, finishOutcome(scope, prepared, prepared.outcome));
+      continue;
+    }
+    if (prepared.kind === 'pause') {
+      paused = { index, approval: prepared.approval };
+      break;
+    }
+    launch(index, executeCall(scope, prepared));
+  }
+
+  // No tool is left running detached: wait for everything in flight, whatever stopped the loop.
+  while (running.size > 0) await Promise.allSettled([...running]);
+  await checkpointChain;
+
+  if (propagating) {
+    for (let i = 0; i < calls.length; i++) {
+      if (outcomes[i] || i < start) continue;
+      const call = calls[i]!;
+      const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'not-run', error: 'The run failed before this call was started.' });
+      record(i, { call, args: null, result: error, isError: true, error });
+    }
+    await checkpointChain;
+    throw propagating.error;
+  }
+  if (signal?.aborted) {
+    for (let i = start; i < calls.length; i++) {
+      if (outcomes[i]) continue;
+      const call = calls[i]!;
+      const error = cancelledError(call);
+      record(i, { call, args: null, result: error, isError: true, error });
+    }
+    await checkpointChain;
+    return { kind: 'aborted' };
+  }
+  if (paused) return { kind: 'paused', ...paused };
+  return { kind: 'done' };
+}

@@ -1,0 +1,29 @@
+import type { AgentHook } from './types.js';
+
+/** Holds agent hooks; they run in registration order. */
+export class HookRegistry {
+  readonly #hooks: AgentHook[] = [];
+
+  constructor(hooks: readonly AgentHook[] = []) {
+    for (const hook of hooks) this.register(hook);
+  }
+
+  register(hook: AgentHook): this {
+    if (!hook || typeof hook.name !== 'string' || hook.name.length === 0) {
+      throw new TypeError('HookRegistry.register(hook): a hook needs a non-empty `name` (it is reported in events and denials).');
+    }
+    this.#hooks.push(hook);
+    return this;
+  }
+
+  unregister(name: string): boolean {
+    const index = this.#hooks.findIndex((h) => h.name === name);
+    if (index < 0) return false;
+    this.#hooks.splice(index, 1);
+    return true;
+  }
+
+  list(): readonly AgentHook[] {
+    return this.#hooks;
+  }
+}

@@ -1,0 +1,3 @@
+// Node-only entry (its own subpath): nothing reachable from the root entry imports this folder statically.
+export { createNodeHttpTransport } from './http-transport.js';
+export type { NodeHttpTransportOptions } from './http-transport.js';

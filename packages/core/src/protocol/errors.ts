@@ -1,0 +1,53 @@
+import { SDKError } from '../errors.js';
+
+/** Stable codes of the errors `parseEventStream` throws. */
+export const EVENT_STREAM_ERROR_CODES = {
+  /** The response status was not 2xx and its body carried no `{ error: { code, message } }`. */
+  LOUSHO_STREAM_HTTP_ERROR: 'LOUSHO_STREAM_HTTP_ERROR',
+  /** The response is not an event stream (wrong `content-type`). */
+  LOUSHO_STREAM_NOT_SSE: 'LOUSHO_STREAM_NOT_SSE',
+  /** The response body was already read or locked by someone else. */
+  LOUSHO_STREAM_BODY_UNAVAILABLE: 'LOUSHO_STREAM_BODY_UNAVAILABLE',
+  /** An event's `data` is not valid JSON. */
+  LOUSHO_STREAM_BAD_JSON: 'LOUSHO_STREAM_BAD_JSON',
+  /** An event's `data` is JSON but not an object with a string `type`. */
+  LOUSHO_STREAM_BAD_EVENT: 'LOUSHO_STREAM_BAD_EVENT',
+  /** An event arrived before the stream said which protocol version it speaks. */
+  LOUSHO_STREAM_MISSING_VERSION: 'LOUSHO_STREAM_MISSING_VERSION',
+  /** The stream speaks a protocol version this client does not know. */
+  LOUSHO_STREAM_UNSUPPORTED_VERSION: 'LOUSHO_STREAM_UNSUPPORTED_VERSION',
+  /** One event grew past `maxEventSize` characters. */
+  LOUSHO_STREAM_EVENT_TOO_LARGE: 'LOUSHO_STREAM_EVENT_TOO_LARGE',
+} as const;
+
+export type EventStreamErrorCode = (typeof EVENT_STREAM_ERROR_CODES)[keyof typeof EVENT_STREAM_ERROR_CODES];
+
+export interface EventStreamErrorOptions {
+  hint?: string;
+  /** The SSE `id` of the offending event, when it had one. */
+  eventId?: string;
+  /** The HTTP status, for errors about the response itself. */
+  status?: number;
+  cause?: unknown;
+}
+
+/**
+ * A stream that cannot be read as agent events. `code` is one of `EVENT_STREAM_ERROR_CODES`, or,
+ * for an HTTP error whose body was `{ error: { code, message } }`, the server's own code.
+ */
+export class EventStreamError extends SDKError {
+  /** The SSE `id` of the offending event (its sequence number), when it had one. */
+  readonly eventId: string | undefined;
+  /** The HTTP status, when the problem is the response itself. */
+  readonly status: number | undefined;
+
+  constructor(code: EventStreamErrorCode | (string & {}), message: string, options: EventStreamErrorOptions = {}) {
+    super(code, message, {
+      ...(options.hint !== undefined ? { hint: options.hint } : {}),
+      ...(options.cause !== undefined ? { cause: options.cause } : {}),
+    });
+    this.name = 'EventStreamError';
+    this.eventId = options.eventId;
+    this.status = options.status;
+  }
+}

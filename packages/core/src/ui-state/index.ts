@@ -1,0 +1,18 @@
+export type {
+  AgentUIState,
+  AgentUIStatus,
+  AnyUIToolPart,
+  UIMessage,
+  UIPart,
+  UITextPart,
+  UIReasoningPart,
+  UIImagePart,
+  UIFilePart,
+  UIToolPart,
+  UIToolPartOf,
+  UIToolState,
+  UIToolApproval,
+} from './types.js';
+export { reduceAgentEvents } from './reduce.js';
+export { initialAgentUIState } from './snapshot.js';
+export { stateFromTranscript, type TranscriptStateOptions } from './transcript.js';

@@ -1,0 +1,123 @@
+import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
+import type { RunUsage } from '../usage/types.js';
+import { PersistentList } from './persistent-list.js';
+import type { AgentUIState, AgentUIStatus, UIMessage } from './types.js';
+
+// Reducer bookkeeping that is not part of the public state (bits of `cursor`).
+/** Reply content goes into the last message (an assistant message of the current run). */
+export const CURSOR_OPEN = 1;
+/** A new step began: the next text or reasoning starts a new part. */
+export const CURSOR_STEP_BOUNDARY = 2;
+
+let listOf: (state: Snapshot) => PersistentList<UIMessage>;
+let cursorOf: (state: Snapshot) => number;
+
+/**
+ * Up to this many messages, `messages` is a plain data property, copied per event (a copy this
+ * short costs less than defining an accessor). Past it, `messages` is an own enumerable accessor
+ * that builds the array on first read: it still looks like a plain property to spread,
+ * JSON.stringify, structuredClone and deep-equality checks, and the cost of an event no longer
+ * depends on the number of messages.
+ */
+export const EAGER_MESSAGES_LIMIT = 64;
+
+const MESSAGES_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  configurable: false,
+  get(this: Snapshot) {
+    return listOf(this).toArray();
+  },
+};
+
+/**
+ * The reducer's state object. Messages are kept in a `PersistentList`, so an event that changes
+ * the last message costs the same with 10 or 10,000 messages before it. States that share the
+ * list share the `messages` array.
+ */
+export class Snapshot implements AgentUIState {
+  declare readonly messages: readonly UIMessage[];
+  declare readonly status: AgentUIStatus;
+  declare readonly pendingApproval: PendingApprovalInfo | null;
+  declare readonly error: SerializedError | null;
+  declare readonly usage: RunUsage | null;
+  declare readonly finishReason: FinishReason | null;
+  declare readonly lastSeq: number;
+  declare readonly runId: string | undefined;
+  readonly #list: PersistentList<UIMessage>;
+  readonly #cursor: number;
+
+  static {
+    listOf = (state) => state.#list;
+    cursorOf = (state) => state.#cursor;
+  }
+
+  constructor(
+    list: PersistentList<UIMessage>,
+    cursor: number,
+    status: AgentUIStatus,
+    pendingApproval: PendingApprovalInfo | null,
+    error: SerializedError | null,
+    usage: RunUsage | null,
+    finishReason: FinishReason | null,
+    lastSeq: number,
+    runId: string | undefined,
+  ) {
+    this.#list = list;
+    this.#cursor = cursor;
+    if (list.length <= EAGER_MESSAGES_LIMIT) (this as { messages: readonly UIMessage[] }).messages = list.toArray();
+    else Object.defineProperty(this, 'messages', MESSAGES_PROPERTY);
+    this.status = status;
+    this.pendingApproval = pendingApproval;
+    this.error = error;
+    this.usage = usage;
+    this.finishReason = finishReason;
+    this.lastSeq = lastSeq;
+    this.runId = runId;
+  }
+
+  static isSnapshot(value: unknown): value is Snapshot {
+    return typeof value === 'object' && value !== null && #list in value;
+  }
+}
+
+export function messageListOf(state: Snapshot): PersistentList<UIMessage> {
+  return listOf(state);
+}
+
+export function cursorOfState(state: Snapshot): number {
+  return cursorOf(state);
+}
+
+/**
+ * A state that did not come from the reducer (parsed from JSON, spread into a new object):
+ * rebuilt once, so the reducer can go on from it.
+ */
+export function adoptState(state: AgentUIState): Snapshot {
+  if (Snapshot.isSnapshot(state)) return state;
+  const messages = Array.isArray(state.messages) ? (state.messages as readonly UIMessage[]) : [];
+  const last = messages[messages.length - 1];
+  const running = state.status === 'submitted' || state.status === 'streaming' || state.status === 'awaiting-approval';
+  return new Snapshot(
+    PersistentList.from(messages),
+    (last?.role === 'assistant' && running ? CURSOR_OPEN : 0) | CURSOR_STEP_BOUNDARY,
+    state.status ?? 'idle',
+    state.pendingApproval ?? null,
+    state.error ?? null,
+    state.usage ?? null,
+    state.finishReason ?? null,
+    typeof state.lastSeq === 'number' ? state.lastSeq : 0,
+    state.runId,
+  );
+}
+
+const INITIAL = new Snapshot(PersistentList.empty(), 0, 'idle', null, null, null, null, 0, undefined);
+Object.freeze(INITIAL);
+
+/** The state before any event: no messages, `idle`. Always the same object. */
+export function initialAgentUIState(): AgentUIState {
+  return INITIAL;
+}
+
+export function initialSnapshot(): Snapshot {
+  return INITIAL;
+}

@@ -1,0 +1,111 @@
+import type { FinishReason, PendingApprovalInfo, SerializedError, ApprovalKind } from '../events/types.js';
+import type { FilePart, ImagePart } from '../messages.js';
+import type { DefinedTool, ToolArtifact, ToolErrorResult, UnwrapArtifacts } from '../tools/types.js';
+import type { RunUsage } from '../usage/types.js';
+
+/**
+ * What a UI shows about the conversation:
+ * - `idle`: nothing runs (no run yet, or the last one ended normally; `finishReason` says how).
+ * - `submitted`: a run started but its reply has no content yet (show a "thinking" indicator).
+ * - `streaming`: the reply is arriving (text, reasoning or tool calls).
+ * - `awaiting-approval`: the run paused on a tool call or a question; see `pendingApproval`.
+ * - `error`: the run failed; see `error`.
+ * - `aborted`: the run was stopped.
+ */
+export type AgentUIStatus = 'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'error' | 'aborted';
+
+export interface UITextPart {
+  type: 'text';
+  text: string;
+}
+
+/** The model's visible reasoning, for providers that stream it. */
+export interface UIReasoningPart {
+  type: 'reasoning';
+  text: string;
+}
+
+/** An image the user attached (as in the transcript). */
+export type UIImagePart = ImagePart;
+
+/** A file the user attached (as in the transcript). */
+export type UIFilePart = FilePart;
+
+/**
+ * Where a tool call is:
+ * - `input-streaming`: the model is still writing the arguments (`argsText` grows);
+ * - `running`: arguments are final (`args`), the call runs (or waits its turn);
+ * - `awaiting-approval`: paused for a person (`approval`);
+ * - `done`: it returned `result` (and maybe `artifacts`);
+ * - `error`: it failed (`error`);
+ * - `rejected`: a person said no;
+ * - `cancelled`: the run ended (stopped or failed) before the call finished.
+ */
+export type UIToolState = 'input-streaming' | 'running' | 'awaiting-approval' | 'done' | 'error' | 'rejected' | 'cancelled';
+
+/** The approval a tool call asked for, and how it was decided once it was. */
+export interface UIToolApproval {
+  approvalId: string;
+  kind: ApprovalKind;
+  /** The question, for `kind: 'question'`. */
+  question?: string;
+  /** Set once decided. */
+  approved?: boolean;
+  /** The reviewer's note, when one was given. */
+  note?: string;
+  /** The answer, for a question. */
+  answer?: string;
+}
+
+/**
+ * One tool call of an assistant message. Generic so that a binding can narrow it per tool:
+ * `UIToolPart<'get_weather', { city: string }, { tempC: number }>`, or use `UIToolPartOf`.
+ */
+export interface UIToolPart<Name extends string = string, Args = unknown, Result = unknown> {
+  type: 'tool';
+  toolCallId: string;
+  toolName: Name;
+  displayName: string;
+  state: UIToolState;
+  /** The parsed arguments, once known. */
+  args?: Args;
+  /** The raw argument text as the model streamed it. */
+  argsText?: string;
+  result?: Result;
+  error?: ToolErrorResult;
+  artifacts?: ToolArtifact[];
+  approval?: UIToolApproval;
+}
+
+/** Any tool part (the default, untyped one). */
+export type AnyUIToolPart = UIToolPart<string, any, any>;
+
+/** The tool parts of a list of `defineTool()` tools: `UIToolPartOf<typeof weather | typeof search>`. */
+export type UIToolPartOf<T> = T extends DefinedTool<infer Name, infer Args, infer Result> ? UIToolPart<Name, Args, UnwrapArtifacts<Awaited<Result>>> : never;
+
+export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | ToolPart;
+
+export interface UIMessage<ToolPart extends AnyUIToolPart = UIToolPart> {
+  /** Stable for the life of the conversation (its position: `m0`, `m1`, ...). */
+  id: string;
+  role: 'user' | 'assistant';
+  parts: readonly UIPart<ToolPart>[];
+}
+
+/** The state every UI binding shows; built by `reduceAgentEvents`. Immutable. */
+export interface AgentUIState<ToolPart extends AnyUIToolPart = UIToolPart> {
+  readonly messages: readonly UIMessage<ToolPart>[];
+  readonly status: AgentUIStatus;
+  /** The call the run is paused on, while `status` is `awaiting-approval`. */
+  readonly pendingApproval: PendingApprovalInfo | null;
+  /** Why the run failed, while `status` is `error`. */
+  readonly error: SerializedError | null;
+  /** Running totals of the current (or last) run. */
+  readonly usage: RunUsage | null;
+  /** Why the last run ended (null while one runs). */
+  readonly finishReason: FinishReason | null;
+  /** The sequence number of the last event applied (0 before any): resume after it. */
+  readonly lastSeq: number;
+  /** The run the latest events belong to. */
+  readonly runId: string | undefined;
+}

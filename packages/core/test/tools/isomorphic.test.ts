@@ -1,0 +1,39 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+/** Every module specifier that `entry` loads at run time, following relative imports (type-only imports load nothing). */
+function runtimeImports(entry: string): { files: Set<string>; bare: Set<string> } {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const source = readFileSync(file, 'utf8');
+    const pattern = /^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm;
+    for (const match of source.matchAll(pattern)) {
+      const spec = match[1]!;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+      else bare.add(spec);
+    }
+  };
+  visit(entry);
+  return { files, bare };
+}
+
+test('the tools layer and src/errors.ts load without zod, zod-to-json-schema or node: modules', () => {
+  for (const entry of ['tools/index.ts', 'errors.ts']) {
+    const { files, bare } = runtimeImports(resolve(srcDir, entry));
+    expect(files.size).toBeGreaterThan(0);
+    expect([...bare].filter((spec) => spec === 'zod' || spec.startsWith('zod/') || spec === 'zod-to-json-schema' || spec.startsWith('node:'))).toEqual([]);
+  }
+});
+
+test('src/errors.ts imports nothing, so any entry point can load it alone', () => {
+  const { files, bare } = runtimeImports(resolve(srcDir, 'errors.ts'));
+  expect(files.size).toBe(1);
+  expect(bare.size).toBe(0);
+});
