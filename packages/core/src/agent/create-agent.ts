@@ -184,6 +184,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       },
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
+      buffered: !useApprove,
       prepare: async () => {
         const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, ctx);
         snapshot.model = resolved.model;

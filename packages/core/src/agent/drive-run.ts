@@ -18,6 +18,8 @@ export interface DriveRunParams {
   signal?: AbortSignal;
   continuation?: BatchContinuation;
   approvalStore: ApprovalStore;
+  /** Keep the events for a `for await` consumer (`stream()`); `send()` does not need them. */
+  buffered?: boolean;
   /** Runs inside the run's error handling, before the loop: e.g. resolving per-run config. */
   prepare?: () => Promise<void>;
 }
@@ -40,10 +42,11 @@ function runSignal(session: SessionRuntime, signal: AbortSignal | undefined): Ab
 export function driveRun(params: DriveRunParams): AgentRun {
   const { session, snapshot, approvalStore } = params;
   const queue = new EventQueue();
+  const buffered = params.buffered ?? true;
   const runId = snapshot.runId;
   const emit = (event: Parameters<LoopDeps['emit']>[0]) => {
     const numbered = session.emit(runId, event);
-    queue.push(numbered);
+    if (buffered) queue.push(numbered);
     return numbered;
   };
   session.status = 'running';

@@ -113,6 +113,7 @@ function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun 
     deps: depsFor(options, useApprove),
     ...(options.signal ? { signal: options.signal } : {}),
     approvalStore: options.approvalStore ?? defaultApprovalStore,
+    buffered: !useApprove,
   });
 }
 

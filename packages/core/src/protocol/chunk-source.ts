@@ -7,7 +7,7 @@ const ERROR_BODY_LIMIT = 64 * 1024;
 
 /** A byte source read chunk by chunk (the caller checks the signal after each read). */
 export interface ChunkSource {
-  read(): Promise<{ done: boolean; value?: Uint8Array | undefined }>;
+  read(): Promise<{ done?: boolean | undefined; value?: unknown }>;
   /** Releases the source; `finished` is false when reading stopped early (cancel the producer). */
   close(finished: boolean): Promise<void>;
 }

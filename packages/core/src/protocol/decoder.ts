@@ -113,7 +113,7 @@ export function createEventStreamDecoder(
 
   return {
     push(chunk) {
-      guard(() => feedText(typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, { stream: true })));
+      guard(() => feedText(typeof chunk === 'string' ? chunk : textDecoder.decode(chunk)));
     },
     end() {
       guard(() => {

@@ -149,7 +149,7 @@ class EventStreamIterator implements AgentEventStream {
         if (this.#source !== null) {
           const next = await this.#source.read();
           if (signal?.aborted) throw abortReason(signal);
-          chunk = next.done ? undefined : next.value;
+          chunk = next.done ? undefined : (next.value as Uint8Array);
         }
       } catch (error) {
         await this.#close(false);

@@ -37,3 +37,12 @@ test('src/errors.ts imports nothing, so any entry point can load it alone', () =
   expect(files.size).toBe(1);
   expect(bare.size).toBe(0);
 });
+
+test('the root entry (src/index.ts) loads no node: module and only browser-safe packages', () => {
+  const { files, bare } = runtimeImports(resolve(srcDir, 'index.ts'));
+  expect(files.size).toBeGreaterThan(20);
+  expect([...bare].filter((spec) => spec.startsWith('node:'))).toEqual([]);
+  const allowed = new Set(['zod', 'ipaddr.js', 'eventsource-parser', '@standard-schema/spec']);
+  expect([...bare].filter((spec) => !allowed.has(spec))).toEqual([]);
+  for (const file of files) expect(file).not.toMatch(/[\\/]src[\\/]node[\\/]/);
+});

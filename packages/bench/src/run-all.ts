@@ -1,0 +1,4 @@
+import { runLoopBench } from './loop.bench.js';
+
+// Each benchmark prints its own table; this only sequences them.
+await runLoopBench();

@@ -1,0 +1,211 @@
+import fc from 'fast-check';
+import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../../src/events/types.js';
+import type { Message } from '../../src/messages.js';
+import type { ToolErrorKind, ToolErrorResult } from '../../src/tools/types.js';
+import type { RunUsage, StepUsage } from '../../src/usage/types.js';
+
+/** Text that stresses the wire: multi-byte UTF-8 (CJK, emoji, combining marks), quotes, CR/LF, U+2028. */
+const trickyUnit = fc.constantFrom('a', 'Z', ' ', '"', '\\', '\n', '\r', '\r\n', '\t', 'é', '中', '文', '한', '😀', '👍🏽', '🧑‍💻', 'e\u0301', '\u2028', '\u0000', ':', 'data: x');
+export const arbText = fc.oneof(
+  fc.string({ unit: trickyUnit, maxLength: 12 }),
+  fc.string({ unit: 'grapheme', maxLength: 8 }),
+);
+export const arbDelta = arbText.filter((text) => text.length > 0);
+
+const arbJson: fc.Arbitrary<unknown> = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+
+const toolNames = ['search', 'get_weather', 'send_email', 'ask_question'] as const;
+export const arbToolName = fc.constantFrom(...toolNames);
+/** A small pool, so tool events often refer to calls started earlier. */
+export const arbToolCallId = fc.constantFrom('call_1', 'call_2', 'call_3', 'call_4');
+
+const arbCounts = fc.record({ inputTokens: fc.nat(5000), outputTokens: fc.nat(5000) });
+
+export const arbRunUsage: fc.Arbitrary<RunUsage> = arbCounts.map(({ inputTokens, outputTokens }) => ({
+  inputTokens,
+  outputTokens,
+  totalTokens: inputTokens + outputTokens,
+  estimated: false,
+  modelCalls: 1,
+  byModel: { 'mock-model': { inputTokens, outputTokens, calls: 1 } },
+  promptTokens: inputTokens,
+  completionTokens: outputTokens,
+}));
+
+const arbStepUsage: fc.Arbitrary<StepUsage> = fc.record({
+  step: fc.integer({ min: 1, max: 5 }),
+  model: fc.constant('mock-model'),
+  usage: arbCounts.map(({ inputTokens, outputTokens }) => ({ inputTokens, outputTokens, totalTokens: inputTokens + outputTokens })),
+  estimated: fc.boolean(),
+});
+
+const errorKinds: ToolErrorKind[] = ['execution', 'validation', 'not-found', 'rejected', 'not-run', 'mcp', 'sandbox', 'denied', 'cancelled', 'output-validation'];
+export const arbToolError: fc.Arbitrary<ToolErrorResult> = fc.record({
+  error: fc.constantFrom('ToolExecutionError', 'ToolRejectedError'),
+  toolName: arbToolName,
+  message: arbText,
+  kind: fc.constantFrom(...errorKinds),
+});
+
+const arbMessage: fc.Arbitrary<Message> = fc.oneof(
+  fc.record({ role: fc.constant('user' as const), content: arbText }),
+  fc.record({
+    role: fc.constant('user' as const),
+    content: fc.array(
+      fc.oneof(
+        fc.record({ type: fc.constant('text' as const), text: arbText }),
+        fc.record({ type: fc.constant('image' as const), image: fc.constant('https://example.com/cat.png') }),
+      ),
+      { minLength: 1, maxLength: 3 },
+    ),
+  }),
+);
+
+export const arbApproval: fc.Arbitrary<PendingApprovalInfo> = fc.record({
+  approvalId: fc.constantFrom('appr_1', 'appr_2'),
+  toolCallId: arbToolCallId,
+  toolName: arbToolName,
+  displayName: fc.constantFrom('Search', 'Weather'),
+  args: arbJson,
+  kind: fc.constantFrom('tool' as const, 'question' as const),
+});
+
+const arbFinishReason = fc.constantFrom('stop', 'length', 'tool_calls', 'awaiting-approval', 'aborted', 'max-steps', 'guardrail' as const);
+
+/** One arbitrary event of every type the protocol has, before the session numbers it. */
+export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneof(
+  fc.record({ type: fc.constant('run.start' as const), model: fc.constant('mock-model'), continuation: fc.boolean() }),
+  fc.record({ type: fc.constant('user.message' as const), message: arbMessage }),
+  fc.record({ type: fc.constant('step.start' as const), step: fc.integer({ min: 1, max: 5 }) }),
+  { arbitrary: fc.record({ type: fc.constant('text.delta' as const), step: fc.integer({ min: 1, max: 5 }), delta: arbDelta }), weight: 4 },
+  fc.record({ type: fc.constant('reasoning.delta' as const), step: fc.integer({ min: 1, max: 5 }), delta: arbDelta }),
+  fc.record({ type: fc.constant('tool.input.start' as const), step: fc.integer({ min: 1, max: 5 }), toolCallId: arbToolCallId, toolName: arbToolName, displayName: fc.constantFrom('Search', 'Weather') }),
+  fc.record({ type: fc.constant('tool.input.delta' as const), toolCallId: arbToolCallId, delta: arbDelta }),
+  fc.record({ type: fc.constant('tool.call' as const), step: fc.integer({ min: 1, max: 5 }), toolCallId: arbToolCallId, toolName: arbToolName, displayName: fc.constantFrom('Search', 'Weather'), args: arbJson }),
+  fc.record(
+    {
+      type: fc.constant('tool.done' as const),
+      toolCallId: arbToolCallId,
+      toolName: arbToolName,
+      result: arbJson,
+      artifacts: fc.array(fc.record({ type: fc.constant('chart'), data: arbJson }), { maxLength: 1 }),
+    },
+    { requiredKeys: ['type', 'toolCallId', 'toolName', 'result'] },
+  ),
+  fc.record({ type: fc.constant('tool.error' as const), toolCallId: arbToolCallId, toolName: arbToolName, error: arbToolError }),
+  fc.record({ type: fc.constant('approval.requested' as const), approval: arbApproval }),
+  fc.record(
+    { type: fc.constant('approval.resolved' as const), approvalId: fc.constantFrom('appr_1', 'appr_2'), toolCallId: arbToolCallId, approved: fc.boolean(), note: arbText },
+    { requiredKeys: ['type', 'approvalId', 'toolCallId', 'approved'] },
+  ),
+  fc.record({ type: fc.constant('step.done' as const), step: fc.integer({ min: 1, max: 5 }), finishReason: fc.constantFrom('stop', 'tool_calls' as const), usage: arbRunUsage, stepUsage: arbStepUsage }),
+  fc.record({ type: fc.constant('run.done' as const), finishReason: arbFinishReason, usage: arbRunUsage, text: arbText, steps: fc.nat(5) }),
+  fc.record({ type: fc.constant('error' as const), error: fc.record({ code: fc.constant('LOUSHO_PROVIDER_ERROR'), message: arbText }) }),
+) as fc.Arbitrary<UnsequencedStreamEvent>;
+
+/** Numbers events the way a session does: seq 1, 2, 3... */
+export function sequence(events: readonly UnsequencedStreamEvent[], runId = 'run_1', sessionId = 'sess_1'): AgentStreamEvent[] {
+  return events.map((event, index) => ({ ...event, seq: index + 1, runId, sessionId }) as AgentStreamEvent);
+}
+
+/** A random list of events of any type, numbered. */
+export const arbEvents = fc.array(arbUnsequencedEvent, { maxLength: 40 }).map((events) => sequence(events));
+
+/**
+ * A realistic run: a user turn, then steps with reasoning, text and tool calls, tools that
+ * finish, fail or pause for approval (with its continuation), ending with `run.done` or `error`.
+ */
+export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
+  .record({
+    input: arbText,
+    steps: fc.array(
+      fc.record({
+        reasoning: fc.array(arbDelta, { maxLength: 2 }),
+        text: fc.array(arbDelta, { maxLength: 5 }),
+        tools: fc.array(
+          fc.record({
+            name: arbToolName,
+            argsDeltas: fc.array(arbDelta, { maxLength: 3 }),
+            outcome: fc.constantFrom('done', 'error', 'approve', 'reject', 'cancelled'),
+            result: arbJson,
+          }),
+          { maxLength: 3 },
+        ),
+      }),
+      { minLength: 1, maxLength: 4 },
+    ),
+    end: fc.constantFrom('stop', 'aborted', 'error', 'max-steps'),
+    turns: fc.integer({ min: 1, max: 2 }),
+  })
+  .map(({ input, steps, end, turns }) => {
+    const out: UnsequencedStreamEvent[] = [];
+    let call = 0;
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 1, completionTokens: 1 };
+    for (let turn = 0; turn < turns; turn++) {
+      out.push({ type: 'run.start', model: 'mock-model' }, { type: 'user.message', message: { role: 'user', content: input } });
+      let stepNo = 0;
+      for (const step of steps) {
+        stepNo++;
+        out.push({ type: 'step.start', step: stepNo });
+        for (const delta of step.reasoning) out.push({ type: 'reasoning.delta', step: stepNo, delta });
+        for (const delta of step.text) out.push({ type: 'text.delta', step: stepNo, delta });
+        const ids = step.tools.map(() => `call_${turn}_${++call}`);
+        step.tools.forEach((tool, i) => {
+          out.push({ type: 'tool.input.start', step: stepNo, toolCallId: ids[i]!, toolName: tool.name, displayName: tool.name.toUpperCase() });
+          for (const delta of tool.argsDeltas) out.push({ type: 'tool.input.delta', toolCallId: ids[i]!, delta });
+        });
+        out.push({ type: 'step.done', step: stepNo, finishReason: step.tools.length ? 'tool_calls' : 'stop', usage, stepUsage: { step: stepNo, model: 'm', usage, estimated: false } });
+        for (const [i, tool] of step.tools.entries()) {
+          const toolCallId = ids[i]!;
+          out.push({ type: 'tool.call', step: stepNo, toolCallId, toolName: tool.name, displayName: tool.name.toUpperCase(), args: { i } });
+          if (tool.outcome === 'done') out.push({ type: 'tool.done', toolCallId, toolName: tool.name, result: tool.result });
+          else if (tool.outcome === 'error' || tool.outcome === 'cancelled') {
+            const kind = tool.outcome === 'error' ? 'execution' : 'cancelled';
+            out.push({ type: 'tool.error', toolCallId, toolName: tool.name, error: { error: 'E', toolName: tool.name, message: 'failed', kind } });
+          } else {
+            const approvalId = `appr_${toolCallId}`;
+            const approval: PendingApprovalInfo = { approvalId, toolCallId, toolName: tool.name, displayName: tool.name.toUpperCase(), args: { i }, kind: 'tool' };
+            out.push({ type: 'approval.requested', approval });
+            out.push({ type: 'run.done', finishReason: 'awaiting-approval', usage, text: '', steps: stepNo, approvalId });
+            out.push({ type: 'run.start', model: 'mock-model', continuation: true });
+            const approved = tool.outcome === 'approve';
+            out.push({ type: 'approval.resolved', approvalId, toolCallId, approved });
+            if (approved) out.push({ type: 'tool.done', toolCallId, toolName: tool.name, result: tool.result });
+            else out.push({ type: 'tool.error', toolCallId, toolName: tool.name, error: { error: 'ToolRejectedError', toolName: tool.name, message: 'rejected', kind: 'rejected' } });
+          }
+        }
+      }
+      if (end === 'error') out.push({ type: 'error', error: { code: 'LOUSHO_PROVIDER_ERROR', message: 'boom' } });
+      else out.push({ type: 'run.done', finishReason: end as 'stop', usage, text: '', steps: stepNo });
+    }
+    return sequence(out);
+  });
+
+/** How a byte stream is cut into chunks: every byte alone, or random sizes (often tiny). */
+export const arbChunking = fc.oneof(
+  fc.constant([1]),
+  fc.array(fc.integer({ min: 1, max: 7 }), { minLength: 1, maxLength: 8 }),
+  fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 1, maxLength: 8 }),
+);
+
+export function chunkBytes(bytes: Uint8Array, sizes: readonly number[]): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  let offset = 0;
+  let i = 0;
+  while (offset < bytes.length) {
+    const size = sizes[i++ % sizes.length]!;
+    out.push(bytes.subarray(offset, offset + size));
+    offset += size;
+  }
+  return out;
+}
+
+export async function* fromChunks(chunks: readonly Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const chunk of chunks) yield chunk;
+}
+
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}
