@@ -80,7 +80,7 @@ export class AgentBuilder {
   build(): AgentConfig {
     const { name } = this.#config;
     if (!name) {
-      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, 'AgentBuilder.build(): the agent has no name.', {
+      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, "AgentBuilder.build(): the agent has no name; call .setName('my-agent') first.", {
         hint: "Call .setName('my-agent') (or AgentBuilder.create('my-agent')) before build().",
       });
     }

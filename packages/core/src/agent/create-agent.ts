@@ -141,6 +141,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     hooks: hookList(),
     permissions: config.permissions ?? [],
+    ...(config.sandbox ? { sandbox: config.sandbox } : {}),
     ...(config.output ? { output: config.output } : {}),
     ...(useApprove && config.approve ? { approve: config.approve } : {}),
     ...(config.onEvent ? { onEvent: config.onEvent } : {}),

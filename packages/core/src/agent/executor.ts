@@ -78,6 +78,7 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     hooks,
     permissions: options.permissions ?? [],
+    ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(options.output ? { output: options.output } : {}),
     ...(useApprove && options.approve ? { approve: options.approve } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),

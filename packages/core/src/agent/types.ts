@@ -2,7 +2,7 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AgentListenerEvent, AgentStreamEvent, FinishReason, PendingApprovalInfo } from '../events/types.js';
 import type { AgentInput, Message } from '../messages.js';
 import type { GenerateResult, LLMProvider } from '../providers/types.js';
-import type { ToolArtifact, ToolDescriptor, ToolErrorResult } from '../tools/types.js';
+import type { SandboxAdapter, ToolArtifact, ToolDescriptor, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
 import type { ApprovalStore } from './approval-store.js';
@@ -65,6 +65,8 @@ export interface LoopOptions extends AgentCallbacks {
   permissions?: readonly PermissionRule[];
   /** Structured output: the final reply must be JSON matching this schema. */
   output?: StandardSchemaV1;
+  /** Where `requiresSandbox` tools run (through their `sandboxExecute`). */
+  sandbox?: SandboxAdapter;
 }
 
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>

@@ -113,7 +113,7 @@ export function createEventStreamDecoder(
 
   return {
     push(chunk) {
-      guard(() => feedText(typeof chunk === 'string' ? chunk : textDecoder.decode(chunk)));
+      guard(() => feedText(typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, { stream: true })));
     },
     end() {
       guard(() => {
