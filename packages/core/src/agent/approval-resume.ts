@@ -5,7 +5,7 @@ import type { ToolExecutionContext } from '../tools/types.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import type { BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
-import { rejectedError, runPreHooks, type CallScope, type PreparedCall } from './tool-call.js';
+import { progressReporter, rejectedError, runPreHooks, type CallScope, type PreparedCall } from './tool-call.js';
 
 /** A person's decision on a paused call. */
 export type ApprovalDecision = { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string };
@@ -100,7 +100,12 @@ export function continuationFor(record: ApprovalRecord, decision: ApprovalDecisi
       };
       const hooked = await runPreHooks(scope, tool, hookCtx, { value: paused.args });
       if (hooked) return hooked;
-      const ctx: ToolExecutionContext = { toolCallId: call.id, messages, ...(scope.deps.signal ? { abortSignal: scope.deps.signal } : {}) };
+      const ctx: ToolExecutionContext = {
+        toolCallId: call.id,
+        messages,
+        ...(scope.deps.signal ? { abortSignal: scope.deps.signal } : {}),
+        reportProgress: progressReporter(scope, call),
+      };
       return { kind: 'run', call, tool, args: paused.args, ctx, hookCtx };
     },
   };

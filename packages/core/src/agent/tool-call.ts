@@ -53,7 +53,16 @@ function executionContext(scope: CallScope, call: ToolCall, messages: () => read
   const ctx = { toolCallId: call.id } as ToolExecutionContext;
   Object.defineProperty(ctx, 'messages', { get: messages, enumerable: true });
   if (scope.deps.signal) ctx.abortSignal = scope.deps.signal;
+  ctx.reportProgress = progressReporter(scope, call);
   return ctx;
+}
+
+/** `ctx.reportProgress`: JSON-safe progress as a `tool.progress` event, until the run is stopped. */
+export function progressReporter(scope: CallScope, call: ToolCall): (progress: unknown) => void {
+  return (progress: unknown) => {
+    if (scope.deps.signal?.aborted) return;
+    scope.deps.emit({ type: 'tool.progress', toolCallId: call.id, toolName: call.name, progress: jsonSafe(progress) });
+  };
 }
 
 function hookContext(scope: CallScope, call: ToolCall, args: unknown, messages: () => readonly Message[]): ToolCallHookContext {

@@ -57,6 +57,8 @@ export type AgentStreamEvent =
   | (StreamEventBase & { type: 'tool.input.delta'; toolCallId: string; delta: string })
   /** A call is about to run (arguments validated), or is about to be decided. */
   | (StreamEventBase & { type: 'tool.call'; step: number; toolCallId: string; toolName: string; displayName: string; args: unknown })
+  /** A running call reported progress (`ctx.reportProgress`). UI only; the model never sees it. */
+  | (StreamEventBase & { type: 'tool.progress'; toolCallId: string; toolName: string; progress: unknown })
   | (StreamEventBase & {
       type: 'tool.done';
       toolCallId: string;

@@ -18,6 +18,12 @@ export interface ToolExecutionContext {
   abortSignal?: AbortSignal;
   /** Reserved: the executor does not set it yet. */
   sessionId?: string;
+  /**
+   * Reports progress of a long-running call to the UI (a `tool.progress` event). Any JSON value,
+   * e.g. `{ done: 3, total: 10, message: 'Fetching page 3' }`. Never reaches the model. A no-op on
+   * paths without a UI.
+   */
+  reportProgress?: (progress: unknown) => void;
 }
 
 /** Data a tool result carries for the application and UI, never sent to the model. */

@@ -166,3 +166,29 @@ describe('sandboxed tools', () => {
     expect(JSON.parse(refused.messages.find((m) => m.role === 'tool')!.content as string)).toMatchObject({ kind: 'sandbox' });
   });
 });
+
+describe('tool progress', () => {
+  it('ctx.reportProgress streams tool.progress events between tool.call and tool.done, never to the model', async () => {
+    const slow = defineTool({
+      name: 'crawl',
+      description: 'crawl pages',
+      input: z.object({ pages: z.number() }),
+      execute: async ({ pages }, ctx) => {
+        for (let i = 1; i <= pages; i++) ctx.reportProgress?.({ done: i, total: pages });
+        return `crawled ${pages}`;
+      },
+    });
+    const agent = createAgent({ provider: mockModel([{ toolCalls: [{ name: 'crawl', args: { pages: 3 }, id: 'k' }] }, 'ok']), tools: [slow] });
+    const events: AgentStreamEvent[] = [];
+    const run = agent.stream('go');
+    for await (const e of run) events.push(e);
+    const relevant = events.filter((e) => e.type.startsWith('tool.') && e.type !== 'tool.input.start' && e.type !== 'tool.input.delta').map((e) => e.type);
+    expect(relevant).toEqual(['tool.call', 'tool.progress', 'tool.progress', 'tool.progress', 'tool.done']);
+    expect(events.filter((e) => e.type === 'tool.progress').map((e) => (e as { progress: unknown }).progress)).toEqual([
+      { done: 1, total: 3 },
+      { done: 2, total: 3 },
+      { done: 3, total: 3 },
+    ]);
+    expect(JSON.stringify((await run.result).messages)).not.toContain('total');
+  });
+});
