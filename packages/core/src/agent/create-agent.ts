@@ -37,6 +37,11 @@ export interface SessionState {
   status: SessionStatus;
   pendingApproval: PendingApprovalInfo | null;
   lastSeq: number;
+  /**
+   * How many of `messages` came before the events `eventsAfter(id, 0)` still holds (the latest
+   * run's log): a UI rebuilds its state from `messages.slice(0, runStartIndex)` plus those events.
+   */
+  runStartIndex: number;
 }
 
 export interface AgentSession<TObject = unknown> {
@@ -115,6 +120,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const approvalStore: ApprovalStore = config.approvalStore ?? new InMemoryApprovalStore();
   const hookList = () => (config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : []);
   const sessions = new Map<string, SessionRuntime>();
+  // Transcript length when each session's event log (re)started: see SessionState.runStartIndex.
+  const runStarts = new Map<string, number>();
   // With only static values the agent is built once, when it is created.
   const staticConfig: Promise<ResolvedRunConfig> | undefined = isStaticConfig(config)
     ? resolveRunConfig(config, provider, { input: [] })
@@ -124,8 +131,12 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const sessionFor = (id: string): SessionRuntime => {
     let session = sessions.get(id);
     if (!session) {
-      session = new SessionRuntime(id);
+      const created = (session = new SessionRuntime(id));
       sessions.set(id, session);
+      // Runs first among the listeners, before the run appends its input to `messages`.
+      created.subscribe((event) => {
+        if (event.type === 'run.start' && (!event.continuation || !runStarts.has(id))) runStarts.set(id, created.messages.length);
+      });
     }
     return session;
   };
@@ -247,7 +258,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     get(id) {
       const s = sessions.get(id);
       if (!s) return undefined;
-      return { id: s.id, messages: s.messages, status: s.status, pendingApproval: s.pendingApproval, lastSeq: s.lastSeq };
+      return { id: s.id, messages: s.messages, status: s.status, pendingApproval: s.pendingApproval, lastSeq: s.lastSeq, runStartIndex: runStarts.get(id) ?? s.messages.length };
     },
     eventsAfter(id, afterSeq) {
       return sessions.get(id)?.eventsAfter(afterSeq) ?? [];

@@ -26,18 +26,14 @@ export async function responseBody(response: Response): Promise<ReadableStream<U
   const type = response.headers.get('content-type') ?? '';
   if (!/^\s*text\/event-stream\s*(;|$)/i.test(type)) {
     await response.body?.cancel().catch(() => {});
-    throw new EventStreamError(
-      'LOUSHO_STREAM_NOT_SSE',
-      `Expected an event stream (content-type: text/event-stream), but the response is ${type ? `"${type}"` : 'without a content-type'}.`,
-      {
-        hint: "Check that the URL is the agent handler's streaming route, or pass `response.body` if you know it is an event stream.",
-        status: response.status,
-      },
-    );
+    throw new EventStreamError('LOUSHO_STREAM_NOT_SSE', `Expected a text/event-stream response, got "${type}".`, {
+      hint: "Point the client at the agent handler's streaming route.",
+      status: response.status,
+    });
   }
   if (response.bodyUsed || response.body?.locked) {
-    throw new EventStreamError('LOUSHO_STREAM_BODY_UNAVAILABLE', 'The response body was already read (or is being read elsewhere).', {
-      hint: 'Pass the response to parseEventStream before reading it, or `response.clone()` first.',
+    throw new EventStreamError('LOUSHO_STREAM_BODY_UNAVAILABLE', 'The response body was already read.', {
+      hint: 'Pass the response before reading it, or pass response.clone().',
       status: response.status,
     });
   }
@@ -56,9 +52,8 @@ async function httpError(response: Response): Promise<EventStreamError> {
   if (error && typeof error.code === 'string' && typeof error.message === 'string') {
     return new EventStreamError(error.code, error.message, { status: response.status });
   }
-  const label = response.statusText ? `${response.status} ${response.statusText}` : String(response.status);
-  return new EventStreamError('LOUSHO_STREAM_HTTP_ERROR', `The request for the event stream failed with HTTP ${label}.`, {
-    hint: 'Check the URL, the request body and any authentication the endpoint needs.',
+  return new EventStreamError('LOUSHO_STREAM_HTTP_ERROR', `Event stream request failed: HTTP ${response.status} ${response.statusText}`.trim(), {
+    hint: 'Check the URL, the request body and the credentials.',
     status: response.status,
   });
 }
@@ -72,7 +67,7 @@ function safeJson(text: string): unknown {
 }
 
 export function abortReason(signal: AbortSignal): unknown {
-  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+  return signal.reason ?? new DOMException('Aborted', 'AbortError');
 }
 
 /** A ReadableStream's chunks; an abort cancels the reader, which also ends a pending read. */

@@ -1,6 +1,6 @@
 import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import type { AgentStreamEvent } from '../events/types.js';
-import { EventStreamError } from './errors.js';
+import { EventStreamError, type EventStreamErrorCode } from './errors.js';
 import { PROTOCOL_EVENT_NAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sse.js';
 
 export interface EventStreamDecoderOptions {
@@ -58,15 +58,15 @@ export function createEventStreamDecoder(
     if (id !== undefined) lastEventId = id;
     const name = message.event;
     if (name === undefined || name === 'message') {
-      if (version === undefined) throw missingVersion(id);
+      if (version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, `Send encodeSseVersion() ("${PROTOCOL_VERSION}") first in every stream.`);
       let value: unknown;
       try {
         value = JSON.parse(message.data);
       } catch (cause) {
-        throw badJson(message.data, id, cause);
+        fail('LOUSHO_STREAM_BAD_JSON', `Event${idText(id)} is not valid JSON: ${snippet(message.data)}`, id, 'Check what the server (or a proxy) writes to the stream.', cause);
       }
       if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string' || Array.isArray(value)) {
-        throw badEvent(message.data, id);
+        fail('LOUSHO_STREAM_BAD_EVENT', `Event${idText(id)} is not an agent event (an object with a string "type"): ${snippet(message.data)}`, id);
       }
       onEvent(value as AgentStreamEvent);
     } else if (name === PROTOCOL_EVENT_NAME) {
@@ -80,8 +80,8 @@ export function createEventStreamDecoder(
     ...(options.onRetry ? { onRetry: options.onRetry } : {}),
     onError(error: ParseError) {
       if (error.type === 'max-buffer-size-exceeded') {
-        throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event grew past ${max} characters without ending, so the stream was stopped.`, {
-          hint: 'Raise `maxEventSize` if such large events are expected, or make the server send smaller results.',
+        throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event exceeded maxEventSize (${max} characters).`, {
+          hint: 'Raise maxEventSize, or send smaller events.',
         });
       }
       // An invalid `retry` or an unknown field is ignored, as the SSE standard says.
@@ -138,45 +138,18 @@ function readVersion(data: string): string {
   try {
     announced = (JSON.parse(data) as { version?: unknown } | null)?.version;
   } catch {
-    announced = undefined;
+    // Reported below as an unreadable version.
   }
   if (typeof announced === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(announced)) return announced;
-  const what = typeof announced === 'string' ? `"${announced}"` : `an unreadable version frame (${snippet(data)})`;
-  throw new EventStreamError(
-    'LOUSHO_STREAM_UNSUPPORTED_VERSION',
-    `The server speaks event protocol ${what}, but this client understands only ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`,
-    { hint: 'Use the same version of @lousho/core on the client and on the server.' },
-  );
+  return fail('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${typeof announced === 'string' ? `"${announced}"` : snippet(data)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, undefined, 'Use the same @lousho/core version on the client and the server.');
 }
 
-function missingVersion(id: string | undefined): EventStreamError {
-  return new EventStreamError(
-    'LOUSHO_STREAM_MISSING_VERSION',
-    `Event${idText(id)} arrived before the stream announced its protocol version, so it cannot be read safely.`,
-    {
-      hint: `Start every stream with the version frame (\`encodeSseVersion()\`, which sends "${PROTOCOL_VERSION}"), or check that the URL is the agent handler's.`,
-      ...(id !== undefined ? { eventId: id } : {}),
-    },
-  );
-}
-
-function badJson(data: string, id: string | undefined, cause: unknown): EventStreamError {
-  return new EventStreamError('LOUSHO_STREAM_BAD_JSON', `Event${idText(id)} is not valid JSON: ${snippet(data)}`, {
-    hint: 'Each `data:` of the stream must be one JSON event; check what the server (or a proxy in between) writes.',
-    cause,
-    ...(id !== undefined ? { eventId: id } : {}),
-  });
-}
-
-function badEvent(data: string, id: string | undefined): EventStreamError {
-  return new EventStreamError('LOUSHO_STREAM_BAD_EVENT', `Event${idText(id)} is not an object with a string "type": ${snippet(data)}`, {
-    hint: 'Each `data:` of the stream must be one JSON agent event such as {"type":"text.delta",...}.',
-    ...(id !== undefined ? { eventId: id } : {}),
-  });
+function fail(code: EventStreamErrorCode, message: string, id: string | undefined, hint?: string, cause?: unknown): never {
+  throw new EventStreamError(code, message, { ...(hint ? { hint } : {}), ...(cause ? { cause } : {}), ...(id !== undefined ? { eventId: id } : {}) });
 }
 
 function idText(id: string | undefined): string {
-  return id === undefined || id === '' ? ' (without id)' : ` ${id}`;
+  return id ? ` ${id}` : ' (without id)';
 }
 
 function snippet(data: string): string {

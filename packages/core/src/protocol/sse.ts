@@ -7,7 +7,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 export const PROTOCOL_VERSION = 'lousho.v1';
 
 /** The versions this build can read. */
-export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([PROTOCOL_VERSION]);
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [PROTOCOL_VERSION];
 
 /**
  * The SSE event name of the version frame. Agent events are sent without an `event:` name (so a
@@ -16,7 +16,7 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = Object.freeze([PRO
 export const PROTOCOL_EVENT_NAME = 'protocol';
 
 /** Response headers of an event stream (no caching, no proxy buffering, no transformation). */
-export const sseHeaders: Readonly<Record<string, string>> = Object.freeze({
+export const sseHeaders: Readonly<Record<string, string>> = /* @__PURE__ */ Object.freeze({
   'content-type': 'text/event-stream; charset=utf-8',
   'cache-control': 'no-cache, no-transform',
   'x-accel-buffering': 'no',

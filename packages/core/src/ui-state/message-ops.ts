@@ -1,3 +1,5 @@
+import type { Message } from '../messages.js';
+import type { ToolErrorKind } from '../tools/types.js';
 import type { PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
 import type { UIMessage, UIPart, UIToolPart, UIToolState } from './types.js';
@@ -103,3 +105,19 @@ export function cancelUnfinishedTools(list: MessageList): MessageList {
 function isUnfinished(state: UIToolState): boolean {
   return state === 'input-streaming' || state === 'running';
 }
+
+/** The UI parts of a message's content: text, images and files, in order. */
+export function contentParts(content: Message['content']): UIPart[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  const parts: UIPart[] = [];
+  for (const part of content) parts.push(part.type === 'text' ? { type: 'text', text: part.text } : { ...part });
+  return parts;
+}
+
+/** A tool error's UI state: a stop or a call that never started is `cancelled`, a person's no is `rejected`. */
+export function toolStateForError(kind: ToolErrorKind): UIToolState {
+  if (kind === 'cancelled' || kind === 'not-run') return 'cancelled';
+  if (kind === 'rejected') return 'rejected';
+  return 'error';
+}
+

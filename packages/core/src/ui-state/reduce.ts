@@ -2,14 +2,16 @@ import type { AgentStreamEvent, FinishReason, PendingApprovalInfo } from '../eve
 import {
   appendReplyText,
   cancelUnfinishedTools,
+  contentParts,
   locateToolPart,
+  pushMessage,
   replacePart,
+  toolStateForError,
   upsertToolPart,
   type MessageList,
 } from './message-ops.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialSnapshot, messageListOf, Snapshot } from './snapshot.js';
-import { appendTranscriptMessage, toolStateForError } from './transcript.js';
-import type { AgentUIState, AgentUIStatus, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolApproval, UIToolPart, UIToolState } from './types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -20,13 +22,19 @@ import type { AgentUIState, AgentUIStatus, UIToolApproval, UIToolPart } from './
  *   returned, so a resumed stream never duplicates text or parts.
  * - An event type it does not know is ignored (same state returned).
  * - A text delta costs O(1) in the number of messages and in the length of the text.
+ *
+ * The type parameter only narrows tool parts for a known tool set (`UIToolPartOf<...>`); it is
+ * not checked at run time.
  */
-export function reduceAgentEvents(state: AgentUIState | undefined, event: AgentStreamEvent): AgentUIState {
-  const current = state === undefined ? initialSnapshot() : adoptState(state);
+export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
+  state: AgentUIState<ToolPart> | undefined,
+  event: AgentStreamEvent,
+): AgentUIState<ToolPart> {
+  const current = state === undefined ? initialSnapshot() : adoptState(state as AgentUIState);
   const seq = event.seq;
-  if (typeof seq === 'number' && seq <= current.lastSeq) return state ?? current;
+  if (typeof seq === 'number' && seq <= current.lastSeq) return state ?? (current as unknown as AgentUIState<ToolPart>);
   const next = apply(current, event, typeof seq === 'number' ? seq : current.lastSeq);
-  return next ?? state ?? current;
+  return (next ?? state ?? current) as unknown as AgentUIState<ToolPart>;
 }
 
 /** The next state, or undefined when the event changes nothing (unknown type). */
@@ -57,28 +65,22 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       );
 
     case 'user.message': {
-      const appended = appendTranscriptMessage(list, cursor, event.message, (name) => name);
-      return withList(s, seq, appended.list, appended.cursor | CURSOR_STEP_BOUNDARY, s.status);
+      // Input may carry whole messages; only user and assistant content is shown (a stored history
+      // with tool calls renders through `stateFromTranscript`).
+      const { role, content } = event.message;
+      const next = role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list;
+      return withList(s, seq, next, CURSOR_STEP_BOUNDARY, s.status);
     }
 
     case 'step.start':
       return withList(s, seq, list, cursor | CURSOR_STEP_BOUNDARY, s.status);
 
-    case 'tool.input.start': {
-      const part: UIToolPart = {
-        type: 'tool',
-        toolCallId: event.toolCallId,
-        toolName: event.toolName,
-        displayName: event.displayName,
-        state: 'input-streaming',
-        argsText: '',
-      };
+    case 'tool.input.start':
       return replyChanged(
         s,
         seq,
-        upsertToolPart(list, cursor, event.toolCallId, (existing) => existing, () => part),
+        upsertToolPart(list, cursor, event.toolCallId, (existing) => existing, () => newToolPart(event, 'input-streaming', { argsText: '' })),
       );
-    }
 
     case 'tool.input.delta': {
       const found = locateToolPart(list, event.toolCallId);
@@ -96,9 +98,15 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
           cursor,
           event.toolCallId,
           (part) => ({ ...part, toolName: event.toolName, displayName: event.displayName, state: 'running', args: event.args }),
-          () => ({ type: 'tool', toolCallId: event.toolCallId, toolName: event.toolName, displayName: event.displayName, state: 'running', args: event.args }),
+          () => newToolPart(event, 'running', { args: event.args }),
         ),
       );
+
+    case 'tool.progress': {
+      const found = locateToolPart(list, event.toolCallId);
+      if (!found) return withList(s, seq, list, cursor, s.status);
+      return replyChanged(s, seq, replacePart(list, found.messageIndex, found.partIndex, { ...found.part, progress: event.progress }));
+    }
 
     case 'tool.done':
       return replyChanged(
@@ -109,11 +117,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
           cursor,
           event.toolCallId,
           (part) => withArtifacts({ ...part, state: 'done', result: event.result }, event.artifacts),
-          () =>
-            withArtifacts(
-              { type: 'tool', toolCallId: event.toolCallId, toolName: event.toolName, displayName: event.toolName, state: 'done', result: event.result },
-              event.artifacts,
-            ),
+          () => withArtifacts(newToolPart(event, 'done', { result: event.result }), event.artifacts),
         ),
       );
 
@@ -127,7 +131,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
           cursor,
           event.toolCallId,
           (part) => ({ ...part, state, error: event.error }),
-          () => ({ type: 'tool', toolCallId: event.toolCallId, toolName: event.toolName, displayName: event.toolName, state, error: event.error }),
+          () => newToolPart(event, state, { error: event.error }),
         ),
       );
     }
@@ -140,7 +144,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
         cursor,
         pending.toolCallId,
         (part) => ({ ...part, state: 'awaiting-approval', args: pending.args, approval }),
-        () => ({ type: 'tool', toolCallId: pending.toolCallId, toolName: pending.toolName, displayName: pending.displayName, state: 'awaiting-approval', args: pending.args, approval }),
+        () => newToolPart(pending, 'awaiting-approval', { args: pending.args, approval }),
       );
       return new Snapshot(next, cursor | CURSOR_OPEN, 'awaiting-approval', pending, s.error, s.usage, s.finishReason, seq, event.runId);
     }
@@ -204,6 +208,15 @@ function replyChanged(s: Snapshot, seq: number, list: MessageList): Snapshot {
 
 function withList(s: Snapshot, seq: number, list: MessageList, cursor: number, status: AgentUIStatus): Snapshot {
   return new Snapshot(list, cursor, status, s.pendingApproval, s.error, s.usage, s.finishReason, seq, s.runId);
+}
+
+/** A tool part for a call seen for the first time (its display name defaults to its name). */
+function newToolPart(
+  call: { toolCallId: string; toolName: string; displayName?: string },
+  state: UIToolState,
+  fields: Partial<UIToolPart>,
+): UIToolPart {
+  return { type: 'tool', toolCallId: call.toolCallId, toolName: call.toolName, displayName: call.displayName ?? call.toolName, state, ...fields };
 }
 
 function withArtifacts(part: UIToolPart, artifacts: UIToolPart['artifacts']): UIToolPart {

@@ -1,7 +1,7 @@
 import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
 import type { RunUsage } from '../usage/types.js';
 import { PersistentList } from './persistent-list.js';
-import type { AgentUIState, AgentUIStatus, UIMessage } from './types.js';
+import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
 
 // Reducer bookkeeping that is not part of the public state (bits of `cursor`).
 /** Reply content goes into the last message (an assistant message of the current run). */
@@ -99,7 +99,8 @@ export function adoptState(state: AgentUIState): Snapshot {
   const running = state.status === 'submitted' || state.status === 'streaming' || state.status === 'awaiting-approval';
   return new Snapshot(
     PersistentList.from(messages),
-    (last?.role === 'assistant' && running ? CURSOR_OPEN : 0) | CURSOR_STEP_BOUNDARY,
+    // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
+    last?.role === 'assistant' && running ? CURSOR_OPEN : 0,
     state.status ?? 'idle',
     state.pendingApproval ?? null,
     state.error ?? null,
@@ -114,8 +115,8 @@ const INITIAL = new Snapshot(PersistentList.empty(), 0, 'idle', null, null, null
 Object.freeze(INITIAL);
 
 /** The state before any event: no messages, `idle`. Always the same object. */
-export function initialAgentUIState(): AgentUIState {
-  return INITIAL;
+export function initialAgentUIState<ToolPart extends AnyUIToolPart = UIToolPart>(): AgentUIState<ToolPart> {
+  return INITIAL as unknown as AgentUIState<ToolPart>;
 }
 
 export function initialSnapshot(): Snapshot {

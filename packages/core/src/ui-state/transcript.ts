@@ -1,10 +1,10 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
-import type { ToolErrorKind, ToolErrorResult } from '../tools/types.js';
-import { appendReplyPart, appendReplyText, pushMessage, upsertToolPart, type MessageList } from './message-ops.js';
+import type { ToolErrorResult } from '../tools/types.js';
+import { appendReplyPart, appendReplyText, contentParts, pushMessage, toolStateForError, upsertToolPart, type MessageList } from './message-ops.js';
 import { PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, Snapshot } from './snapshot.js';
-import type { AgentUIState, AgentUIStatus, UIPart, UIToolPart, UIToolState } from './types.js';
+import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';
 
 export interface TranscriptStateOptions {
   /** The session's last sequence number, so events replayed after it are applied and earlier ones ignored. */
@@ -14,21 +14,6 @@ export interface TranscriptStateOptions {
   status?: AgentUIStatus;
   /** A tool's display name (the transcript keeps only its name); defaults to the name. */
   displayName?: (toolName: string) => string;
-}
-
-/** A tool error's UI state: a stop or a call that never started is `cancelled`, a person's no is `rejected`. */
-export function toolStateForError(kind: ToolErrorKind): UIToolState {
-  if (kind === 'cancelled' || kind === 'not-run') return 'cancelled';
-  if (kind === 'rejected') return 'rejected';
-  return 'error';
-}
-
-/** The UI parts of a message's content: text, images and files, in order. */
-export function contentParts(content: Message['content']): UIPart[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  const parts: UIPart[] = [];
-  for (const part of content) parts.push(part.type === 'text' ? { type: 'text', text: part.text } : { ...part });
-  return parts;
 }
 
 /**
@@ -71,11 +56,11 @@ export function appendTranscriptMessage(
  * with the pending approval when the session is paused on one. Tool artifacts and approval
  * decisions are not part of a transcript, so they are not restored.
  */
-export function stateFromTranscript(
+export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>(
   messages: readonly Message[],
   pending?: PendingApprovalInfo | null,
   options: TranscriptStateOptions = {},
-): AgentUIState {
+): AgentUIState<ToolPart> {
   const displayName = options.displayName ?? ((name: string) => name);
   let list: MessageList = PersistentList.empty();
   let cursor = 0;
@@ -92,7 +77,7 @@ export function stateFromTranscript(
     cursor = CURSOR_OPEN | CURSOR_STEP_BOUNDARY;
   }
   const status: AgentUIStatus = pending ? 'awaiting-approval' : (options.status ?? 'idle');
-  return new Snapshot(list, cursor | CURSOR_STEP_BOUNDARY, status, pending ?? null, null, null, null, options.lastSeq ?? 0, options.runId);
+  return new Snapshot(list, cursor | CURSOR_STEP_BOUNDARY, status, pending ?? null, null, null, null, options.lastSeq ?? 0, options.runId) as unknown as AgentUIState<ToolPart>;
 }
 
 function parseArgs(text: string): { args?: unknown; argsText?: string } {

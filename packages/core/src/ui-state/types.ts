@@ -71,6 +71,8 @@ export interface UIToolPart<Name extends string = string, Args = unknown, Result
   args?: Args;
   /** The raw argument text as the model streamed it. */
   argsText?: string;
+  /** The latest progress the running call reported (`ctx.reportProgress`), kept after it ends. */
+  progress?: unknown;
   result?: Result;
   error?: ToolErrorResult;
   artifacts?: ToolArtifact[];

@@ -82,6 +82,7 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
   fc.record({ type: fc.constant('tool.input.start' as const), step: fc.integer({ min: 1, max: 5 }), toolCallId: arbToolCallId, toolName: arbToolName, displayName: fc.constantFrom('Search', 'Weather') }),
   fc.record({ type: fc.constant('tool.input.delta' as const), toolCallId: arbToolCallId, delta: arbDelta }),
   fc.record({ type: fc.constant('tool.call' as const), step: fc.integer({ min: 1, max: 5 }), toolCallId: arbToolCallId, toolName: arbToolName, displayName: fc.constantFrom('Search', 'Weather'), args: arbJson }),
+  fc.record({ type: fc.constant('tool.progress' as const), toolCallId: arbToolCallId, toolName: arbToolName, progress: arbJson }),
   fc.record(
     {
       type: fc.constant('tool.done' as const),
@@ -158,6 +159,7 @@ export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
         for (const [i, tool] of step.tools.entries()) {
           const toolCallId = ids[i]!;
           out.push({ type: 'tool.call', step: stepNo, toolCallId, toolName: tool.name, displayName: tool.name.toUpperCase(), args: { i } });
+          if (tool.outcome === 'done') out.push({ type: 'tool.progress', toolCallId, toolName: tool.name, progress: { percent: 50 } });
           if (tool.outcome === 'done') out.push({ type: 'tool.done', toolCallId, toolName: tool.name, result: tool.result });
           else if (tool.outcome === 'error' || tool.outcome === 'cancelled') {
             const kind = tool.outcome === 'error' ? 'execution' : 'cancelled';

@@ -1,0 +1,372 @@
+import { SDKError, type SerializedError } from '../errors.js';
+import type { AgentStreamEvent } from '../events/types.js';
+import { reduceAgentEvents } from '../ui-state/reduce.js';
+import { initialAgentUIState } from '../ui-state/snapshot.js';
+import type { AgentUIState } from '../ui-state/types.js';
+import { AgentClientError } from './errors.js';
+import { isLegEnd } from './event-feed.js';
+import { randomSessionId } from './ids.js';
+import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
+
+// Written as one closure rather than a class: local names minify, private `#fields` do not, and
+// this file is in every browser bundle that uses the client.
+
+/** Reconnections in a row that bring no new event before the client gives up on a stream. */
+const MAX_RECONNECTS = 3;
+const RECONNECT_DELAY_MS = 250;
+
+type Opener = (signal: AbortSignal) => Promise<EventReader>;
+type CodedError = Error & { code: string };
+
+/** Calls user code; an exception there is reported like a DOM listener's, never thrown into the client. */
+function callSafely<A extends unknown[]>(fn: ((...args: A) => void) | undefined, ...args: A): void {
+  try {
+    fn?.(...args);
+  } catch (error) {
+    const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
+    if (report) report(error);
+    else
+      queueMicrotask(() => {
+        throw error;
+      });
+  }
+}
+
+/** Any failure as an error with a stable code (a failed `fetch` becomes `LOUSHO_NETWORK_ERROR`). */
+function toClientError(error: unknown): CodedError {
+  if (SDKError.is(error)) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof TypeError
+    ? new AgentClientError('LOUSHO_NETWORK_ERROR', `The agent server could not be reached or the connection broke (${message}).`, {
+        hint: 'Check the network and the URL; subscribing again resumes a running turn.',
+        cause: error,
+      })
+    : new AgentClientError('LOUSHO_INTERNAL', message, { cause: error });
+}
+
+/** The client over any transport; `createAgentClient()` picks the transport. */
+export function createClientCore(transport: ClientTransport, initialSessionId: string | undefined, storageKey: string, options: AgentClientOptions): AgentClient {
+  const throttle = options.throttleMs ?? 16;
+  const throttleMs = throttle > 0 && throttle < Infinity ? throttle : 0;
+  const storage = options.storage;
+  const listeners = new Set<(state: AgentUIState) => void>();
+
+  let state = initialAgentUIState();
+  let sessionId = initialSessionId ?? stored(() => storage?.getItem(storageKey) ?? undefined);
+  let started: Promise<void> | undefined;
+  let restoring: AbortController | undefined;
+  /** The stream being read now (an action's, or a resumed one). */
+  let leg: AbortController | undefined;
+  /** As far as the client knows, a run leg is going on the server. */
+  let serverRunning = false;
+  let waiters: ((result: AgentActionResult) => void)[] = [];
+  /** The last subscriber left: nothing is followed automatically until one comes back. */
+  let detached = false;
+  let destroyed = false;
+  let detachTimer: ReturnType<typeof setTimeout> | undefined;
+  let notifyTimer: ReturnType<typeof setTimeout> | undefined;
+  let lastNotify = -Infinity;
+
+  function stored<T>(access: () => T): T | undefined {
+    try {
+      return access();
+    } catch {
+      return undefined; // storage can be blocked (privacy settings): then nothing is remembered
+    }
+  }
+
+  // ---- notifications ----
+
+  function notify(): void {
+    clearTimeout(notifyTimer);
+    notifyTimer = undefined;
+    lastNotify = Date.now();
+    for (const listener of [...listeners]) callSafely(listener, state);
+  }
+
+  /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
+  function changed(urgent: boolean): void {
+    if (listeners.size === 0) return;
+    if (urgent || !throttleMs) return notify();
+    if (notifyTimer !== undefined) return;
+    const wait = lastNotify + throttleMs - Date.now();
+    if (wait <= 0) notify();
+    else notifyTimer = setTimeout(notify, wait);
+  }
+
+  function setState(next: AgentUIState): void {
+    if (next === state) return;
+    state = next;
+    changed(true);
+  }
+
+  // ---- outcomes ----
+
+  function settle(result: AgentActionResult): void {
+    const waiting = waiters;
+    waiters = [];
+    for (const resolve of waiting) resolve(result);
+  }
+
+  /** A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting actions. */
+  function fail(error: unknown): AgentActionResult {
+    const clientError = toClientError(error);
+    const body: SerializedError = { code: clientError.code, message: clientError.message };
+    serverRunning = false;
+    // Through the reducer, so the state shows it as a server-side `error` event would.
+    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: body } as unknown as AgentStreamEvent));
+    callSafely(options.onError, clientError);
+    const result: AgentActionResult = { ok: false, state, error: body };
+    settle(result);
+    return result;
+  }
+
+  /** An action that cannot happen now: reported; the state is left alone. */
+  function refuse(code: string, message: string): AgentActionResult {
+    const error = new AgentClientError(code, message);
+    callSafely(options.onError, error);
+    return { ok: false, state, error: { code, message } };
+  }
+
+  /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
+  function stopFollowing(code: string, message: string): void {
+    restoring?.abort();
+    leg?.abort();
+    restoring = leg = undefined;
+    settle({ ok: false, state, error: { code, message } });
+  }
+
+  // ---- events ----
+
+  /** Applies one event; true when it changed the state (a replayed duplicate does not). */
+  function apply(event: AgentStreamEvent): boolean {
+    let next: AgentUIState;
+    try {
+      next = reduceAgentEvents(state, event);
+    } catch (cause) {
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${String(event.seq)} ("${String(event.type)}") is malformed and could not be applied.`, {
+        hint: 'Use the same version of @lousho/core on the client and on the server.',
+        cause,
+      });
+    }
+    if (next === state) return false;
+    const ends = isLegEnd(event);
+    if (event.type === 'run.start') serverRunning = true;
+    if (ends) serverRunning = false;
+    state = next;
+    changed(ends);
+    callSafely(options.onEvent, event);
+    if (event.type === 'run.done') {
+      callSafely(options.onFinish, { state: next, finishReason: event.finishReason });
+      settle({ ok: true, state: next, finishReason: event.finishReason });
+    } else if (event.type === 'error') {
+      callSafely(options.onError, new AgentClientError(event.error.code, event.error.message));
+      settle({ ok: false, state: next, error: event.error });
+    }
+    return true;
+  }
+
+  const followOpener: Opener = (signal) => transport.follow(sessionId!, state.lastSeq, signal);
+
+  /**
+   * Reads a leg into the state. A stream that breaks or ends before the leg's end is resumed
+   * after the last applied event; a gap in the server's log re-reads the session. Never rejects.
+   */
+  async function consume(open: Opener): Promise<void> {
+    const controller = new AbortController();
+    const { signal } = controller;
+    leg?.abort();
+    leg = controller;
+    serverRunning = true;
+    let opener = open;
+    let reconnects = 0;
+    try {
+      for (;;) {
+        let opened = false;
+        let progressed = false;
+        let failure: unknown;
+        try {
+          const read = await opener(signal);
+          opened = true;
+          await read((event) => {
+            if (!signal.aborted && apply(event)) progressed = true;
+          });
+        } catch (error) {
+          failure = error;
+        }
+        if (signal.aborted) return;
+        const code = (failure as { code?: unknown } | undefined)?.code;
+        if (code === 'LOUSHO_STREAM_GAP') {
+          // The server's log no longer has what we missed: take the session as it is now.
+          const loaded = await transport.load(sessionId!, signal);
+          if (signal.aborted) return;
+          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session no longer exists on the server.');
+          serverRunning = loaded.running;
+          setState(loaded.state);
+          if (!loaded.running) break;
+          opener = followOpener;
+          continue;
+        }
+        // A refused request, or a stream that cannot be read: reconnecting would not help.
+        if (failure !== undefined && (!opened || (typeof code === 'string' && code.startsWith('LOUSHO_STREAM_')))) throw failure;
+        if (!serverRunning) break;
+        // The stream ended (or broke) before the leg did: resume after the last applied event.
+        reconnects = progressed ? 1 : reconnects + 1;
+        if (reconnects > MAX_RECONNECTS) {
+          throw (
+            failure ??
+            new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream ended before the run did, and resuming it failed.', {
+              hint: 'Check proxies between the browser and the server (timeouts, buffering).',
+            })
+          );
+        }
+        if (reconnects > 1) {
+          await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
+          if (signal.aborted) return;
+        }
+        opener = followOpener;
+      }
+      settle({ ok: true, state, finishReason: state.finishReason });
+    } catch (error) {
+      if (!signal.aborted) fail(error);
+    } finally {
+      if (leg === controller) leg = undefined;
+    }
+  }
+
+  /** Starts reading a leg; resolves when it ends (or the client stops following it). */
+  function action(open: Opener): Promise<AgentActionResult> {
+    const result = new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
+    void consume(open);
+    return result;
+  }
+
+  async function restore(): Promise<void> {
+    const id = sessionId;
+    if (id === undefined) return;
+    const controller = (restoring = new AbortController());
+    try {
+      const loaded = await transport.load(id, controller.signal);
+      if (controller.signal.aborted || !loaded) return;
+      serverRunning = loaded.running;
+      setState(loaded.state);
+    } catch (error) {
+      if (!controller.signal.aborted) fail(error);
+      return;
+    } finally {
+      if (restoring === controller) restoring = undefined;
+    }
+    if (serverRunning && !detached && !leg) void consume(followOpener);
+  }
+
+  const start = (): Promise<void> => (destroyed ? Promise.resolve() : (started ??= restore()));
+
+  /** Waits for the restore; a refusal when the client cannot act. */
+  async function ready(): Promise<AgentActionResult | undefined> {
+    if (!destroyed) await start();
+    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'This client was destroyed; create a new one.') : undefined;
+  }
+
+  async function decide(decision: ClientDecision): Promise<AgentActionResult> {
+    const refused = await ready();
+    if (refused) return refused;
+    const pending = state.pendingApproval;
+    const id = sessionId;
+    if (!pending || id === undefined) return refuse('LOUSHO_APPROVAL_NOT_FOUND', 'Nothing is waiting for a decision.');
+    if (pending.kind !== decision.kind) {
+      return refuse(
+        'LOUSHO_APPROVAL_KIND_MISMATCH',
+        pending.kind === 'question' ? 'The run asks a question: use answer(text).' : 'The run waits for approval of a tool call: use approve() or reject().',
+      );
+    }
+    if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', 'A turn is already running.');
+    return action((signal) => transport.decide(id, pending.approvalId, decision, signal));
+  }
+
+  return {
+    get sessionId() {
+      return sessionId;
+    },
+
+    getSnapshot: () => state,
+
+    subscribe(listener) {
+      if (destroyed) return () => {};
+      listeners.add(listener);
+      // Back before the deferred detach ran (React StrictMode's unmount + mount): nothing to redo.
+      clearTimeout(detachTimer);
+      detachTimer = undefined;
+      if (detached) {
+        detached = false;
+        if (started && !restoring && serverRunning && !leg) void consume(followOpener);
+      }
+      void start();
+      let subscribed = true;
+      return () => {
+        if (!subscribed) return;
+        subscribed = false;
+        listeners.delete(listener);
+        if (listeners.size > 0 || destroyed || detachTimer !== undefined) return;
+        detachTimer = setTimeout(() => {
+          detachTimer = undefined;
+          if (listeners.size > 0) return;
+          detached = true;
+          clearTimeout(notifyTimer);
+          notifyTimer = undefined;
+          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'The client stopped following the run (no subscriber left); the run goes on.');
+        }, 0);
+      };
+    },
+
+    start,
+
+    async send(input, sendOptions = {}) {
+      const refused = await ready();
+      if (refused) return refused;
+      if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', 'A turn is already running; wait for it to end or stop() it first.');
+      if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'The run is waiting for a decision: approve(), reject() or answer() it first.');
+      const id = (sessionId ??= randomSessionId());
+      stored(() => storage?.setItem(storageKey, id));
+      const metadata = sendOptions.metadata;
+      return action((signal) => transport.send(id, input, metadata, signal));
+    },
+
+    async stop() {
+      const refused = await ready();
+      if (refused) return refused;
+      const id = sessionId;
+      if (id === undefined) return { ok: true, state, finishReason: null };
+      // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
+      const ended = leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
+      try {
+        await transport.stop(id);
+      } catch (error) {
+        return fail(error);
+      }
+      return ended ?? { ok: true, state, finishReason: null };
+    },
+
+    approve: (note) => decide({ kind: 'tool', approved: true, ...(note !== undefined ? { note } : {}) }),
+    reject: (note) => decide({ kind: 'tool', approved: false, ...(note !== undefined ? { note } : {}) }),
+    answer: (text) => decide({ kind: 'question', answer: text }),
+
+    reset() {
+      if (destroyed) return;
+      stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() started a new session; the previous run goes on without this client.');
+      serverRunning = false;
+      sessionId = undefined;
+      stored(() => storage?.removeItem(storageKey));
+      started = Promise.resolve(); // a new session has nothing to restore
+      setState(initialAgentUIState());
+    },
+
+    destroy() {
+      if (destroyed) return;
+      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'The client was destroyed; the run goes on without it.');
+      destroyed = true;
+      listeners.clear();
+      clearTimeout(detachTimer);
+      clearTimeout(notifyTimer);
+    },
+  };
+}

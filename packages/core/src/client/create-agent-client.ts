@@ -1,0 +1,25 @@
+import { createClientCore } from './client-core.js';
+import { createHttpTransport } from './http-transport.js';
+import { createInProcessTransport } from './in-process-transport.js';
+import type { AgentClient, AgentClientOptions, AgentClientSource, ClientTransport } from './types.js';
+
+/**
+ * A framework-neutral client for an agent: in process (`{ agent, sessionId? }`) or behind
+ * `createAgentHandler()` (`{ url, sessionId?, headers?, fetch? }`). Creating it does no I/O; the
+ * first `subscribe()` (or `start()`, or an action) restores the session. See docs/http.md.
+ */
+export function createAgentClient(source: AgentClientSource, options: AgentClientOptions = {}): AgentClient {
+  return 'agent' in source
+    ? createClientCore(createInProcessTransport(source.agent), source.sessionId, options.storageKey ?? 'lousho:session', options)
+    : createHttpAgentClient(source, options);
+}
+
+/** `createAgentClient({ url, ... })` without the in-process transport, for the smallest browser bundle. */
+export function createHttpAgentClient(source: Parameters<typeof createHttpTransport>[0], options: AgentClientOptions = {}): AgentClient {
+  return createClientCore(createHttpTransport(source), source.sessionId, options.storageKey ?? `lousho:session:${source.url}`, options);
+}
+
+/** A client over your own transport (another protocol, a test double). */
+export function createAgentClientWithTransport(transport: ClientTransport, options: AgentClientOptions & { sessionId?: string } = {}): AgentClient {
+  return createClientCore(transport, options.sessionId, options.storageKey ?? 'lousho:session', options);
+}

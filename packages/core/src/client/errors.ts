@@ -1,0 +1,46 @@
+import { SDKError } from '../errors.js';
+
+/** Stable codes of the errors the client and the HTTP handler add to the SDK's own. */
+export const CLIENT_ERROR_CODES = {
+  /** The requested resume point is no longer (or not yet) in the session's event log: re-read the session. */
+  LOUSHO_STREAM_GAP: 'LOUSHO_STREAM_GAP',
+  /** The server could not be reached, or the connection broke. */
+  LOUSHO_NETWORK_ERROR: 'LOUSHO_NETWORK_ERROR',
+  /** The stream of a running turn ended without its end event, and resuming it did not work. */
+  LOUSHO_STREAM_INTERRUPTED: 'LOUSHO_STREAM_INTERRUPTED',
+  /** The server answered with something the client cannot read. */
+  LOUSHO_BAD_RESPONSE: 'LOUSHO_BAD_RESPONSE',
+  /** The client stopped following the run (its last subscriber left, or `reset()`): the run goes on. */
+  LOUSHO_CLIENT_DETACHED: 'LOUSHO_CLIENT_DETACHED',
+  /** `destroy()` was called: the client does nothing any more. */
+  LOUSHO_CLIENT_DESTROYED: 'LOUSHO_CLIENT_DESTROYED',
+  /** The session is not known (or belongs to someone else). */
+  LOUSHO_SESSION_NOT_FOUND: 'LOUSHO_SESSION_NOT_FOUND',
+} as const;
+
+export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
+
+/** An error the client reports (through `onError` and `state.error`); `status` is the HTTP status when there was one. */
+export class AgentClientError extends SDKError {
+  readonly status: number | undefined;
+  constructor(code: ClientErrorCode | (string & {}), message: string, options: { hint?: string; status?: number; cause?: unknown } = {}) {
+    super(code, message, {
+      ...(options.hint !== undefined ? { hint: options.hint } : {}),
+      ...(options.cause !== undefined ? { cause: options.cause } : {}),
+    });
+    this.name = 'AgentClientError';
+    this.status = options.status;
+  }
+}
+
+/** The resume point is outside the log: says what the log holds, so the caller can re-read the session. */
+export function streamGapError(sessionId: string, after: number, firstSeq: number, lastSeq: number): AgentClientError {
+  const what =
+    after > lastSeq
+      ? `event ${after} is past the last one (${lastSeq})`
+      : `the events after ${after} are no longer kept (the log starts at ${firstSeq})`;
+  return new AgentClientError(CLIENT_ERROR_CODES.LOUSHO_STREAM_GAP, `Cannot resume session '${sessionId}': ${what}.`, {
+    hint: 'Read the session again (GET /sessions/:id) and resume from its lastSeq.',
+    status: 409,
+  });
+}

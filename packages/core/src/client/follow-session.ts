@@ -1,0 +1,47 @@
+import type { AgentSessions } from '../agent/create-agent.js';
+import { EventFeed, isLegEnd } from './event-feed.js';
+import { streamGapError } from './errors.js';
+
+/** What following a session needs from an agent (type only: nothing of the agent loop is imported). */
+export type SessionSource = Pick<AgentSessions, 'get' | 'eventsAfter' | 'subscribe'>;
+
+/**
+ * The events of a session after `afterSeq`: those still in its log, then, while a run leg is
+ * going, the live ones until it ends. Without `afterSeq`, the whole log of the latest run.
+ * Throws a `LOUSHO_STREAM_GAP` error when events after `afterSeq` were dropped from the log
+ * (or `afterSeq` is past the last event): nothing is skipped silently.
+ */
+export function followSession(sessions: SessionSource, sessionId: string, afterSeq?: number): EventFeed {
+  const feed = new EventFeed();
+  const view = sessions.get(sessionId);
+  if (!view) {
+    if (afterSeq !== undefined && afterSeq > 0) throw streamGapError(sessionId, afterSeq, 1, 0);
+    feed.end();
+    return feed;
+  }
+  const running = view.status === 'running';
+  let replayedUpTo = Infinity;
+  let unsubscribe: (() => void) | undefined;
+  if (running) {
+    // Subscribed before reading the log, in the same tick: no event can fall in between.
+    unsubscribe = sessions.subscribe(sessionId, (event) => {
+      if (event.seq <= replayedUpTo) return;
+      feed.push(event);
+      if (isLegEnd(event)) feed.end();
+    });
+    feed.onClose(unsubscribe);
+  }
+  const replay = sessions.eventsAfter(sessionId, afterSeq ?? 0);
+  if (afterSeq !== undefined) {
+    const lastSeq = sessions.get(sessionId)?.lastSeq ?? view.lastSeq;
+    const first = replay[0];
+    if (afterSeq > lastSeq || (afterSeq < lastSeq && first?.seq !== afterSeq + 1)) {
+      unsubscribe?.();
+      throw streamGapError(sessionId, afterSeq, first?.seq ?? lastSeq + 1, lastSeq);
+    }
+  }
+  for (const event of replay) feed.push(event);
+  replayedUpTo = replay.length > 0 ? replay[replay.length - 1]!.seq : (afterSeq ?? 0);
+  if (!running) feed.end();
+  return feed;
+}

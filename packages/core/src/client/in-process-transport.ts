@@ -1,0 +1,57 @@
+import type { AgentStreamEvent } from '../events/types.js';
+import { EventFeed, pumpRun } from './event-feed.js';
+import { followSession } from './follow-session.js';
+import { sessionUIState } from './session-view.js';
+import type { ClientAgent, ClientTransport, EventReader } from './types.js';
+
+/** A reader of `feed` that stops when `signal` aborts; the run that fills the feed is not touched. */
+function readerOf(feed: EventFeed, signal: AbortSignal): EventReader {
+  const close = (): void => feed.close();
+  if (signal.aborted) close();
+  else {
+    signal.addEventListener('abort', close, { once: true });
+    feed.onClose(() => signal.removeEventListener('abort', close));
+  }
+  return async (onEvent) => {
+    for (;;) {
+      const batch = await feed.take();
+      if (batch === null) return;
+      for (const event of batch) onEvent(event);
+    }
+  };
+}
+
+function runReader(run: AsyncIterable<AgentStreamEvent>, signal: AbortSignal): EventReader {
+  const feed = new EventFeed();
+  pumpRun(run, feed);
+  return readerOf(feed, signal);
+}
+
+/**
+ * The client's transport for an agent in the same process: the agent's own streams and session
+ * log, with the same events (and sequence numbers) the HTTP handler sends.
+ */
+export function createInProcessTransport(agent: ClientAgent): ClientTransport {
+  return {
+    async load(sessionId) {
+      const view = sessionUIState(agent.sessions, sessionId);
+      return view && { state: view.state, running: view.session.status === 'running' };
+    },
+    async send(sessionId, input, metadata, signal) {
+      return runReader(agent.stream(input, { sessionId, ...(metadata ? { metadata } : {}) }), signal);
+    },
+    async decide(_sessionId, approvalId, decision, signal) {
+      const run =
+        decision.kind === 'question'
+          ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
+          : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
+      return runReader(run, signal);
+    },
+    async follow(sessionId, afterSeq, signal) {
+      return readerOf(followSession(agent.sessions, sessionId, afterSeq), signal);
+    },
+    async stop(sessionId) {
+      return agent.sessions.stop(sessionId);
+    },
+  };
+}

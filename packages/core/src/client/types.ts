@@ -1,0 +1,124 @@
+import type { Agent } from '../agent/create-agent.js';
+import type { SerializedError } from '../errors.js';
+import type { AgentStreamEvent, FinishReason } from '../events/types.js';
+import type { ContentPart } from '../messages.js';
+import type { AgentUIState } from '../ui-state/types.js';
+
+/** What a user sends: text, or content parts (text, images, files). */
+export type AgentClientInput = string | ContentPart[];
+
+/** What the in-process client uses of an agent (any `createAgent()` agent). */
+export type ClientAgent = Pick<Agent<any>, 'stream' | 'approvals' | 'sessions'>;
+
+/** The agent runs in this process (a page with its own agent, a server script, a test). */
+export interface InProcessSource {
+  agent: ClientAgent;
+  /** Continue this session (default: a new one, created on the first `send`). */
+  sessionId?: string;
+}
+
+/** The agent runs behind `createAgentHandler()`. */
+export interface HttpSource {
+  /** The handler's base URL (e.g. `/api/agent` or `https://example.com/api/agent`). */
+  url: string;
+  /** Continue this session (default: the one in `storage`, else a new one on the first `send`). */
+  sessionId?: string;
+  /** Sent with every request (e.g. `authorization`); a function is called per request (fresh tokens). */
+  headers?: HeadersInit | (() => HeadersInit | Promise<HeadersInit>);
+  /** A `fetch` to use instead of the global one (tests, proxies, credentials). */
+  fetch?: typeof fetch;
+}
+
+export type AgentClientSource = InProcessSource | HttpSource;
+
+/** The part of `Storage` (e.g. `sessionStorage`) the client uses to remember the session id. */
+export interface SessionIdStorage {
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+
+export interface AgentClientOptions {
+  /** Each event the client applies (replayed duplicates are skipped). */
+  onEvent?: (event: AgentStreamEvent) => void;
+  /** A run leg ended with `run.done` (finished, paused for approval, stopped, ...). */
+  onFinish?: (info: { state: AgentUIState; finishReason: FinishReason }) => void;
+  /** Anything that went wrong: a failed run, an HTTP error, a broken stream, an action that was not possible. */
+  onError?: (error: Error & { code: string }) => void;
+  /**
+   * Listeners are called at most once per this many ms while events stream (default 16; 0 calls
+   * them on every event). `getSnapshot()` is always current; the end of a run leg notifies at once.
+   */
+  throttleMs?: number;
+  /** Where to remember the session id across page reloads (e.g. `sessionStorage`). Default: nowhere. */
+  storage?: SessionIdStorage;
+  /** The key in `storage` (default `lousho:session:<url>`, or `lousho:session` in process). */
+  storageKey?: string;
+}
+
+/**
+ * What an action resolves with (actions never reject): `ok` with how the run leg ended, or the
+ * error that kept the action from happening or ended the run.
+ */
+export type AgentActionResult =
+  | { ok: true; state: AgentUIState; finishReason: FinishReason | null }
+  | { ok: false; state: AgentUIState; error: SerializedError };
+
+/**
+ * A conversation with an agent as a UI sees it: an immutable snapshot to render, a subscription
+ * to be told when it changes, and the actions a person can take. Framework-neutral: the React,
+ * Vue and Svelte bindings are thin layers over it.
+ */
+export interface AgentClient {
+  /** The current state. The same object until something changes (safe for `useSyncExternalStore`). */
+  getSnapshot(): AgentUIState;
+  /** Calls `listener` when the state changes (throttled). The first subscriber also calls `start()`. */
+  subscribe(listener: (state: AgentUIState) => void): () => void;
+  /** Restores the session (once): its state, and the stream of a turn still running. Never rejects. */
+  start(): Promise<void>;
+  /** Starts a turn; resolves when the run leg ends (done, paused for approval, stopped or failed). */
+  send(input: AgentClientInput, options?: { metadata?: Record<string, unknown> }): Promise<AgentActionResult>;
+  /** Stops the running turn on the server; resolves when it has ended. */
+  stop(): Promise<AgentActionResult>;
+  /** Runs the tool call the run is paused on; resolves when the continuation ends. */
+  approve(note?: string): Promise<AgentActionResult>;
+  /** Rejects the paused tool call (the note goes to the model); resolves when the continuation ends. */
+  reject(note?: string): Promise<AgentActionResult>;
+  /** Answers the question the run is paused on; resolves when the continuation ends. */
+  answer(text: string): Promise<AgentActionResult>;
+  /** Starts a new, empty session. A run of the old one is not stopped, only no longer followed. */
+  reset(): void;
+  /** The session id, once there is one (restored, given, or created by the first `send`). */
+  readonly sessionId: string | undefined;
+  /** Stops following, drops the listeners and timers. The server's run is not stopped. */
+  destroy(): void;
+}
+
+/** A person's decision on a pause. */
+export type ClientDecision = { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string };
+
+/** A session as a transport reads it. */
+export interface LoadedSession {
+  state: AgentUIState;
+  /** A run leg is going on: follow its events after `state.lastSeq`. */
+  running: boolean;
+}
+
+/** Reads an opened stream, calling `onEvent` per event; resolves when it ends. */
+export type EventReader = (onEvent: (event: AgentStreamEvent) => void) => Promise<void>;
+
+/**
+ * How the client reaches an agent. Each streaming call resolves once the stream is open (so a
+ * refused request rejects there), with a reader for its events. Aborting `signal` ends the reading
+ * (quietly, or with an AbortError) and never stops the agent's run. Errors are `SDKError`s with a
+ * stable `code` (a network failure may be a plain `TypeError`).
+ */
+export interface ClientTransport {
+  /** The session's state, or undefined when the session does not exist. */
+  load(sessionId: string, signal: AbortSignal): Promise<LoadedSession | undefined>;
+  send(sessionId: string, input: AgentClientInput, metadata: Record<string, unknown> | undefined, signal: AbortSignal): Promise<EventReader>;
+  decide(sessionId: string, approvalId: string, decision: ClientDecision, signal: AbortSignal): Promise<EventReader>;
+  /** Events after `afterSeq`, then live ones until the leg ends. */
+  follow(sessionId: string, afterSeq: number, signal: AbortSignal): Promise<EventReader>;
+  stop(sessionId: string): Promise<boolean>;
+}

@@ -1,0 +1,63 @@
+import { ERROR_CODES, SDKError, serializeError, type SerializedError } from '../errors.js';
+import { CLIENT_ERROR_CODES } from '../client/errors.js';
+
+/** Codes the HTTP handler answers with, besides the agent's own (busy, awaiting approval, ...). */
+export const HTTP_ERROR_CODES = {
+  /** `authorize()` returned null: the request has no (valid) credentials. */
+  LOUSHO_UNAUTHORIZED: 'LOUSHO_UNAUTHORIZED',
+  /** No route matches the path. */
+  LOUSHO_ROUTE_NOT_FOUND: 'LOUSHO_ROUTE_NOT_FOUND',
+  /** The route exists but not with this method (see the `Allow` header). */
+  LOUSHO_METHOD_NOT_ALLOWED: 'LOUSHO_METHOD_NOT_ALLOWED',
+  /** The session is unknown, or belongs to another principal. */
+  LOUSHO_SESSION_NOT_FOUND: CLIENT_ERROR_CODES.LOUSHO_SESSION_NOT_FOUND,
+  /** The request body is larger than `maxBodyBytes`. */
+  LOUSHO_BODY_TOO_LARGE: 'LOUSHO_BODY_TOO_LARGE',
+  /** A JSON body was sent without `content-type: application/json`. */
+  LOUSHO_UNSUPPORTED_MEDIA_TYPE: 'LOUSHO_UNSUPPORTED_MEDIA_TYPE',
+  /** The resume point is outside the session's event log. */
+  LOUSHO_STREAM_GAP: CLIENT_ERROR_CODES.LOUSHO_STREAM_GAP,
+} as const;
+
+/** An error answered as `{ error: { code, message } }` with `status`. */
+export class HttpError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly headers: Record<string, string> | undefined;
+  constructor(status: number, code: string, message: string, headers?: Record<string, string>) {
+    super(message);
+    this.name = 'HttpError';
+    this.status = status;
+    this.code = code;
+    this.headers = headers;
+  }
+}
+
+const STATUS_OF_CODE: Record<string, number> = {
+  [ERROR_CODES.LOUSHO_SESSION_BUSY]: 409,
+  [ERROR_CODES.LOUSHO_SESSION_AWAITING_APPROVAL]: 409,
+  [ERROR_CODES.LOUSHO_APPROVAL_NOT_PENDING]: 409,
+  [ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND]: 404,
+  [ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH]: 400,
+  [ERROR_CODES.LOUSHO_INVALID_INPUT]: 400,
+  [CLIENT_ERROR_CODES.LOUSHO_STREAM_GAP]: 409,
+};
+
+/**
+ * What a thrown error becomes on the wire. Errors with a known status keep their code and
+ * message; anything else is a 500 whose message says nothing about the internals.
+ */
+export function toHttpError(error: unknown): { status: number; body: SerializedError; headers?: Record<string, string>; unexpected: boolean } {
+  if (error instanceof HttpError) {
+    return { status: error.status, body: { code: error.code, message: error.message }, ...(error.headers ? { headers: error.headers } : {}), unexpected: false };
+  }
+  if (SDKError.is(error)) {
+    const status = STATUS_OF_CODE[error.code];
+    if (status !== undefined) return { status, body: serializeError(error), unexpected: false };
+  }
+  return {
+    status: 500,
+    body: { code: ERROR_CODES.LOUSHO_INTERNAL, message: 'The agent server failed to handle the request. The details are in the server log.' },
+    unexpected: true,
+  };
+}

@@ -1,0 +1,203 @@
+import type { Agent } from '../agent/create-agent.js';
+import { ERROR_CODES, SDKError } from '../errors.js';
+import { EventFeed, pumpRun } from '../client/event-feed.js';
+import { followSession } from '../client/follow-session.js';
+import { randomSessionId } from '../client/ids.js';
+import { sessionUIState } from '../client/session-view.js';
+import { initialAgentUIState } from '../ui-state/snapshot.js';
+import { readJsonBody } from './body.js';
+import { HTTP_ERROR_CODES, HttpError, toHttpError } from './errors.js';
+import { errorResponse, jsonResponse } from './responses.js';
+import { matchRoute, normalizeBasePath, type Route } from './routes.js';
+import { sseResponse } from './sse-response.js';
+import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
+
+/** What the handler uses of an agent (any `createAgent()` agent). */
+export type HandlerAgent = Pick<Agent<any>, 'stream' | 'approvals' | 'sessions'>;
+
+export interface AgentHandlerOptions {
+  /** The path the handler is mounted at (e.g. `/api/agent`); routes match below it. Default `''`. */
+  basePath?: string;
+  /**
+   * Who is asking: return a principal id (a user id, an API key's owner), or null to answer 401.
+   * A session belongs to the principal that created it. Default: every request is `anonymous`,
+   * so a session id is the only thing that protects a session.
+   */
+  authorize?: (request: Request) => string | null | undefined | Promise<string | null | undefined>;
+  /** Largest request body, in bytes (default 1 MiB); larger ones get 413. */
+  maxBodyBytes?: number;
+  /** A keep-alive comment after this many ms without events (default 15,000; 0 turns them off). */
+  keepAliveMs?: number;
+  /** Unexpected failures (answered as 500 without details): log them here. */
+  onError?: (error: unknown, request: Request) => void;
+}
+
+/** The principal of every request when no `authorize` is given. */
+export const ANONYMOUS_PRINCIPAL = 'anonymous';
+
+const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_KEEP_ALIVE_MS = 15_000;
+
+/**
+ * A Fetch-API handler `(Request) => Promise<Response>` that serves an agent over HTTP: create and
+ * read sessions, start turns and decide approvals (both stream events as SSE), stop a turn and
+ * resume a stream. Mount it in any Fetch-based server, or in Node with `toNodeHandler()`.
+ * See docs/http.md for the routes, statuses and error codes.
+ */
+export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOptions = {}): (request: Request) => Promise<Response> {
+  const basePath = normalizeBasePath(options.basePath);
+  const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
+  const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const authorize = options.authorize ?? (() => ANONYMOUS_PRINCIPAL);
+  // sessionId → principal. Kept here until sessions move to a store.
+  const owners = new Map<string, string>();
+
+  const report = (error: unknown, request: Request): void => {
+    try {
+      options.onError?.(error, request);
+    } catch {
+      // A failing logger must not turn into a second failure.
+    }
+  };
+
+  const notFound = (sessionId: string): HttpError =>
+    new HttpError(404, HTTP_ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, `No session '${sessionId}'.`);
+
+  /** The session, if `principal` owns it; another principal's session looks unknown (404). */
+  const requireOwned = (sessionId: string, principal: string): void => {
+    if (owners.get(sessionId) !== principal) throw notFound(sessionId);
+  };
+
+  const stream = (feed: EventFeed, request: Request): Response =>
+    sseResponse(feed, { keepAliveMs, signal: request.signal, onFailure: (error) => report(error, request) });
+
+  async function route(route: Route, request: Request, url: URL, principal: string): Promise<Response> {
+    switch (route.name) {
+      case 'createSession': {
+        const sessionId = randomSessionId();
+        owners.set(sessionId, principal);
+        return jsonResponse(201, { sessionId });
+      }
+
+      case 'getSession': {
+        const { sessionId } = route;
+        requireOwned(sessionId, principal);
+        const view = sessionUIState(agent.sessions, sessionId);
+        if (!view) {
+          return jsonResponse(200, { sessionId, status: 'idle', messages: [], pendingApproval: null, lastSeq: 0, state: initialAgentUIState() });
+        }
+        const { session, state } = view;
+        return jsonResponse(200, {
+          sessionId,
+          status: session.status,
+          messages: session.messages,
+          pendingApproval: session.pendingApproval,
+          lastSeq: session.lastSeq,
+          state,
+        });
+      }
+
+      case 'sendMessage': {
+        const { sessionId } = route;
+        // Checked before and after reading the body: the body is not read for a session that is not yours.
+        const claim = (): boolean => {
+          const owner = owners.get(sessionId);
+          if (owner !== undefined) {
+            if (owner !== principal) throw notFound(sessionId);
+            return false;
+          }
+          // Implicit creation, owned by the caller; never of a session the agent already has.
+          if (agent.sessions.get(sessionId) !== undefined) throw notFound(sessionId);
+          if (!isValidSessionId(sessionId)) {
+            throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, 'A new session id may use letters, digits and "_ . : -" (at most 128 characters).');
+          }
+          return true;
+        };
+        claim();
+        const body = parseMessageBody(await readJsonBody(request, maxBodyBytes));
+        const isNew = claim();
+        const run = agent.stream(body.input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
+        if (isNew) owners.set(sessionId, principal);
+        const feed = new EventFeed();
+        pumpRun(run, feed);
+        return stream(feed, request);
+      }
+
+      case 'decide': {
+        const { sessionId, approvalId } = route;
+        requireOwned(sessionId, principal);
+        const decision = parseDecisionBody(await readJsonBody(request, maxBodyBytes));
+        const pending = (await agent.approvals.list({ sessionId })).find((approval) => approval.approvalId === approvalId);
+        if (!pending) {
+          const seen = agent.sessions
+            .eventsAfter(sessionId, 0)
+            .some((event) => event.type === 'approval.requested' && event.approval.approvalId === approvalId);
+          if (seen) throw new HttpError(409, ERROR_CODES.LOUSHO_APPROVAL_NOT_PENDING, `Approval '${approvalId}' was already decided.`);
+          throw new HttpError(404, ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND, `No pending approval '${approvalId}' in session '${sessionId}'.`);
+        }
+        if (pending.kind !== decision.kind) {
+          throw new HttpError(
+            400,
+            ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH,
+            pending.kind === 'question'
+              ? `Approval '${approvalId}' is a question: send { "answer": "..." }.`
+              : `Approval '${approvalId}' is a tool call: send { "approved": true | false, "note"?: "..." }.`,
+          );
+        }
+        const run =
+          decision.kind === 'question'
+            ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
+            : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
+        const feed = new EventFeed();
+        pumpRun(run, feed);
+        return stream(feed, request);
+      }
+
+      case 'stop': {
+        requireOwned(route.sessionId, principal);
+        return jsonResponse(200, { stopped: agent.sessions.stop(route.sessionId) });
+      }
+
+      case 'events': {
+        requireOwned(route.sessionId, principal);
+        const after = parseResumePoint(request, url);
+        return stream(followSession(agent.sessions, route.sessionId, after), request);
+      }
+    }
+  }
+
+  return async function handleAgentRequest(request: Request): Promise<Response> {
+    try {
+      let url: URL;
+      try {
+        url = new URL(request.url);
+      } catch {
+        throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, 'The request URL cannot be parsed.');
+      }
+      const principal = await authorize(request);
+      if (typeof principal !== 'string' || principal === '') {
+        throw new HttpError(401, HTTP_ERROR_CODES.LOUSHO_UNAUTHORIZED, 'This request is not authorized; sign in or send valid credentials.');
+      }
+      const match = matchRoute(request.method.toUpperCase(), url.pathname, basePath);
+      if ('notFound' in match) throw new HttpError(404, HTTP_ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, `No route for ${request.method} ${url.pathname}.`);
+      if ('allow' in match) {
+        throw new HttpError(405, HTTP_ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED, `${request.method} is not allowed here; use ${match.allow}.`, { allow: match.allow });
+      }
+      return await route(match.route, request, url, principal);
+    } catch (error) {
+      const { status, body, headers, unexpected } = toHttpError(error);
+      if (unexpected) report(error, request);
+      return errorResponse(status, body, headers);
+    }
+  };
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(typeof value === 'number' && value > 0)) {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `createAgentHandler: ${name} must be a positive number, got ${String(value)}.`, {
+      hint: `Leave ${name} out for the default, or pass a number of bytes such as 1048576.`,
+    });
+  }
+  return value;
+}

@@ -1,0 +1,2 @@
+export { createAgentHandler, ANONYMOUS_PRINCIPAL, type AgentHandlerOptions, type HandlerAgent } from './handler.js';
+export { HTTP_ERROR_CODES } from './errors.js';

@@ -1,0 +1,189 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
+
+/** A Fetch-API handler, as `createAgentHandler()` returns. */
+export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** A `node:http` request listener; also an Express / Connect middleware (`app.use('/api/agent', listener)`). */
+export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
+
+export interface NodeHandlerOptions {
+  /** Unexpected failures of the adapter itself (the handler's own go to its `onError`). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * Runs a Fetch-API handler in `node:http` (or Express): builds a `Request` from the Node request,
+ * streams the `Response` body chunk by chunk (waiting for `drain` when the socket is full), and
+ * aborts `request.signal` when the client goes away before the response ended.
+ *
+ * Under Express, `req.url` is relative to the mount point, so mount the handler with the default
+ * `basePath: ''` (`app.use('/api/agent', listener)`). A body that a body parser already read is
+ * passed on as JSON.
+ */
+export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeRequestListener {
+  return (req, res, next) => {
+    void serve(handler, req, res).catch((error: unknown) => {
+      try {
+        options.onError?.(error);
+      } catch {
+        // Nothing else to do with a failing logger.
+      }
+      if (next) {
+        next(error);
+        return;
+      }
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: { code: 'LOUSHO_INTERNAL', message: 'The agent server failed to handle the request.' } }));
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
+
+/** `toNodeHandler(createAgentHandler(agent, options))`: an agent served on `node:http` or Express in one call. */
+export function createNodeListener(agent: HandlerAgent, options: AgentHandlerOptions & NodeHandlerOptions = {}): NodeRequestListener {
+  return toNodeHandler(createAgentHandler(agent, options), options.onError ? { onError: options.onError } : {});
+}
+
+async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const controller = new AbortController();
+  // The response closed before it finished: the client went away.
+  const onClose = (): void => {
+    if (!res.writableFinished) controller.abort(new DOMException('The client closed the connection.', 'AbortError'));
+  };
+  res.on('close', onClose);
+  try {
+    const request = toRequest(req, controller.signal);
+    const response = await handler(request);
+    await writeResponse(response, res, controller.signal);
+  } finally {
+    res.off('close', onClose);
+  }
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
+  const host = req.headers.host ?? 'localhost';
+  const url = new URL(req.url ?? '/', `${encrypted ? 'https' : 'http'}://${host}`);
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    const name = req.rawHeaders[i]!;
+    // HTTP/2 pseudo-headers (":path") are not valid Fetch header names.
+    if (name.startsWith(':')) continue;
+    headers.append(name, req.rawHeaders[i + 1]!);
+  }
+  const method = req.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (method !== 'GET' && method !== 'HEAD') {
+    const parsed = alreadyParsedBody(req);
+    if (parsed !== undefined) {
+      init.body = parsed;
+      headers.delete('content-length');
+    } else {
+      init.body = requestBody(req);
+      init.duplex = 'half';
+    }
+  }
+  return new Request(url, init);
+}
+
+/** A body Express' (or another) body parser consumed already, as bytes again. */
+function alreadyParsedBody(req: IncomingMessage): string | Uint8Array<ArrayBuffer> | undefined {
+  const body = (req as { body?: unknown }).body;
+  const consumed = req.readableEnded || (req as { _body?: unknown })._body === true;
+  if (!consumed || body === undefined) return undefined;
+  if (typeof body === 'string') return body;
+  if (body instanceof Uint8Array) return new Uint8Array(body);
+  return JSON.stringify(body);
+}
+
+/**
+ * The request body as a web stream that reads only as fast as the handler does. Cancelling it
+ * (e.g. a 413) discards the rest instead of destroying the socket, so the response still goes out.
+ */
+function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
+  let done = false;
+  return new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        req.on('data', (chunk: Buffer) => {
+          if (done) return;
+          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+          if ((controller.desiredSize ?? 0) <= 0) req.pause();
+        });
+        req.once('end', () => {
+          if (done) return;
+          done = true;
+          controller.close();
+        });
+        req.once('error', (error) => {
+          if (done) return;
+          done = true;
+          controller.error(error);
+        });
+        req.pause();
+      },
+      pull() {
+        req.resume();
+      },
+      cancel() {
+        done = true;
+        req.resume(); // drain and drop what is left
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
+}
+
+async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value;
+  });
+  const cookies = response.headers.getSetCookie?.() ?? [];
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, response.statusText || undefined, headers);
+  const body = response.body;
+  if (!body) {
+    res.end();
+    return;
+  }
+  // Headers out now: an event stream's client should see them before the first event.
+  res.flushHeaders();
+  const reader = body.getReader();
+  const cancel = (): void => {
+    reader.cancel(signal.reason).catch(() => {});
+  };
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (signal.aborted || res.destroyed) break;
+      if (!res.write(value)) await drained(res);
+      // Compression middleware buffers; its `flush()` pushes each event out at once.
+      (res as { flush?: () => void }).flush?.();
+    }
+    if (!res.destroyed) res.end();
+  } finally {
+    signal.removeEventListener('abort', cancel);
+    if (signal.aborted || res.destroyed) await reader.cancel().catch(() => {});
+    else reader.releaseLock();
+  }
+}
+
+/** Resolves when the socket wants more data, or when the response closed (then nothing more is written). */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+}

@@ -1,0 +1,38 @@
+import { createAgent, type Agent, type LLMProvider } from '@lousho/build-ai-agent';
+import { createDemoModel } from './demo-model.js';
+import { createDemoTools, type DemoEmail } from './tools/index.js';
+
+export interface DemoAgentOptions {
+  /** The model provider (default: the offline demo model). */
+  provider?: LLMProvider;
+  /** The model id to ask the provider for (default: the provider's own default). */
+  model?: string;
+  /** Multiplies the tools' built-in delays: 1 (default) for the demo's pace, 0 for instant tests. */
+  toolDelayScale?: number;
+  /** Where `send_email` puts what it sends (default: a new array, exposed as `agent.outbox`). */
+  outbox?: DemoEmail[];
+}
+
+/** The demo agent, plus the outbox its `send_email` tool writes to. */
+export type DemoAgent = Agent & { readonly outbox: readonly DemoEmail[] };
+
+export const DEMO_AGENT_INSTRUCTIONS = [
+  'You are the assistant of the Lousho demo, a small app that shows what an agent toolkit can do.',
+  'Tools: get_weather (quick lookup), research_topic (slow, reports progress), send_email (the user must approve every email) and ask_question (ask the user and wait for the answer).',
+  'Call several tools in one turn when a message asks for several things. Base your answer on the tool results and keep it short.',
+  'Weather and research results are made up for the demo, and emails only go to an in-memory outbox: say so if asked.',
+].join(' ');
+
+/** Creates the demo agent that the demo server and the in-browser demos share. Isomorphic. */
+export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
+  const outbox = options.outbox ?? [];
+  const agent = createAgent({
+    name: 'lousho-demo',
+    description: 'The Lousho demo agent: weather, research, email with approval, and questions.',
+    provider: options.provider ?? createDemoModel(),
+    ...(options.model !== undefined ? { model: options.model } : {}),
+    instructions: DEMO_AGENT_INSTRUCTIONS,
+    tools: createDemoTools({ delayScale: options.toolDelayScale ?? 1, outbox }),
+  });
+  return Object.assign(agent, { outbox: outbox as readonly DemoEmail[] });
+}

@@ -1,0 +1,15 @@
+// The shared demo agent of the Lousho demos. Isomorphic: nothing here may import a Node-only module.
+export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
+export {
+  createDemoModel,
+  decideDemoReply,
+  DemoModelFailure,
+  DEFAULT_CHAR_DELAY_MS,
+  DEMO_MODEL_FAILURE_MESSAGE,
+  type DemoModelOptions,
+  type DemoReply,
+} from './demo-model.js';
+export { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME, demoSuggestions, type DemoSuggestion } from './notice.js';
+export { KNOWN_CITIES, DEFAULT_CITY } from './cities.js';
+export type { PlannedCall } from './intents.js';
+export * from './tools/index.js';

@@ -1,0 +1,24 @@
+/** The provider name and model id the demo model reports. */
+export const DEMO_PROVIDER_NAME = 'demo';
+export const DEMO_MODEL_ID = 'lousho-demo-offline';
+
+/** One line for the UI: who is answering. */
+export const DEMO_MODEL_NOTICE =
+  'You are chatting with the offline demo model: no API key, no real AI. It picks tools from keywords, and its weather and research results are made up.';
+
+export interface DemoSuggestion {
+  /** Short text for a button or chip. */
+  label: string;
+  /** The message it sends. */
+  prompt: string;
+}
+
+/** Example prompts that show each feature of the demo. */
+export const demoSuggestions: readonly DemoSuggestion[] = Object.freeze([
+  { label: 'Weather', prompt: "What's the weather in Paris and Tokyo?" },
+  { label: 'Research (slow, with progress)', prompt: 'Research the history of the bicycle' },
+  { label: 'Send an email (needs approval)', prompt: "Send an email to alex@example.com about Friday's demo" },
+  { label: 'Ask me a question', prompt: 'Help me plan a trip' },
+  { label: 'Echo HTML (rendered safely?)', prompt: 'echo <img src=x onerror=alert(1)> <b>bold?</b>' },
+  { label: 'Simulate an error', prompt: 'simulate error' },
+].map((s) => Object.freeze(s)));

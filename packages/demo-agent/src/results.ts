@@ -1,0 +1,180 @@
+import { textOf, type Message, type ToolCall } from '@lousho/build-ai-agent';
+import { DECISION_QUESTION, TRIP_QUESTION } from './intents.js';
+import { isRecord, listJoin, parseJson } from './text.js';
+import { DEMO_TOOL_NAMES } from './tools/names.js';
+
+/*
+ * How the demo model writes its answer once tool results are back: one short paragraph per call,
+ * built only from what the results say (and the call's own arguments), in the order of the calls.
+ */
+
+interface FinishedCall {
+  call: ToolCall;
+  args: Record<string, unknown>;
+  /** The tool message's text: JSON for most tools, the plain answer for `ask_question`. */
+  content: string;
+  isError: boolean;
+}
+
+/** The calls of the latest assistant turn that made calls, with their results. */
+export function latestFinishedCalls(messages: readonly Message[]): FinishedCall[] {
+  let turn = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role === 'assistant' && message.toolCalls && message.toolCalls.length > 0) {
+      turn = i;
+      break;
+    }
+  }
+  if (turn < 0) return [];
+  const results = new Map<string, Message>();
+  for (const message of messages.slice(turn + 1)) {
+    if (message.role === 'tool' && message.toolCallId) results.set(message.toolCallId, message);
+  }
+  const finished: FinishedCall[] = [];
+  for (const call of messages[turn]?.toolCalls ?? []) {
+    const result = results.get(call.id);
+    if (!result) continue;
+    const args = parseJson(call.arguments);
+    finished.push({ call, args: isRecord(args) ? args : {}, content: textOf(result), isError: result.isError === true });
+  }
+  return finished;
+}
+
+/** The answer written from the results of the latest tool calls. */
+export function answerFromResults(messages: readonly Message[]): string {
+  const finished = latestFinishedCalls(messages);
+  if (finished.length === 0) return 'I have no tool results to report on.';
+  // Consecutive results of the same tool share a paragraph (e.g. the weather in several cities).
+  const paragraphs: string[] = [];
+  let previous: string | undefined;
+  for (const entry of finished) {
+    const sentence = describeResult(entry);
+    if (previous === entry.call.name && paragraphs.length > 0) paragraphs[paragraphs.length - 1] += `\n${sentence}`;
+    else paragraphs.push(sentence);
+    previous = entry.call.name;
+  }
+  return paragraphs.join('\n\n');
+}
+
+function describeResult(entry: FinishedCall): string {
+  if (entry.isError) return describeError(entry);
+  switch (entry.call.name) {
+    case DEMO_TOOL_NAMES.weather:
+      return describeWeather(entry);
+    case DEMO_TOOL_NAMES.research:
+      return describeResearch(entry);
+    case DEMO_TOOL_NAMES.email:
+      return describeEmail(entry);
+    case DEMO_TOOL_NAMES.question:
+      return describeAnswer(entry);
+    default:
+      return `${entry.call.name} returned: ${shorten(entry.content, 300)}`;
+  }
+}
+
+function describeWeather({ content, args }: FinishedCall): string {
+  const result = parseJson(content);
+  if (!isRecord(result)) return `I could not read the weather for ${String(args.city ?? 'that city')}.`;
+  const { city, temperatureC, conditions, humidityPercent, windKph } = result;
+  const details = [
+    typeof humidityPercent === 'number' ? `humidity ${humidityPercent}%` : undefined,
+    typeof windKph === 'number' ? `wind ${windKph} km/h` : undefined,
+  ].filter((part): part is string => part !== undefined);
+  return `It's ${String(temperatureC)} °C and ${String(conditions)} in ${String(city)}${details.length ? ` (${details.join(', ')})` : ''}.`;
+}
+
+function describeResearch({ content, args }: FinishedCall): string {
+  const result = parseJson(content);
+  const topic = isRecord(result) && typeof result.topic === 'string' ? result.topic : String(args.topic ?? 'the topic');
+  const findings = isRecord(result) && Array.isArray(result.findings) ? result.findings.filter((f): f is string => typeof f === 'string') : [];
+  if (findings.length === 0) return `The research on ${topic} came back without findings.`;
+  const note = isRecord(result) && typeof result.note === 'string' ? `\n\n${result.note}` : '';
+  return `Here is what I found about ${topic}:\n${findings.map((f) => `- ${f}`).join('\n')}${note}`;
+}
+
+function describeEmail({ content, args }: FinishedCall): string {
+  const result = parseJson(content);
+  if (!isRecord(result)) return `The email to ${String(args.to)} was handled, but I could not read the receipt.`;
+  return `Done: I sent the email "${String(result.subject)}" to ${String(result.to)}. Message id: ${String(result.messageId)}.`;
+}
+
+function describeAnswer({ content, args }: FinishedCall): string {
+  const answer = content.trim();
+  if (!answer) return 'You left the question unanswered, so I will leave it there.';
+  if (args.question === TRIP_QUESTION.question) {
+    return `${answer} it is! A good next step: ask me "What's the weather in ${answer}?" so you know what to pack.`;
+  }
+  if (args.question === DECISION_QUESTION.question) {
+    return `Then let's put ${answer.toLowerCase()} first: list your options side by side and pick the one that does best on ${answer.toLowerCase()}.`;
+  }
+  return `You answered "${answer}". Tell me in a sentence what you would like, e.g. "${followUpFor(answer)}", and I will do it.`;
+}
+
+function followUpFor(answer: string): string {
+  if (/weather/i.test(answer)) return "What's the weather in Tokyo?";
+  if (/research/i.test(answer)) return 'Research the history of tea';
+  if (/e-?mail/i.test(answer)) return 'Send an email to sam@example.com about lunch';
+  return 'Help me plan a trip';
+}
+
+function describeError({ call, args, content }: FinishedCall): string {
+  const error = parseJson(content);
+  const kind = isRecord(error) ? error.kind : undefined;
+  const what = describeCall(call.name, args);
+  if (kind === 'rejected') {
+    const note = isRecord(error) && typeof error.note === 'string' && error.note.trim() ? error.note.trim() : undefined;
+    const didNot = call.name === DEMO_TOOL_NAMES.email ? `did not send the email to ${String(args.to)}` : `did not ${what}`;
+    return note ? `OK, I ${didNot}: you rejected it with the note "${note}".` : `OK, I ${didNot}: you rejected it.`;
+  }
+  if (kind === 'cancelled') return `I stopped before I could ${what}, as you asked, so I have no result for it.`;
+  const message = isRecord(error) && typeof error.message === 'string' ? error.message : shorten(content, 300);
+  return `I tried to ${what}, but it failed: ${message}`;
+}
+
+/** "check the weather in Paris", "research solar power", ... — what a call was about to do. */
+function describeCall(name: string, args: Record<string, unknown>): string {
+  switch (name) {
+    case DEMO_TOOL_NAMES.weather:
+      return `check the weather in ${String(args.city ?? 'that city')}`;
+    case DEMO_TOOL_NAMES.research:
+      return `research ${String(args.topic ?? 'that topic')}`;
+    case DEMO_TOOL_NAMES.email:
+      return `send the email to ${String(args.to ?? 'that address')}`;
+    case DEMO_TOOL_NAMES.question:
+      return 'get your answer to my question';
+    default:
+      return `run ${name}`;
+  }
+}
+
+/** The sentence announcing the calls of a turn: "Sure! I'll check the weather in Paris and Tokyo." */
+export function announceCalls(calls: readonly { name: string; args: Record<string, unknown> }[]): string {
+  const clauses: string[] = [];
+  const cities = calls.filter((c) => c.name === DEMO_TOOL_NAMES.weather).map((c) => String(c.args.city));
+  let weatherSaid = false;
+  for (const call of calls) {
+    switch (call.name) {
+      case DEMO_TOOL_NAMES.weather:
+        if (!weatherSaid) clauses.push(`check the weather in ${listJoin(cities)}`);
+        weatherSaid = true;
+        break;
+      case DEMO_TOOL_NAMES.research:
+        clauses.push(`research ${String(call.args.topic)} (this takes a few seconds; you can watch its progress)`);
+        break;
+      case DEMO_TOOL_NAMES.email:
+        clauses.push(`write an email to ${String(call.args.to)}, which waits for your approval before it is sent`);
+        break;
+      case DEMO_TOOL_NAMES.question:
+        clauses.push('ask you a question first');
+        break;
+      default:
+        clauses.push(`run ${call.name}`);
+    }
+  }
+  return `Sure! I'll ${listJoin(clauses)}.`;
+}
+
+function shorten(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
