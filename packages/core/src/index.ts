@@ -9,3 +9,5 @@ export * from './tools/index.js';
 export * from './tools/builtin/index.js';
 export * from './hooks/index.js';
 export * from './agent/index.js';
+export * from './protocol/index.js';
+export * from './ui-state/index.js';

@@ -6,7 +6,7 @@ import type { AgentUIState } from '../ui-state/types.js';
 import { AgentClientError } from './errors.js';
 import { isLegEnd } from './event-feed.js';
 import { randomSessionId } from './ids.js';
-import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
+import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader, LoadedSession } from './types.js';
 
 // Written as one closure rather than a class: local names minify, private `#fields` do not, and
 // this file is in every browser bundle that uses the client.
@@ -37,10 +37,7 @@ function toClientError(error: unknown): CodedError {
   if (SDKError.is(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
   return error instanceof TypeError
-    ? new AgentClientError('LOUSHO_NETWORK_ERROR', `The agent server could not be reached or the connection broke (${message}).`, {
-        hint: 'Check the network and the URL; subscribing again resumes a running turn.',
-        cause: error,
-      })
+    ? new AgentClientError('LOUSHO_NETWORK_ERROR', `The agent server could not be reached or the connection broke (${message}).`, { cause: error })
     : new AgentClientError('LOUSHO_INTERNAL', message, { cause: error });
 }
 
@@ -52,6 +49,8 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
   const listeners = new Set<(state: AgentUIState) => void>();
 
   let state = initialAgentUIState();
+  /** The last sequence number received (ignored event types included): events must follow it without a gap. */
+  let seen = 0;
   let sessionId = initialSessionId ?? stored(() => storage?.getItem(storageKey) ?? undefined);
   let started: Promise<void> | undefined;
   let restoring: AbortController | undefined;
@@ -140,14 +139,18 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
 
   /** Applies one event; true when it changed the state (a replayed duplicate does not). */
   function apply(event: AgentStreamEvent): boolean {
+    const seq = event.seq;
+    if (typeof seq === 'number') {
+      if (seq <= seen) return false;
+      // Events were missed (another tab ran turns meanwhile): re-read the session, then go on.
+      if (seq > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Event ${seq} arrived after ${seen}.`);
+      seen = seq;
+    }
     let next: AgentUIState;
     try {
       next = reduceAgentEvents(state, event);
     } catch (cause) {
-      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${String(event.seq)} ("${String(event.type)}") is malformed and could not be applied.`, {
-        hint: 'Use the same version of @lousho/core on the client and on the server.',
-        cause,
-      });
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${String(event.seq)} ("${String(event.type)}") is malformed; are client and server on the same version?`, { cause });
     }
     if (next === state) return false;
     const ends = isLegEnd(event);
@@ -166,7 +169,13 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     return true;
   }
 
-  const followOpener: Opener = (signal) => transport.follow(sessionId!, state.lastSeq, signal);
+  const followOpener: Opener = (signal) => transport.follow(sessionId!, seen, signal);
+
+  function adopt(loaded: LoadedSession): void {
+    serverRunning = loaded.running;
+    seen = loaded.state.lastSeq;
+    setState(loaded.state);
+  }
 
   /**
    * Reads a leg into the state. A stream that breaks or ends before the leg's end is resumed
@@ -201,8 +210,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           const loaded = await transport.load(sessionId!, signal);
           if (signal.aborted) return;
           if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session no longer exists on the server.');
-          serverRunning = loaded.running;
-          setState(loaded.state);
+          adopt(loaded);
           if (!loaded.running) break;
           opener = followOpener;
           continue;
@@ -215,9 +223,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
         if (reconnects > MAX_RECONNECTS) {
           throw (
             failure ??
-            new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream ended before the run did, and resuming it failed.', {
-              hint: 'Check proxies between the browser and the server (timeouts, buffering).',
-            })
+            new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream kept ending before the run did; check proxies (timeouts, buffering).')
           );
         }
         if (reconnects > 1) {
@@ -248,8 +254,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     try {
       const loaded = await transport.load(id, controller.signal);
       if (controller.signal.aborted || !loaded) return;
-      serverRunning = loaded.running;
-      setState(loaded.state);
+      adopt(loaded);
     } catch (error) {
       if (!controller.signal.aborted) fail(error);
       return;
@@ -337,7 +342,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
       const id = sessionId;
       if (id === undefined) return { ok: true, state, finishReason: null };
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
-      const ended = leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
+      const ended = serverRunning && leg ? new Promise<AgentActionResult>((resolve) => waiters.push(resolve)) : undefined;
       try {
         await transport.stop(id);
       } catch (error) {
@@ -355,6 +360,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
       stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() started a new session; the previous run goes on without this client.');
       serverRunning = false;
       sessionId = undefined;
+      seen = 0;
       stored(() => storage?.removeItem(storageKey));
       started = Promise.resolve(); // a new session has nothing to restore
       setState(initialAgentUIState());

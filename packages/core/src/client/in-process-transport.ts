@@ -13,10 +13,14 @@ function readerOf(feed: EventFeed, signal: AbortSignal): EventReader {
     feed.onClose(() => signal.removeEventListener('abort', close));
   }
   return async (onEvent) => {
-    for (;;) {
-      const batch = await feed.take();
-      if (batch === null) return;
-      for (const event of batch) onEvent(event);
+    try {
+      for (;;) {
+        const batch = await feed.take();
+        if (batch === null) return;
+        for (const event of batch) onEvent(event);
+      }
+    } finally {
+      feed.close();
     }
   };
 }

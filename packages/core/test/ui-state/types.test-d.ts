@@ -26,6 +26,12 @@ describe('UI state types', () => {
     }
   });
 
+  it('reduceAgentEvents keeps the typed parts it is given', () => {
+    const typed = reduceAgentEvents<Parts>(undefined, { type: 'run.start', seq: 1, runId: 'r', model: 'm' });
+    expectTypeOf(typed).toEqualTypeOf<AgentUIState<Parts>>();
+    expectTypeOf(reduceAgentEvents(typed, { type: 'run.start', seq: 2, runId: 'r', model: 'm' })).toEqualTypeOf<AgentUIState<Parts>>();
+  });
+
   it('the default state is untyped and readonly', () => {
     const state = reduceAgentEvents(undefined, { type: 'run.start', seq: 1, runId: 'r', model: 'm' });
     expectTypeOf(state.messages).toEqualTypeOf<readonly UIMessage[]>();
