@@ -1,5 +1,6 @@
 // Makes `npm test` / `npm run demo` work on a fresh machine with only Node 20 and npm:
-// installs the workspace with the pinned pnpm (through npx) when node_modules is missing or stale.
+// installs the workspace with the pinned pnpm (through npx) when node_modules is missing or stale,
+// and, for the browser tests, Debian's Chromium when it is missing and we may install it.
 import { execFileSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';
 
@@ -10,4 +11,15 @@ const stale = !existsSync(marker) || statSync('pnpm-lock.yaml').mtimeMs > statSy
 if (stale) {
   console.log(`Installing the workspace with ${PNPM} (first run)...`);
   execFileSync('npx', ['--yes', PNPM, 'install', '--frozen-lockfile'], { stdio: 'inherit' });
+}
+
+const wantsBrowser = process.argv.includes('--browser');
+if (wantsBrowser && !existsSync('/usr/bin/chromium')) {
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (isRoot && existsSync('/usr/bin/apt-get')) {
+    console.log("Installing Debian's chromium for the browser tests (apt-get)...");
+    execFileSync('sh', ['-c', 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], { stdio: 'inherit' });
+  } else {
+    console.warn('The browser tests need /usr/bin/chromium: run `sudo apt-get install -y chromium` (they fail without it).');
+  }
 }
