@@ -11,3 +11,5 @@ export * from './hooks/index.js';
 export * from './agent/index.js';
 export * from './protocol/index.js';
 export * from './ui-state/index.js';
+export * from './http/index.js';
+export * from './client/index.js';

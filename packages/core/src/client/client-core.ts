@@ -1,8 +1,6 @@
 import { SDKError, type SerializedError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
-import { reduceAgentEvents } from '../ui-state/reduce.js';
-import { initialAgentUIState } from '../ui-state/snapshot.js';
-import type { AgentUIState } from '../ui-state/types.js';
+import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
 import { isLegEnd } from './event-feed.js';
 import { randomSessionId } from './ids.js';

@@ -1,6 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { createEventStreamDecoder } from '../protocol/decoder.js';
-import type { AgentUIState } from '../ui-state/types.js';
+import { createEventStreamDecoder } from '../protocol/index.js';
+import type { AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
 import type { ClientTransport, EventReader, HttpSource } from './types.js';
 

@@ -1,7 +1,5 @@
 import type { AgentSessions, SessionState } from '../agent/create-agent.js';
-import { reduceAgentEvents } from '../ui-state/reduce.js';
-import { stateFromTranscript } from '../ui-state/transcript.js';
-import type { AgentUIState } from '../ui-state/types.js';
+import { reduceAgentEvents, stateFromTranscript, type AgentUIState } from '../ui-state/index.js';
 
 /**
  * A session's UI state as a client shows it after a reload: the transcript before the latest run

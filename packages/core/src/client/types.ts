@@ -2,7 +2,7 @@ import type { Agent } from '../agent/create-agent.js';
 import type { SerializedError } from '../errors.js';
 import type { AgentStreamEvent, FinishReason } from '../events/types.js';
 import type { ContentPart } from '../messages.js';
-import type { AgentUIState } from '../ui-state/types.js';
+import type { AgentUIState } from '../ui-state/index.js';
 
 /** What a user sends: text, or content parts (text, images, files). */
 export type AgentClientInput = string | ContentPart[];

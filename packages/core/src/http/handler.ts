@@ -4,7 +4,7 @@ import { EventFeed, pumpRun } from '../client/event-feed.js';
 import { followSession } from '../client/follow-session.js';
 import { randomSessionId } from '../client/ids.js';
 import { sessionUIState } from '../client/session-view.js';
-import { initialAgentUIState } from '../ui-state/snapshot.js';
+import { initialAgentUIState } from '../ui-state/index.js';
 import { readJsonBody } from './body.js';
 import { HTTP_ERROR_CODES, HttpError, toHttpError } from './errors.js';
 import { errorResponse, jsonResponse } from './responses.js';

@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { encodeSseComment, encodeSseEvent, encodeSseVersion, sseHeaders } from '../protocol/sse.js';
+import { encodeSseComment, encodeSseEvent, encodeSseVersion, sseHeaders } from '../protocol/index.js';
 import { serializeError } from '../errors.js';
 import type { EventFeed } from '../client/event-feed.js';
 

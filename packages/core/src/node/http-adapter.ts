@@ -82,6 +82,9 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
     if (parsed !== undefined) {
       init.body = parsed;
       headers.delete('content-length');
+    } else if (req.readableEnded) {
+      // Someone read the body and kept nothing: there is no body left to give.
+      headers.delete('content-length');
     } else {
       init.body = requestBody(req);
       init.duplex = 'half';

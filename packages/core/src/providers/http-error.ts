@@ -23,7 +23,7 @@ export interface ProviderHttpErrorInit {
   status: number;
   /** The error message the API put in its body (already scrubbed), if any. */
   apiMessage?: string;
-  /** The API's own error type or code, e.g. `rate_limit_error` or `invalid_api_key`. */
+  /** The API's own error code or type, e.g. `invalid_api_key` (OpenAI) or `rate_limit_error` (Anthropic). */
   apiErrorType?: string;
   retryAfterMs?: number;
   /** Which variable or option holds the credentials, for the 401/403 hint. */
@@ -45,7 +45,7 @@ export class ProviderHttpError extends SDKError implements ProviderFailureInfo {
 
   constructor(init: ProviderHttpErrorInit) {
     const hint = httpHint(init);
-    const detail = init.apiMessage ? `: ${init.apiMessage}` : '.';
+    const detail = init.apiMessage ? `: ${init.apiMessage}${/[.!?…]$/.test(init.apiMessage) ? '' : '.'}` : '.';
     const reason = STATUS_TEXT[init.status];
     super(PROVIDER_ERROR_CODES.LOUSHO_PROVIDER_HTTP_ERROR, `${init.label} request failed with HTTP ${init.status}${reason ? ` ${reason}` : ''}${detail} ${hint}`, { hint });
     this.name = 'ProviderHttpError';
@@ -179,7 +179,8 @@ export function readApiError(body: string): { message?: string; type?: string } 
   if (typeof error === 'object' && error !== null) {
     const e = error as Record<string, unknown>;
     const message = typeof e.message === 'string' ? e.message : undefined;
-    const type = typeof e.type === 'string' ? e.type : typeof e.code === 'string' ? e.code : undefined;
+    // OpenAI's `code` (invalid_api_key, model_not_found) is more precise than its `type`; Anthropic has only `type`.
+    const type = typeof e.code === 'string' ? e.code : typeof e.type === 'string' ? e.type : undefined;
     return { ...(message ? { message } : {}), ...(type ? { type } : {}) };
   }
   if (typeof root.message === 'string') return { message: root.message };

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentStreamEvent } from '../../src/index.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
@@ -29,6 +30,9 @@ describe('createAgentHandler: sessions and turns', () => {
     const read = await fetch(`${url}/sessions/${sessionId}`);
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual({ sessionId, status: 'idle', messages: [], pendingApproval: null, lastSeq: 0, state: plain(initialAgentUIState()) });
+    const events = await readSse(await fetch(`${url}/sessions/${sessionId}/events`));
+    expect(events.version).toBe(PROTOCOL_VERSION);
+    expect(events.events).toEqual([]);
   });
 
   it('streams a turn as SSE: version frame first, id = seq, ending with run.done', async () => {
@@ -255,6 +259,27 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
     const gap = await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': '1' } });
     expect(await errorOf(gap)).toMatchObject({ status: 409, code: 'LOUSHO_STREAM_GAP', message: expect.stringContaining('re') });
     expect(await errorOf(await fetch(`${url}/sessions/s1/events?after=abc`))).toMatchObject({ status: 400, code: 'LOUSHO_INVALID_INPUT' });
+  });
+
+  it('property: cut the stream after any event, resume with Last-Event-ID, end in the identical state', async () => {
+    const { tool } = emailTool();
+    const { agent } = agentWith(
+      [{ text: 'Checking first.', reasoning: 'Think.', toolCalls: [emailCall('amy@mycompany.com', 'a1'), emailCall('bob@mycompany.com', 'b1')] }, 'Both sent.'],
+      { tools: [tool] },
+    );
+    const url = await start(agent);
+    const { events } = await readSse(await post(`${url}/sessions/s1/messages`, { input: 'Email both' }));
+    const whole = plain(reduceAll(events));
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0, max: events.length }), async (cut) => {
+        const seen = events.slice(0, cut);
+        const headers: Record<string, string> = cut > 0 ? { 'last-event-id': String(seen.at(-1)!.seq) } : {};
+        const rest = await readSse(await fetch(`${url}/sessions/s1/events`, { headers }));
+        expect(rest.events.map((e) => e.seq)).toEqual(events.slice(cut).map((e) => e.seq));
+        expect(plain(reduceAll(rest.events, reduceAll(seen)))).toEqual(whole);
+      }),
+      { numRuns: 25 },
+    );
   });
 
   it('sends keep-alive comments while a tool is slow', async () => {

@@ -1,0 +1,47 @@
+// Starts the demo server: `pnpm --filter demo-server start` (PORT, HOST and LOUSHO_MODEL from the environment).
+import type { AddressInfo } from 'node:net';
+import { createDemoAgent } from '@lousho/demo-agent';
+import { STATIC_APPS } from './apps.js';
+import { chooseModel } from './model.js';
+import { createDemoServer } from './server.js';
+
+const host = process.env['HOST']?.trim() || '127.0.0.1';
+const port = parsePort(process.env['PORT']);
+
+const chosen = chooseModel(process.env);
+if (chosen.warning) console.warn(chosen.warning);
+const agent = createDemoAgent({
+  ...(chosen.provider ? { provider: chosen.provider } : {}),
+  ...(chosen.model ? { model: chosen.model } : {}),
+});
+
+const server = createDemoServer({ agent, model: chosen.info, apps: STATIC_APPS });
+server.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EADDRINUSE') console.error(`Port ${port} is in use: start with PORT=<another port>.`);
+  else console.error(error.message);
+  process.exit(1);
+});
+server.listen(port, host, () => {
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const model = chosen.info.kind === 'demo' ? 'the offline demo model' : `${chosen.info.provider}/${chosen.info.model}`;
+  console.log(`Lousho demo running at http://${shownHost}:${address.port}/ (model: ${model})`);
+});
+
+// Streams stay open while runs go on: end them so Ctrl-C stops at once.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    server.close(() => process.exit(0));
+    server.closeAllConnections();
+  });
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 3000;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > 65535) {
+    console.error(`PORT must be a number from 0 to 65535, not "${value}".`);
+    process.exit(1);
+  }
+  return parsed;
+}

@@ -1,0 +1,65 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createNodeListener } from '@lousho/core/node';
+import type { ModelInfo } from './model.js';
+import { sendText, serveStaticApp, type StaticApp } from './static-files.js';
+
+/** What the handler needs of an agent (any `createAgent()` agent). */
+type HandlerAgent = Parameters<typeof createNodeListener>[0];
+
+export const AGENT_PATH = '/api/agent';
+export const INFO_PATH = '/api/info';
+
+export interface DemoServerOptions {
+  agent: HandlerAgent;
+  /** Which model answers; the UI reads it from `GET /api/info`. */
+  model: ModelInfo;
+  /** The built demos to serve (see apps.ts). */
+  apps: readonly StaticApp[];
+  /** Unexpected failures (the browser only ever gets a bare 500). */
+  onError?: (error: unknown) => void;
+}
+
+/**
+ * The demo server: the agent's HTTP handler at `/api/agent`, what the UI needs to know about the
+ * model at `/api/info`, and the built demos as static files. Plain `node:http`, no framework.
+ */
+export function createDemoServer(options: DemoServerOptions): Server {
+  const onError = options.onError ?? ((error: unknown) => console.error('[demo-server]', error));
+  const agentListener = createNodeListener(options.agent, { basePath: AGENT_PATH, onError });
+  // Most specific mount first, so `/vue/` is tried before the catch-all `/`.
+  const apps = [...options.apps].sort((a, b) => b.mountPath.length - a.mountPath.length);
+  const info = JSON.stringify({ model: options.model, apps: apps.map(({ name, mountPath }) => ({ name, path: mountPath })) });
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const pathname = pathOf(req);
+    if (pathname === undefined) return sendText(res, 400, 'Bad request.');
+    if (pathname === AGENT_PATH || pathname.startsWith(`${AGENT_PATH}/`)) return agentListener(req, res);
+    if (pathname === INFO_PATH) {
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(info);
+      return;
+    }
+    if (pathname.startsWith('/api/')) return sendText(res, 404, 'Not found.');
+    for (const app of apps) {
+      if (await serveStaticApp(app, req, res, pathname)) return;
+    }
+    sendText(res, 404, 'Not found.');
+  };
+
+  return createServer((req, res) => {
+    handle(req, res).catch((error: unknown) => {
+      onError(error);
+      if (!res.headersSent) sendText(res, 500, 'The demo server failed on this request.');
+      else res.destroy();
+    });
+  });
+}
+
+/** The request's path, with `.` and `..` segments already resolved by the URL parser. */
+function pathOf(req: IncomingMessage): string | undefined {
+  try {
+    return new URL(req.url ?? '/', 'http://localhost').pathname;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,40 @@
+import { useMemo, useState } from 'react';
+import { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME } from '@lousho/demo-agent';
+import { Chat } from './components/Chat.tsx';
+import { ModeSwitch } from './components/ModeSwitch.tsx';
+import { ModelNotice } from './components/ModelNotice.tsx';
+import { readMode, writeMode, type Mode } from './mode.ts';
+import { useServerInfo, type ModelInfo } from './server-info.ts';
+import { httpSource, inPageSource } from './sources.ts';
+
+const OFFLINE_MODEL: ModelInfo = { kind: 'demo', provider: DEMO_PROVIDER_NAME, model: DEMO_MODEL_ID, notice: DEMO_MODEL_NOTICE };
+
+export function App() {
+  const [mode, setMode] = useState<Mode>(readMode);
+  const server = useServerInfo();
+  const source = useMemo(() => (mode === 'page' ? inPageSource() : httpSource()), [mode]);
+
+  const changeMode = (next: Mode): void => {
+    writeMode(next);
+    setMode(next);
+  };
+
+  // In the page it is always the offline demo model; the server says which model it uses.
+  const model = mode === 'page' ? OFFLINE_MODEL : server.state === 'ready' ? server.model : undefined;
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">
+          <img className="brand-logo" src="/favicon.svg" alt="" width={28} height={28} />
+          <span className="brand-name">Lousho</span>
+          <span className="brand-sub">React demo</span>
+        </div>
+        <ModeSwitch mode={mode} onChange={changeMode} />
+      </header>
+      <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
+      {/* A new chat per mode: each mode has its own client and session. */}
+      <Chat key={mode} source={source} mode={mode} />
+    </div>
+  );
+}

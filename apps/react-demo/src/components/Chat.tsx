@@ -1,0 +1,105 @@
+import { useCallback, useState } from 'react';
+import { useLoushoAgent } from '@lousho/build-ai-agent/react';
+import type { DemoAgent } from '@lousho/demo-agent';
+import type { Mode } from '../mode.ts';
+import { ApprovalPanel } from './ApprovalPanel.tsx';
+import { Composer } from './Composer.tsx';
+import { ErrorBanner, type ShownError } from './ErrorBanner.tsx';
+import { MessageList } from './MessageList.tsx';
+import { QuestionForm } from './QuestionForm.tsx';
+import { StatusBar } from './StatusBar.tsx';
+import { Suggestions } from './Suggestions.tsx';
+
+export type ChatSource = { agent: DemoAgent } | { url: string; storage: Storage };
+
+/** One conversation with the demo agent: the transcript, the pause panels, the composer and the status line. */
+export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
+  // Failures of actions that never became a run error (e.g. the server is down) also reach the user.
+  const [actionError, setActionError] = useState<ShownError | null>(null);
+  const [dismissed, setDismissed] = useState<ShownError | null>(null);
+
+  const agent = useLoushoAgent(source, {
+    onError: (error) => setActionError({ code: error.code, message: error.message }),
+  });
+  const { messages, status, pendingApproval, error, usage } = agent;
+  const busy = status === 'submitted' || status === 'streaming';
+
+  const send = useCallback(
+    (text: string) => {
+      setActionError(null);
+      setDismissed(null);
+      void agent.send(text);
+    },
+    [agent],
+  );
+
+  const retry = (): void => {
+    const text = lastUserText(messages);
+    if (text !== undefined) send(text);
+  };
+  const dismiss = (): void => {
+    setDismissed(error);
+    setActionError(null);
+  };
+  const newChat = (): void => {
+    setActionError(null);
+    setDismissed(null);
+    agent.reset();
+  };
+
+  const shownError = error && error !== dismissed ? error : actionError;
+  const empty = messages.length === 0;
+
+  return (
+    <main className="chat">
+      <div className="chat-scroll">
+        {empty ? (
+          <section className="welcome" aria-label="Getting started">
+            <h1>Chat with the demo agent</h1>
+            <p>
+              It can look up the weather, run a slow research task with progress, send an email once you approve it, and ask you a question.
+              Pick a suggestion or write your own message.
+            </p>
+            <Suggestions onPick={send} disabled={busy || pendingApproval !== null} />
+          </section>
+        ) : (
+          <MessageList messages={messages} busy={busy} status={status} />
+        )}
+      </div>
+
+      <div className="dock">
+        {shownError ? <ErrorBanner error={shownError} onRetry={lastUserText(messages) !== undefined ? retry : undefined} onDismiss={dismiss} /> : null}
+        {pendingApproval?.kind === 'tool' ? (
+          <ApprovalPanel
+            key={pendingApproval.approvalId}
+            approval={pendingApproval}
+            onApprove={(note) => void agent.approve(note)}
+            onReject={(note) => void agent.reject(note)}
+          />
+        ) : pendingApproval?.kind === 'question' ? (
+          <QuestionForm key={pendingApproval.approvalId} approval={pendingApproval} onAnswer={(text) => void agent.answer(text)} />
+        ) : (
+          <>
+            {!empty && !busy ? <Suggestions compact onPick={send} disabled={busy} /> : null}
+            <Composer busy={busy} onSend={send} onStop={() => void agent.stop()} />
+          </>
+        )}
+        <StatusBar status={status} usage={usage} sessionId={agent.sessionId} mode={mode} onNewChat={empty ? undefined : newChat} />
+      </div>
+    </main>
+  );
+}
+
+/** The text of the latest user message, to send again on retry. */
+function lastUserText(messages: readonly { role: string; parts: readonly { type: string }[] }[]): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i];
+    if (message?.role !== 'user') continue;
+    const text = message.parts
+      .map((part) => (part.type === 'text' ? (part as { text: string }).text : ''))
+      .join('')
+      .trim();
+    if (text) return text;
+  }
+  return undefined;
+}

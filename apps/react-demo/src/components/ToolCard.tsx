@@ -1,0 +1,147 @@
+import type { UIToolPart, UIToolState } from '@lousho/build-ai-agent';
+import { readProgress } from './progress.ts';
+import { Value, safeHref } from './Value.tsx';
+
+const STATE_LABELS: Readonly<Record<UIToolState, string>> = {
+  'input-streaming': 'Preparing',
+  running: 'Running',
+  'awaiting-approval': 'Needs approval',
+  done: 'Done',
+  error: 'Failed',
+  rejected: 'Rejected',
+  cancelled: 'Cancelled',
+};
+
+/** One tool call: what was called with which arguments, where it is, and what came back. */
+export function ToolCard({ part }: { part: UIToolPart }) {
+  const progress = readProgress(part.progress);
+  const showProgress = progress !== undefined && (part.state === 'running' || part.state === 'cancelled');
+  const hasArgs = part.args !== undefined && !(typeof part.args === 'object' && part.args !== null && Object.keys(part.args).length === 0);
+
+  return (
+    <article className={`tool-card tool-${part.state}`} data-testid="tool-card" data-tool={part.toolName} data-state={part.state}>
+      <header className="tool-header">
+        <span className="tool-icon" aria-hidden="true">
+          {(part.displayName || part.toolName).charAt(0).toUpperCase()}
+        </span>
+        <span className="tool-title">
+          <span className="tool-name">{part.displayName || part.toolName}</span>
+          <code className="tool-id">{part.toolName}</code>
+        </span>
+        <span className={`badge badge-${part.state}`} data-testid="tool-state">
+          {part.state === 'running' || part.state === 'input-streaming' ? <span className="spinner" aria-hidden="true" /> : null}
+          {STATE_LABELS[part.state]}
+        </span>
+      </header>
+
+      {hasArgs ? (
+        <section className="tool-section" aria-label="Arguments">
+          <h4>Arguments</h4>
+          <Value value={part.args} />
+        </section>
+      ) : part.state === 'input-streaming' && part.argsText ? (
+        <section className="tool-section" aria-label="Arguments">
+          <h4>Arguments</h4>
+          <code className="v-json">{part.argsText}</code>
+        </section>
+      ) : null}
+
+      {showProgress ? (
+        <section className="tool-progress" data-testid="tool-progress" aria-label="Progress">
+          {progress.fraction !== undefined ? (
+            <div
+              className="progress-track"
+              role="progressbar"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={Math.round(progress.fraction * 100)}
+              aria-label={progress.message ?? 'Progress'}
+            >
+              <div className="progress-fill" style={{ width: `${Math.round(progress.fraction * 100)}%` }} />
+            </div>
+          ) : null}
+          <div className="progress-text">
+            {progress.counter ? <span className="progress-counter">{progress.counter}</span> : null}
+            {progress.message ? <span>{progress.message}</span> : null}
+            {part.state === 'cancelled' ? <span className="progress-stopped">stopped here</span> : null}
+          </div>
+        </section>
+      ) : null}
+
+      {part.approval?.approved !== undefined || part.approval?.answer !== undefined ? (
+        <section className="tool-section tool-decision" data-testid="tool-decision">
+          {part.approval.kind === 'question' ? (
+            <>
+              <h4>Your answer</h4>
+              <span className="v-str">{part.approval.answer}</span>
+            </>
+          ) : (
+            <>
+              <h4>{part.approval.approved ? 'Approved' : 'Rejected'}</h4>
+              {part.approval.note ? <span className="v-str">Note: {part.approval.note}</span> : <span className="v-null">no note</span>}
+            </>
+          )}
+        </section>
+      ) : null}
+
+      {part.state === 'done' && part.result !== undefined ? (
+        <section className="tool-section" aria-label="Result" data-testid="tool-result">
+          <h4>Result</h4>
+          <Value value={part.result} />
+        </section>
+      ) : null}
+
+      {part.error && part.state !== 'rejected' ? (
+        <section className="tool-section tool-error" data-testid="tool-error">
+          <h4>{part.state === 'cancelled' ? 'Stopped' : 'Error'}</h4>
+          <span className="v-str">{part.error.message}</span>
+        </section>
+      ) : null}
+
+      {part.artifacts && part.artifacts.length > 0 ? (
+        <section className="tool-section" aria-label="Artifacts" data-testid="tool-artifacts">
+          <h4>Artifacts</h4>
+          <ul className="artifacts">
+            {part.artifacts.map((artifact, index) => (
+              <li key={index} className="artifact">
+                <div className="artifact-title">
+                  {artifact.title ?? artifact.type}
+                  <span className="artifact-type">{artifact.type}</span>
+                </div>
+                <ArtifactData data={artifact.data} />
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+    </article>
+  );
+}
+
+/** A list of `{ title, url }` (like the research sources) as links; anything else as a value. */
+function ArtifactData({ data }: { data: unknown }) {
+  if (Array.isArray(data) && data.every((item) => typeof item === 'object' && item !== null && 'url' in item)) {
+    return (
+      <ul className="artifact-links">
+        {(data as { title?: unknown; url: unknown }[]).map((item, index) => {
+          const url = typeof item.url === 'string' ? item.url : '';
+          const title = typeof item.title === 'string' ? item.title : url;
+          const href = safeHref(url);
+          return (
+            <li key={index}>
+              {href ? (
+                <a href={href} target="_blank" rel="noopener noreferrer">
+                  {title}
+                </a>
+              ) : (
+                <span>{title}</span>
+              )}
+              <span className="artifact-url">{url}</span>
+            </li>
+          );
+        })}
+      </ul>
+    );
+  }
+  return <Value value={data} />;
+}

@@ -1,0 +1,92 @@
+/** Anthropic's Messages API, streamed. */
+import { throwIfAborted } from './abort.js';
+import { AnthropicStreamDecoder } from './anthropic-stream.js';
+import { toAnthropicRequest } from './anthropic-request.js';
+import { providerEnv, readVar, type ProviderEnv } from './env.js';
+import { readEventStream } from './event-stream.js';
+import { secretHeaderValues } from './openai-compatible.js';
+import { postJson, type FetchFunction, type ProviderIdentity } from './transport.js';
+import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
+import { joinUrl, missingApiKey, missingModel } from './wire.js';
+
+export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
+export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5';
+/** The API version this provider's wire format follows. */
+export const ANTHROPIC_VERSION = '2023-06-01';
+
+export interface AnthropicProviderOptions {
+  /** Default: the `ANTHROPIC_API_KEY` environment variable. Required unless `baseURL` points elsewhere. */
+  apiKey?: string;
+  /** The API root, with or without `/v1` (default: `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`). */
+  baseURL?: string;
+  /** The model used when a request names none (default `claude-haiku-4-5`). */
+  model?: string;
+  /** `max_tokens` when the request sets none; the API requires one (default 4096). */
+  maxTokens?: number;
+  /** Sent as `anthropic-version` (default `2023-06-01`). */
+  version?: string;
+  /** Beta features to enable, sent as `anthropic-beta`. */
+  betas?: string[];
+  /**
+   * Calling the API from a browser exposes the key to every visitor. Set this only when that is
+   * intended (e.g. a user's own key in a local tool); it sends the header the API requires for CORS.
+   */
+  dangerouslyAllowBrowser?: boolean;
+  headers?: Record<string, string>;
+  fetch?: FetchFunction;
+  env?: ProviderEnv;
+}
+
+/**
+ * Streams Claude models: text, thinking (as reasoning), tool calls (several per turn, arguments in
+ * pieces), usage with cache reads, and images/PDFs on user messages.
+ */
+export class AnthropicProvider implements LLMProvider {
+  readonly name = 'anthropic';
+  readonly defaultModel: string;
+  readonly baseURL: string;
+  readonly #headers: Record<string, string>;
+  readonly #fetch: FetchFunction | undefined;
+  readonly #maxTokens: number;
+  readonly #who: ProviderIdentity;
+
+  constructor(options: AnthropicProviderOptions = {}) {
+    const env = providerEnv(options.env);
+    const apiKey = options.apiKey ?? readVar(env, 'ANTHROPIC_API_KEY');
+    this.baseURL = options.baseURL ?? readVar(env, 'ANTHROPIC_BASE_URL') ?? ANTHROPIC_BASE_URL;
+    if (!apiKey && this.baseURL === ANTHROPIC_BASE_URL) throw missingApiKey('Anthropic', 'ANTHROPIC_API_KEY');
+    this.defaultModel = options.model ?? ANTHROPIC_DEFAULT_MODEL;
+    this.#maxTokens = options.maxTokens ?? 4096;
+    this.#fetch = options.fetch;
+    this.#headers = {
+      'anthropic-version': options.version ?? ANTHROPIC_VERSION,
+      ...(apiKey ? { 'x-api-key': apiKey } : {}),
+      ...(options.betas && options.betas.length > 0 ? { 'anthropic-beta': options.betas.join(',') } : {}),
+      ...(options.dangerouslyAllowBrowser ? { 'anthropic-dangerous-direct-browser-access': 'true' } : {}),
+      ...options.headers,
+    };
+    this.#who = {
+      provider: this.name,
+      label: 'Anthropic',
+      secrets: [apiKey, ...secretHeaderValues(options.headers)],
+      credentialsHint: 'ANTHROPIC_API_KEY or the apiKey option',
+    };
+  }
+
+  async *stream(options: GenerateOptions): AsyncGenerator<StreamChunk> {
+    throwIfAborted(options.signal);
+    const model = options.model ?? this.defaultModel;
+    if (!model) throw missingModel('Anthropic');
+    const body = toAnthropicRequest(options, model, { defaultMaxTokens: this.#maxTokens });
+    const fetchFn = this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
+    const response = await postJson(this.#who, fetchFn, joinUrl(this.baseURL.replace(/\/v1\/*$/, ''), 'v1/messages'), this.#headers, body, options.signal);
+
+    const decoder = new AnthropicStreamDecoder(this.#who);
+    for await (const event of readEventStream(response, this.#who, options.signal)) {
+      for (const chunk of decoder.decode(event)) yield chunk;
+      if (decoder.done) break;
+    }
+    throwIfAborted(options.signal);
+    yield decoder.end();
+  }
+}
