@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
+import type { UIMessage } from '@lousho/build-ai-agent';
 import type { DemoAgent } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
@@ -91,12 +92,12 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
 }
 
 /** The text of the latest user message, to send again on retry. */
-function lastUserText(messages: readonly { role: string; parts: readonly { type: string }[] }[]): string | undefined {
+function lastUserText(messages: readonly UIMessage[]): string | undefined {
   for (let i = messages.length - 1; i >= 0; i--) {
     const message = messages[i];
     if (message?.role !== 'user') continue;
     const text = message.parts
-      .map((part) => (part.type === 'text' ? (part as { text: string }).text : ''))
+      .map((part) => (part.type === 'text' ? part.text : ''))
       .join('')
       .trim();
     if (text) return text;

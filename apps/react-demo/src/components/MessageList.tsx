@@ -35,6 +35,11 @@ export function MessageList({ messages, busy, status }: MessageListProps) {
       {messages.map((message) => (
         <MessageRow key={message.id} message={message} streaming={busy && message === last && message.role === 'assistant'} />
       ))}
+      {status === 'aborted' ? (
+        <div className="run-note" data-testid="run-note">
+          You stopped this reply.
+        </div>
+      ) : null}
       {thinking ? (
         <div className="message message-assistant" data-testid="thinking">
           <div className="avatar" aria-hidden="true">
@@ -64,21 +69,26 @@ const MessageRow = memo(function MessageRow({ message, streaming }: { message: U
       )}
       <div className="message-body">
         {message.parts.map((part, index) => (
-          <Part key={part.type === 'tool' ? part.toolCallId : index} part={part} isUser={isUser} />
+          <Part
+            key={part.type === 'tool' ? part.toolCallId : index}
+            part={part}
+            isUser={isUser}
+            streaming={streaming && index === message.parts.length - 1}
+          />
         ))}
-        {streaming ? <span className="caret" aria-hidden="true" /> : null}
       </div>
     </div>
   );
 });
 
-function Part({ part, isUser }: { part: UIPart; isUser: boolean }) {
+function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; streaming: boolean }) {
   switch (part.type) {
     case 'text':
       // Text nodes only: React escapes it, so model text can never become HTML.
       return part.text ? (
-        <div className={isUser ? 'bubble bubble-user' : 'bubble'} data-testid="text">
-          {part.text}
+        <div className={isUser ? 'bubble bubble-user' : 'bubble'}>
+          <span data-testid="text">{part.text}</span>
+          {streaming ? <span className="caret" aria-hidden="true" /> : null}
         </div>
       ) : null;
     case 'reasoning':

@@ -30,11 +30,17 @@ export function ToolCard({ part }: { part: UIToolPart }) {
         </span>
         <span className={`badge badge-${part.state}`} data-testid="tool-state">
           {part.state === 'running' || part.state === 'input-streaming' ? <span className="spinner" aria-hidden="true" /> : null}
-          {STATE_LABELS[part.state]}
+          {part.state === 'awaiting-approval' && part.approval?.kind === 'question' ? 'Waiting for answer' : STATE_LABELS[part.state]}
         </span>
       </header>
 
-      {hasArgs ? (
+      {part.state === 'awaiting-approval' ? (
+        <section className="tool-section tool-waiting">
+          {part.approval?.kind === 'question'
+            ? `Asks: ${part.approval.question ?? questionOf(part.args) ?? 'a question'} (answer below)`
+            : 'Waiting for your decision below.'}
+        </section>
+      ) : hasArgs ? (
         <section className="tool-section" aria-label="Arguments">
           <h4>Arguments</h4>
           <Value value={part.args} />
@@ -144,4 +150,9 @@ function ArtifactData({ data }: { data: unknown }) {
     );
   }
   return <Value value={data} />;
+}
+
+function questionOf(args: unknown): string | undefined {
+  const question = (args as { question?: unknown } | null | undefined)?.question;
+  return typeof question === 'string' ? question : undefined;
 }

@@ -54,9 +54,14 @@ export function Value({ value, depth = 0 }: { value: unknown; depth?: number }):
   return <span className="v-str">{String(value)}</span>;
 }
 
-/** `temperatureC` → `temperature C`, `message_id` → `message id`: easier to scan. */
+/** `temperatureC` → `temperature C`, `message_id` → `message id`: easier to scan (unit letters keep their case). */
 function humanize(key: string): string {
-  return key.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return key
+    .replace(/[_-]+/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .split(' ')
+    .map((word) => (word.length > 1 ? word.toLowerCase() : word))
+    .join(' ');
 }
 
 /** The URL when it is a plain http(s) link, else undefined (no `javascript:`, no `data:`). */

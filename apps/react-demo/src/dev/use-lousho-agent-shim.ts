@@ -29,7 +29,6 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
       onError: (e) => latest.current.onError?.(e),
       onFinish: (i) => latest.current.onFinish?.(i),
     });
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [key]);
   useEffect(() => undefined, [client]);
   const state = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);

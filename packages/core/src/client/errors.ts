@@ -22,12 +22,10 @@ export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ER
 
 /** An error the client reports (through `onError` and `state.error`); `status` is the HTTP status when there was one. */
 export class AgentClientError extends SDKError {
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   constructor(code: ClientErrorCode | (string & {}), message: string, options: { hint?: string; status?: number; cause?: unknown } = {}) {
-    super(code, message, {
-      ...(options.hint !== undefined ? { hint: options.hint } : {}),
-      ...(options.cause !== undefined ? { cause: options.cause } : {}),
-    });
+    // Passed on whole: SDKError takes `hint` and `cause` from them and ignores the rest.
+    super(code, message, options);
     this.name = 'AgentClientError';
     this.status = options.status;
   }

@@ -1,4 +1,3 @@
-import { createParser, type EventSourceMessage, type ParseError } from 'eventsource-parser';
 import type { AgentStreamEvent } from '../events/types.js';
 import { EventStreamError, type EventStreamErrorCode } from './errors.js';
 import { PROTOCOL_EVENT_NAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sse.js';
@@ -34,98 +33,174 @@ export interface EventStreamDecoder {
   readonly version: string | undefined;
 }
 
+/** One dispatched SSE event: its data, its `event:` name (undefined for the default) and its own `id:`. */
+export type SseMessageHandler = (data: string, event: string | undefined, id: string | undefined) => void;
+
+/** The SSE layer alone: text in, messages out. */
+export interface SseParser {
+  /** Feeds text (already decoded); calls the handler for each event completed by it. */
+  feed(text: string): void;
+  /** The stream ended: what is not yet complete is dropped, as the standard says. */
+  end(): void;
+  /** The last event ID the standard's `EventSource` would report (set by each completed block with an `id:`). */
+  readonly lastEventId: string;
+}
+
 const DEFAULT_MAX_EVENT_SIZE = 32 * 1024 * 1024;
+const LF = 10;
 const CR = 13;
-const BOM = 0xfeff;
 const SNIPPET_LENGTH = 80;
+const STREAM = { stream: true };
+
+/**
+ * A server-sent events parser as the WHATWG standard describes it: LF, CR and CRLF line ends
+ * (also a CRLF split across two chunks), comments, multi-line `data`, `event`, `id` (one holding
+ * NUL is ignored), `retry` (digits only), a field without a colon, a leading byte-order mark.
+ * Each chunk is scanned once and a partial line is joined only when its end arrives, so the cost
+ * stays linear however the stream is cut. Text only: UTF-8 decoding is the caller's.
+ */
+export function createSseParser(onMessage: SseMessageHandler, onRetry?: (milliseconds: number) => void, maxEventSize = Infinity): SseParser {
+  /** The start of a line whose end has not arrived yet. */
+  let pending = '';
+  let data = '';
+  let dataLines = 0;
+  let event: string | undefined;
+  let id: string | undefined;
+  let lastEventId = '';
+  let started = false;
+  /** The previous chunk ended with CR: an LF first in the next one belongs to it. */
+  let afterCR = false;
+
+  const line = (text: string): void => {
+    if (text === '') {
+      // A blank line ends the block: an event when it had data. Its `id` counts either way.
+      if (id !== undefined) lastEventId = id;
+      const had = dataLines;
+      const name = event;
+      const own = id;
+      const body = data;
+      data = '';
+      dataLines = 0;
+      event = id = undefined;
+      if (had) onMessage(body, name, own);
+      return;
+    }
+    const colon = text.indexOf(':');
+    if (colon === 0) return; // a comment
+    const field = colon < 0 ? text : text.slice(0, colon);
+    const value = colon < 0 ? '' : text.slice(text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
+    if (field === 'data') data = dataLines++ ? `${data}\n${value}` : value;
+    else if (field === 'id') {
+      if (!value.includes('\0')) id = value;
+    } else if (field === 'event') event = value || undefined;
+    else if (field === 'retry') {
+      if (/^\d+$/.test(value)) onRetry?.(parseInt(value, 10));
+    }
+    // Any other field is ignored, as the standard says.
+  };
+
+  return {
+    feed(text) {
+      let pos = 0;
+      if (!started && text) {
+        started = true;
+        if (text.charCodeAt(0) === 0xfeff) pos = 1; // a byte-order mark only at the very start
+      }
+      if (afterCR && text) {
+        afterCR = false;
+        if (text.charCodeAt(pos) === LF) pos++;
+      }
+      // Next CR and LF at or after `pos`, found again only once passed: one scan per chunk.
+      let cr = text.indexOf('\r', pos);
+      let lf = text.indexOf('\n', pos);
+      for (;;) {
+        if (cr >= 0 && cr < pos) cr = text.indexOf('\r', pos);
+        if (lf >= 0 && lf < pos) lf = text.indexOf('\n', pos);
+        const end = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
+        if (end < 0) break;
+        const part = text.slice(pos, end);
+        if (pending) {
+          line(pending + part);
+          pending = '';
+        } else line(part);
+        pos = end + 1;
+        if (end === cr) {
+          if (pos === text.length) afterCR = true;
+          else if (text.charCodeAt(pos) === LF) pos++;
+        }
+      }
+      if (pos < text.length) pending += text.slice(pos);
+      if (pending.length + data.length > maxEventSize) {
+        throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event exceeded maxEventSize (${maxEventSize} characters).`, {
+          hint: 'Raise maxEventSize, or send smaller events.',
+        });
+      }
+    },
+    end() {
+      pending = data = '';
+      dataLines = 0;
+      event = id = undefined;
+      afterCR = false;
+    },
+    get lastEventId() {
+      return lastEventId;
+    },
+  };
+}
 
 export function createEventStreamDecoder(
   onEvent: (event: AgentStreamEvent) => void,
   options: EventStreamDecoderOptions = {},
 ): EventStreamDecoder {
-  const textDecoder = new TextDecoder('utf-8');
+  // The SSE standard strips one byte-order mark; the parser does it, so the decoder must not.
+  const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
   let version: string | undefined;
-  let lastEventId = '';
-  // Set once parsing failed (or `onEvent` threw): the parser is mid-line then, so it is not fed again.
-  let failed = false;
-  let failure: unknown;
-  let endsWithCR = false;
-  let sawText = false;
-  const max = options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE;
+  // Set once parsing failed (or `onEvent` threw): the parser may be mid-line then, so it is not fed again.
+  let failure: { error: unknown } | undefined;
 
-  const onMessage = (message: EventSourceMessage): void => {
-    const id = message.id;
-    if (id !== undefined) lastEventId = id;
-    const name = message.event;
-    if (name === undefined || name === 'message') {
-      if (version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, `Send encodeSseVersion() ("${PROTOCOL_VERSION}") first in every stream.`);
-      let value: unknown;
-      try {
-        value = JSON.parse(message.data);
-      } catch (cause) {
-        fail('LOUSHO_STREAM_BAD_JSON', `Event${idText(id)} is not valid JSON: ${snippet(message.data)}`, id, 'Check what the server (or a proxy) writes to the stream.', cause);
+  const parser = createSseParser(
+    (data, name, id) => {
+      if (name === undefined || name === 'message') {
+        if (version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, `Send encodeSseVersion() ("${PROTOCOL_VERSION}") first in every stream.`);
+        let value: unknown;
+        try {
+          value = JSON.parse(data);
+        } catch (cause) {
+          fail('LOUSHO_STREAM_BAD_JSON', `Event${idText(id)} is not valid JSON: ${snippet(data)}`, id, 'Check what the server (or a proxy) writes to the stream.', cause);
+        }
+        if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string' || Array.isArray(value)) {
+          fail('LOUSHO_STREAM_BAD_EVENT', `Event${idText(id)} is not an agent event (an object with a string "type"): ${snippet(data)}`, id);
+        }
+        onEvent(value as AgentStreamEvent);
+      } else if (name === PROTOCOL_EVENT_NAME) {
+        version = readVersion(data);
       }
-      if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string' || Array.isArray(value)) {
-        fail('LOUSHO_STREAM_BAD_EVENT', `Event${idText(id)} is not an agent event (an object with a string "type"): ${snippet(message.data)}`, id);
-      }
-      onEvent(value as AgentStreamEvent);
-    } else if (name === PROTOCOL_EVENT_NAME) {
-      version = readVersion(message.data);
-    }
-    // Any other named frame is a control frame of a later version: ignored, as the spec allows.
-  };
-
-  const parser = createParser({
-    onEvent: onMessage,
-    ...(options.onRetry ? { onRetry: options.onRetry } : {}),
-    onError(error: ParseError) {
-      if (error.type === 'max-buffer-size-exceeded') {
-        throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event exceeded maxEventSize (${max} characters).`, {
-          hint: 'Raise maxEventSize, or send smaller events.',
-        });
-      }
-      // An invalid `retry` or an unknown field is ignored, as the SSE standard says.
+      // Any other named frame is a control frame of a later version: ignored, as the standard allows.
     },
-    ...(Number.isFinite(max) ? { maxBufferSize: max } : {}),
-  });
+    options.onRetry,
+    options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE,
+  );
 
-  const feedText = (text: string): void => {
-    if (text.length === 0) return;
-    if (!sawText) {
-      sawText = true;
-      if (text.charCodeAt(0) === BOM) text = text.slice(1); // a BOM is allowed only at the very start
-      if (text.length === 0) return;
-    }
-    endsWithCR = text.charCodeAt(text.length - 1) === CR;
-    parser.feed(text);
-  };
-
-  const guard = (run: () => void): void => {
-    if (failed) throw failure;
+  const guard = (text: () => string, last?: boolean): void => {
+    if (failure) throw failure.error;
     try {
-      run();
+      parser.feed(text());
+      if (last) parser.end();
     } catch (error) {
-      failed = true;
-      failure = error;
+      failure = { error };
       throw error;
     }
   };
 
   return {
     push(chunk) {
-      guard(() => feedText(typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, { stream: true })));
+      guard(() => (typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, STREAM)));
     },
     end() {
-      guard(() => {
-        feedText(textDecoder.decode());
-        // A CR at the very end is a complete line ending; the parser waits for a possible LF, so
-        // give it one (CR LF counts as one line ending).
-        if (endsWithCR) feedText('\n');
-        parser.reset();
-      });
+      guard(() => textDecoder.decode(), true);
     },
     get lastEventId() {
-      return lastEventId;
+      return parser.lastEventId;
     },
     get version() {
       return version;

@@ -37,15 +37,13 @@ export interface EventStreamErrorOptions {
  */
 export class EventStreamError extends SDKError {
   /** The SSE `id` of the offending event (its sequence number), when it had one. */
-  readonly eventId: string | undefined;
+  declare readonly eventId: string | undefined;
   /** The HTTP status, when the problem is the response itself. */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
 
   constructor(code: EventStreamErrorCode | (string & {}), message: string, options: EventStreamErrorOptions = {}) {
-    super(code, message, {
-      ...(options.hint !== undefined ? { hint: options.hint } : {}),
-      ...(options.cause !== undefined ? { cause: options.cause } : {}),
-    });
+    // Passed on whole: SDKError takes `hint` and `cause` from them and ignores the rest.
+    super(code, message, options);
     this.name = 'EventStreamError';
     this.eventId = options.eventId;
     this.status = options.status;

@@ -106,7 +106,8 @@ const KEY_LIKE = /\b(?:sk|rk|pk)-[A-Za-z0-9_-]{16,}/g;
 export function redactSecrets(text: string, secrets: readonly (string | undefined)[]): string {
   let out = text;
   for (const secret of secrets) {
-    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED);
+    // A secret that is part of the marker itself would survive it; mask such a one with stars.
+    if (secret && secret.length >= 4) out = out.split(secret).join(REDACTED.includes(secret) ? '***' : REDACTED);
   }
   return out.replace(KEY_LIKE, REDACTED);
 }

@@ -32,3 +32,10 @@ export {
 export { withRetry, type RetryOptions } from './retry.js';
 export { withFallback, AllProvidersFailedError, type FallbackOptions } from './fallback.js';
 export { isRetryableError } from './retryable.js';
+export {
+  fromAISDKModel,
+  type AISDKLanguageModel,
+  type AISDKCallOptions,
+  type AISDKStreamPart,
+  type FromAISDKModelOptions,
+} from './ai-sdk.js';

@@ -61,6 +61,8 @@ export class OpenAIStreamDecoder {
       const reasoning = typeof delta.reasoning_content === 'string' ? delta.reasoning_content : delta.reasoning;
       if (typeof reasoning === 'string' && reasoning) out.push({ type: 'reasoning-delta', text: reasoning });
       if (typeof delta.content === 'string' && delta.content) out.push({ type: 'text-delta', text: delta.content });
+      // A structured-output refusal is the model's answer too: show it rather than an empty reply.
+      if (typeof delta.refusal === 'string' && delta.refusal) out.push({ type: 'text-delta', text: delta.refusal });
       if (delta.tool_calls !== undefined && delta.tool_calls !== null) this.#toolCalls(delta.tool_calls, out);
     }
     if (typeof choice.finish_reason === 'string' && choice.finish_reason) this.#finishReason = choice.finish_reason;

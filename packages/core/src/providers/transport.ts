@@ -5,7 +5,7 @@
  */
 import { describeThrown } from '../errors.js';
 import { abortError, isAbortError, throwIfAborted } from './abort.js';
-import { httpErrorFromResponse, ProviderConnectionError, ProviderResponseError, redactSecrets } from './http-error.js';
+import { httpErrorFromResponse, ProviderConnectionError, ProviderResponseError, readApiError, redactSecrets } from './http-error.js';
 
 /** The `fetch` a provider uses; inject one to add a proxy, logging or a test double. */
 export type FetchFunction = (input: string, init: RequestInit) => Promise<Response>;
@@ -62,6 +62,16 @@ export async function postJson(
       label: who.label,
       secrets: who.secrets,
       ...(who.credentialsHint ? { credentialsHint: who.credentialsHint } : {}),
+    });
+  }
+  if (/application\/json/i.test(response.headers.get('content-type') ?? '')) {
+    // A 2xx JSON body where a stream was asked for: a gateway that ignores `stream`, or an error in disguise.
+    const { message } = readApiError(await response.text().catch(() => ''));
+    throw new ProviderResponseError({
+      provider: who.provider,
+      message: redactSecrets(`${who.label} answered with JSON instead of an event stream${message ? `: ${message.slice(0, 300)}` : ''}.`, who.secrets),
+      hint: 'Check that the base URL points at an API that supports streaming responses.',
+      retryable: false,
     });
   }
   if (!response.body) {

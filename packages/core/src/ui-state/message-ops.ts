@@ -15,18 +15,21 @@ export function pushMessage(list: MessageList, role: UIMessage['role'], parts: U
   return list.push({ id: `m${list.length}`, role, parts });
 }
 
-/** True when reply content goes into the last message (an assistant message of this run). */
-export function replyIsOpen(list: MessageList, cursor: number): boolean {
-  return (cursor & CURSOR_OPEN) !== 0 && list.last?.role === 'assistant';
+/** `message` with other parts (a new object; the message itself is never changed). */
+function withParts(list: MessageList, index: number, message: UIMessage, parts: UIPart[]): MessageList {
+  return list.set(index, { id: message.id, role: message.role, parts });
+}
+
+/** The last message when reply content goes into it (an assistant message of this run). */
+function openReply(list: MessageList, cursor: number): UIMessage | undefined {
+  const last = list.last;
+  return cursor & CURSOR_OPEN && last?.role === 'assistant' ? last : undefined;
 }
 
 /** Appends a part to the current reply, starting a new assistant message when there is none. */
 export function appendReplyPart(list: MessageList, cursor: number, part: UIPart): MessageList {
-  const last = list.last;
-  if (last === undefined || !replyIsOpen(list, cursor)) return pushMessage(list, 'assistant', [part]);
-  const parts = last.parts.slice();
-  parts.push(part);
-  return list.replaceLast({ id: last.id, role: last.role, parts });
+  const reply = openReply(list, cursor);
+  return reply ? withParts(list, list.length - 1, reply, [...reply.parts, part]) : pushMessage(list, 'assistant', [part]);
 }
 
 /**
@@ -35,39 +38,42 @@ export function appendReplyPart(list: MessageList, cursor: number, part: UIPart)
  * so the text is never copied per delta.
  */
 export function appendReplyText(list: MessageList, cursor: number, type: 'text' | 'reasoning', delta: string, continuePart: boolean): MessageList {
-  const last = list.last;
-  if (continuePart && last !== undefined && replyIsOpen(list, cursor)) {
-    const parts = last.parts;
+  const reply = continuePart ? openReply(list, cursor) : undefined;
+  if (reply) {
+    const parts = reply.parts;
     const index = parts.length - 1;
     const tail = parts[index];
-    if (tail !== undefined && tail.type === type) {
+    if (tail?.type === type) {
       const copy = parts.slice();
       copy[index] = { type, text: tail.text + delta };
-      return list.replaceLast({ id: last.id, role: last.role, parts: copy });
+      return withParts(list, list.length - 1, reply, copy);
     }
   }
   return appendReplyPart(list, cursor, { type, text: delta });
 }
 
-/** Where a tool call's part is: searched from the end, where the live calls are. */
-export function locateToolPart(list: MessageList, toolCallId: string): { messageIndex: number; partIndex: number; part: UIToolPart } | undefined {
-  for (let m = list.length - 1; m >= 0; m--) {
+/**
+ * Replaces the part of `toolCallId` (searched from the end, where the live calls are) with what
+ * `update` returns. Undefined when there is no such part, or when `update` returns undefined.
+ */
+export function updateToolPart(list: MessageList, toolCallId: string, update: (part: UIToolPart) => UIToolPart | undefined): MessageList | undefined {
+  for (let m = list.length; m--; ) {
     const message = list.at(m)!;
-    if (message.role !== 'assistant') continue;
     const parts = message.parts;
-    for (let p = parts.length - 1; p >= 0; p--) {
-      const part = parts[p]!;
-      if (part.type === 'tool' && part.toolCallId === toolCallId) return { messageIndex: m, partIndex: p, part };
+    if (message.role === 'assistant') {
+      for (let p = parts.length; p--; ) {
+        const part = parts[p]!;
+        if (part.type === 'tool' && part.toolCallId === toolCallId) {
+          const next = update(part);
+          if (!next) return undefined;
+          const copy = parts.slice();
+          copy[p] = next;
+          return withParts(list, m, message, copy);
+        }
+      }
     }
   }
   return undefined;
-}
-
-export function replacePart(list: MessageList, messageIndex: number, partIndex: number, part: UIPart): MessageList {
-  const message = list.at(messageIndex)!;
-  const parts = message.parts.slice();
-  parts[partIndex] = part;
-  return list.set(messageIndex, { id: message.id, role: message.role, parts });
 }
 
 /**
@@ -81,8 +87,8 @@ export function upsertToolPart(
   update: (part: UIToolPart) => UIToolPart,
   create: () => UIToolPart | undefined,
 ): MessageList {
-  const found = locateToolPart(list, toolCallId);
-  if (found) return replacePart(list, found.messageIndex, found.partIndex, update(found.part));
+  const updated = updateToolPart(list, toolCallId, update);
+  if (updated) return updated;
   const part = create();
   return part ? appendReplyPart(list, cursor, part) : list;
 }
@@ -90,34 +96,22 @@ export function upsertToolPart(
 /** Marks the unfinished tool calls of the last message as `cancelled` (the run ended without them). */
 export function cancelUnfinishedTools(list: MessageList): MessageList {
   const last = list.last;
-  if (last === undefined || last.role !== 'assistant') return list;
-  let parts: UIPart[] | undefined;
-  for (let p = 0; p < last.parts.length; p++) {
-    const part = last.parts[p]!;
-    if (part.type === 'tool' && isUnfinished(part.state)) {
-      parts ??= last.parts.slice();
-      parts[p] = { ...part, state: 'cancelled' };
-    }
-  }
-  return parts ? list.replaceLast({ id: last.id, role: last.role, parts }) : list;
-}
-
-function isUnfinished(state: UIToolState): boolean {
-  return state === 'input-streaming' || state === 'running';
+  if (last?.role !== 'assistant') return list;
+  let changed = false;
+  const parts = last.parts.map((part) => {
+    if (part.type !== 'tool' || (part.state !== 'input-streaming' && part.state !== 'running')) return part;
+    changed = true;
+    return { ...part, state: 'cancelled' as const };
+  });
+  return changed ? withParts(list, list.length - 1, last, parts) : list;
 }
 
 /** The UI parts of a message's content: text, images and files, in order. */
 export function contentParts(content: Message['content']): UIPart[] {
-  if (typeof content === 'string') return [{ type: 'text', text: content }];
-  const parts: UIPart[] = [];
-  for (const part of content) parts.push(part.type === 'text' ? { type: 'text', text: part.text } : { ...part });
-  return parts;
+  return typeof content === 'string' ? [{ type: 'text', text: content }] : content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : { ...part }));
 }
 
 /** A tool error's UI state: a stop or a call that never started is `cancelled`, a person's no is `rejected`. */
 export function toolStateForError(kind: ToolErrorKind): UIToolState {
-  if (kind === 'cancelled' || kind === 'not-run') return 'cancelled';
-  if (kind === 'rejected') return 'rejected';
-  return 'error';
+  return kind === 'cancelled' || kind === 'not-run' ? 'cancelled' : kind === 'rejected' ? 'rejected' : 'error';
 }
-

@@ -1,17 +1,7 @@
-import type { AgentStreamEvent, FinishReason, PendingApprovalInfo } from '../events/types.js';
-import {
-  appendReplyText,
-  cancelUnfinishedTools,
-  contentParts,
-  locateToolPart,
-  pushMessage,
-  replacePart,
-  toolStateForError,
-  upsertToolPart,
-  type MessageList,
-} from './message-ops.js';
+import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import { appendReplyText, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, upsertToolPart, type MessageList } from './message-ops.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialSnapshot, messageListOf, Snapshot } from './snapshot.js';
-import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolApproval, UIToolPart, UIToolState } from './types.js';
+import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -32,152 +22,121 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
 ): AgentUIState<ToolPart> {
   const current = state === undefined ? initialSnapshot() : adoptState(state as AgentUIState);
   const seq = event.seq;
-  if (typeof seq === 'number' && seq <= current.lastSeq) return state ?? (current as unknown as AgentUIState<ToolPart>);
-  const next = apply(current, event, typeof seq === 'number' ? seq : current.lastSeq);
-  return (next ?? state ?? current) as unknown as AgentUIState<ToolPart>;
+  const known = typeof seq === 'number';
+  if (known && seq <= current.lastSeq) return state ?? (current as unknown as AgentUIState<ToolPart>);
+  return (apply(current, event, known ? seq : current.lastSeq) ?? state ?? current) as unknown as AgentUIState<ToolPart>;
 }
 
 /** The next state, or undefined when the event changes nothing (unknown type). */
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   const list = messageListOf(s);
   const cursor = cursorOfState(s);
+  const { status, pendingApproval, error, usage, finishReason } = s;
+
+  /** Reply content arrived: the list changed, the reply is open, the run is streaming. */
+  const reply = (next: MessageList): Snapshot =>
+    new Snapshot(next, CURSOR_OPEN, status === 'submitted' || status === 'idle' ? 'streaming' : status, pendingApproval, error, usage, finishReason, seq, s.runId);
+  /** Only the list or the cursor changed. */
+  const keep = (next: MessageList, nextCursor: number): Snapshot => new Snapshot(next, nextCursor, status, pendingApproval, error, usage, finishReason, seq, s.runId);
+  /** The reply with the tool part of `call` updated, or added (with `fields`) when it is not there yet. */
+  const tool = (call: { toolCallId: string; toolName: string; displayName?: string }, update: (part: UIToolPart) => UIToolPart, fields: Partial<UIToolPart>): MessageList =>
+    upsertToolPart(list, cursor, call.toolCallId, update, () => ({
+      type: 'tool',
+      toolCallId: call.toolCallId,
+      toolName: call.toolName,
+      displayName: call.displayName ?? call.toolName,
+      ...fields,
+    }) as UIToolPart);
+
   switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
-      return replyChanged(
-        s,
-        seq,
-        appendReplyText(list, cursor, event.type === 'text.delta' ? 'text' : 'reasoning', event.delta, (cursor & CURSOR_STEP_BOUNDARY) === 0),
-      );
+      return reply(appendReplyText(list, cursor, event.type === 'text.delta' ? 'text' : 'reasoning', event.delta, !(cursor & CURSOR_STEP_BOUNDARY)));
 
-    case 'run.start':
-      return new Snapshot(
-        list,
-        // A continuation goes on in the same assistant message; a new run starts a new one.
-        event.continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY,
-        'submitted',
-        null,
-        null,
-        event.continuation ? s.usage : null,
-        null,
-        seq,
-        event.runId,
-      );
+    case 'run.start': {
+      // A continuation goes on in the same assistant message; a new run starts a new one.
+      const continuation = event.continuation;
+      return new Snapshot(list, continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY, 'submitted', null, null, continuation ? usage : null, null, seq, event.runId);
+    }
 
     case 'user.message': {
       // Input may carry whole messages; only user and assistant content is shown (a stored history
       // with tool calls renders through `stateFromTranscript`).
       const { role, content } = event.message;
-      const next = role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list;
-      return withList(s, seq, next, CURSOR_STEP_BOUNDARY, s.status);
+      return keep(role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list, CURSOR_STEP_BOUNDARY);
     }
 
     case 'step.start':
-      return withList(s, seq, list, cursor | CURSOR_STEP_BOUNDARY, s.status);
+      return keep(list, cursor | CURSOR_STEP_BOUNDARY);
 
     case 'tool.input.start':
-      return replyChanged(
-        s,
-        seq,
-        upsertToolPart(list, cursor, event.toolCallId, (existing) => existing, () => newToolPart(event, 'input-streaming', { argsText: '' })),
-      );
+      return reply(tool(event, (part) => part, { state: 'input-streaming', argsText: '' }));
 
     case 'tool.input.delta': {
-      const found = locateToolPart(list, event.toolCallId);
-      if (!found || found.part.state !== 'input-streaming') return withList(s, seq, list, cursor, s.status);
-      const part = { ...found.part, argsText: (found.part.argsText ?? '') + event.delta };
-      return replyChanged(s, seq, replacePart(list, found.messageIndex, found.partIndex, part));
+      const next = updateToolPart(list, event.toolCallId, (part) => (part.state === 'input-streaming' ? { ...part, argsText: (part.argsText ?? '') + event.delta } : undefined));
+      return next ? reply(next) : keep(list, cursor);
     }
 
-    case 'tool.call':
-      return replyChanged(
-        s,
-        seq,
-        upsertToolPart(
-          list,
-          cursor,
-          event.toolCallId,
-          (part) => ({ ...part, toolName: event.toolName, displayName: event.displayName, state: 'running', args: event.args }),
-          () => newToolPart(event, 'running', { args: event.args }),
-        ),
-      );
+    case 'tool.call': {
+      const args = event.args;
+      return reply(tool(event, (part) => ({ ...part, toolName: event.toolName, displayName: event.displayName, state: 'running', args }), { state: 'running', args }));
+    }
 
     case 'tool.progress': {
-      const found = locateToolPart(list, event.toolCallId);
-      if (!found) return withList(s, seq, list, cursor, s.status);
-      return replyChanged(s, seq, replacePart(list, found.messageIndex, found.partIndex, { ...found.part, progress: event.progress }));
+      const next = updateToolPart(list, event.toolCallId, (part) => ({ ...part, progress: event.progress }));
+      return next ? reply(next) : keep(list, cursor);
     }
 
-    case 'tool.done':
-      return replyChanged(
-        s,
-        seq,
-        upsertToolPart(
-          list,
-          cursor,
-          event.toolCallId,
-          (part) => withArtifacts({ ...part, state: 'done', result: event.result }, event.artifacts),
-          () => withArtifacts(newToolPart(event, 'done', { result: event.result }), event.artifacts),
-        ),
-      );
+    case 'tool.done': {
+      const artifacts = event.artifacts;
+      const fields: Partial<UIToolPart> = { state: 'done', result: event.result, ...(artifacts && { artifacts }) };
+      return reply(tool(event, (part) => ({ ...part, ...fields }), fields));
+    }
 
     case 'tool.error': {
-      const state = toolStateForError(event.error.kind);
-      return replyChanged(
-        s,
-        seq,
-        upsertToolPart(
-          list,
-          cursor,
-          event.toolCallId,
-          (part) => ({ ...part, state, error: event.error }),
-          () => newToolPart(event, state, { error: event.error }),
-        ),
-      );
+      const fields: Partial<UIToolPart> = { state: toolStateForError(event.error.kind), error: event.error };
+      return reply(tool(event, (part) => ({ ...part, ...fields }), fields));
     }
 
     case 'approval.requested': {
       const pending = event.approval;
-      const approval: UIToolApproval = { approvalId: pending.approvalId, kind: pending.kind, ...(pending.question !== undefined ? { question: pending.question } : {}) };
-      const next = upsertToolPart(
-        list,
-        cursor,
-        pending.toolCallId,
-        (part) => ({ ...part, state: 'awaiting-approval', args: pending.args, approval }),
-        () => newToolPart(pending, 'awaiting-approval', { args: pending.args, approval }),
-      );
-      return new Snapshot(next, cursor | CURSOR_OPEN, 'awaiting-approval', pending, s.error, s.usage, s.finishReason, seq, event.runId);
+      const fields: Partial<UIToolPart> = {
+        state: 'awaiting-approval',
+        args: pending.args,
+        approval: { approvalId: pending.approvalId, kind: pending.kind, ...(pending.question !== undefined && { question: pending.question }) },
+      };
+      const next = tool(pending, (part) => ({ ...part, ...fields }), fields);
+      return new Snapshot(next, cursor | CURSOR_OPEN, 'awaiting-approval', pending, error, usage, finishReason, seq, event.runId);
     }
 
     case 'approval.resolved': {
-      let next = list;
-      const found = locateToolPart(list, event.toolCallId);
-      if (found) {
-        const decided: UIToolApproval = {
-          ...(found.part.approval ?? { approvalId: event.approvalId, kind: event.answer !== undefined ? 'question' : 'tool' }),
-          approved: event.approved,
-          ...(event.note !== undefined ? { note: event.note } : {}),
-          ...(event.answer !== undefined ? { answer: event.answer } : {}),
+      const { approvalId, approved, note, answer } = event;
+      const next = updateToolPart(list, event.toolCallId, (part) => {
+        const approval: UIToolApproval = {
+          ...(part.approval ?? { approvalId, kind: answer !== undefined ? 'question' : 'tool' }),
+          approved,
+          ...(note !== undefined && { note }),
+          ...(answer !== undefined && { answer }),
         };
-        const state = found.part.state === 'awaiting-approval' ? (event.approved ? 'running' : 'rejected') : found.part.state;
-        next = replacePart(list, found.messageIndex, found.partIndex, { ...found.part, state, approval: decided });
-      }
-      const pending: PendingApprovalInfo | null = s.pendingApproval?.approvalId === event.approvalId ? null : s.pendingApproval;
-      const status: AgentUIStatus = s.status === 'awaiting-approval' && pending === null ? 'submitted' : s.status;
-      return new Snapshot(next, cursor, status, pending, s.error, s.usage, s.finishReason, seq, event.runId);
+        return { ...part, state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
+      });
+      const pending: PendingApprovalInfo | null = pendingApproval?.approvalId === approvalId ? null : pendingApproval;
+      const nextStatus: AgentUIStatus = status === 'awaiting-approval' && !pending ? 'submitted' : status;
+      return new Snapshot(next ?? list, cursor, nextStatus, pending, error, usage, finishReason, seq, event.runId);
     }
 
     case 'step.done':
-      return new Snapshot(list, cursor, s.status, s.pendingApproval, s.error, event.usage, s.finishReason, seq, event.runId);
+      return new Snapshot(list, cursor, status, pendingApproval, error, event.usage, finishReason, seq, event.runId);
 
     case 'run.done': {
       const reason = event.finishReason;
-      const status = statusAfterRun(reason);
+      const paused = reason === 'awaiting-approval';
+      const aborted = reason === 'aborted';
       return new Snapshot(
-        reason === 'aborted' ? cancelUnfinishedTools(list) : list,
+        aborted ? cancelUnfinishedTools(list) : list,
         cursor,
-        status,
-        status === 'awaiting-approval' ? s.pendingApproval : null,
+        paused || aborted ? reason : 'idle',
+        paused ? pendingApproval : null,
         null,
         event.usage,
         reason,
@@ -187,38 +146,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     case 'error':
-      return new Snapshot(cancelUnfinishedTools(list), cursor, 'error', null, event.error, s.usage, null, seq, event.runId);
-
-    default:
-      return undefined;
+      return new Snapshot(cancelUnfinishedTools(list), cursor, 'error', null, event.error, usage, null, seq, event.runId);
   }
-}
-
-function statusAfterRun(reason: FinishReason): AgentUIStatus {
-  if (reason === 'awaiting-approval') return 'awaiting-approval';
-  if (reason === 'aborted') return 'aborted';
-  return 'idle';
-}
-
-/** Reply content arrived: the list changed, the reply is open, the run is streaming. */
-function replyChanged(s: Snapshot, seq: number, list: MessageList): Snapshot {
-  const status: AgentUIStatus = s.status === 'submitted' || s.status === 'idle' ? 'streaming' : s.status;
-  return new Snapshot(list, CURSOR_OPEN, status, s.pendingApproval, s.error, s.usage, s.finishReason, seq, s.runId);
-}
-
-function withList(s: Snapshot, seq: number, list: MessageList, cursor: number, status: AgentUIStatus): Snapshot {
-  return new Snapshot(list, cursor, status, s.pendingApproval, s.error, s.usage, s.finishReason, seq, s.runId);
-}
-
-/** A tool part for a call seen for the first time (its display name defaults to its name). */
-function newToolPart(
-  call: { toolCallId: string; toolName: string; displayName?: string },
-  state: UIToolState,
-  fields: Partial<UIToolPart>,
-): UIToolPart {
-  return { type: 'tool', toolCallId: call.toolCallId, toolName: call.toolName, displayName: call.displayName ?? call.toolName, state, ...fields };
-}
-
-function withArtifacts(part: UIToolPart, artifacts: UIToolPart['artifacts']): UIToolPart {
-  return artifacts ? { ...part, artifacts } : part;
+  return undefined;
 }

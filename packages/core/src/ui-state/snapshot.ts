@@ -9,8 +9,11 @@ export const CURSOR_OPEN = 1;
 /** A new step began: the next text or reasoning starts a new part. */
 export const CURSOR_STEP_BOUNDARY = 2;
 
-let listOf: (state: Snapshot) => PersistentList<UIMessage>;
-let cursorOf: (state: Snapshot) => number;
+/** The message list of a state the reducer made. */
+export let messageListOf: (state: Snapshot) => PersistentList<UIMessage>;
+/** The cursor bits of a state the reducer made. */
+export let cursorOfState: (state: Snapshot) => number;
+let isSnapshot: (value: object) => value is Snapshot;
 
 /**
  * Up to this many messages, `messages` is a plain data property, copied per event (a copy this
@@ -23,9 +26,8 @@ export const EAGER_MESSAGES_LIMIT = 64;
 
 const MESSAGES_PROPERTY: PropertyDescriptor = {
   enumerable: true,
-  configurable: false,
   get(this: Snapshot) {
-    return listOf(this).toArray();
+    return messageListOf(this).toArray();
   },
 };
 
@@ -47,8 +49,9 @@ export class Snapshot implements AgentUIState {
   readonly #cursor: number;
 
   static {
-    listOf = (state) => state.#list;
-    cursorOf = (state) => state.#cursor;
+    messageListOf = (state) => state.#list;
+    cursorOfState = (state) => state.#cursor;
+    isSnapshot = (value): value is Snapshot => #list in value;
   }
 
   constructor(
@@ -74,18 +77,6 @@ export class Snapshot implements AgentUIState {
     this.lastSeq = lastSeq;
     this.runId = runId;
   }
-
-  static isSnapshot(value: unknown): value is Snapshot {
-    return typeof value === 'object' && value !== null && #list in value;
-  }
-}
-
-export function messageListOf(state: Snapshot): PersistentList<UIMessage> {
-  return listOf(state);
-}
-
-export function cursorOfState(state: Snapshot): number {
-  return cursorOf(state);
 }
 
 /**
@@ -93,15 +84,14 @@ export function cursorOfState(state: Snapshot): number {
  * rebuilt once, so the reducer can go on from it.
  */
 export function adoptState(state: AgentUIState): Snapshot {
-  if (Snapshot.isSnapshot(state)) return state;
+  if (isSnapshot(state)) return state;
   const messages = Array.isArray(state.messages) ? (state.messages as readonly UIMessage[]) : [];
-  const last = messages[messages.length - 1];
-  const running = state.status === 'submitted' || state.status === 'streaming' || state.status === 'awaiting-approval';
+  const status = state.status;
   return new Snapshot(
     PersistentList.from(messages),
     // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
-    last?.role === 'assistant' && running ? CURSOR_OPEN : 0,
-    state.status ?? 'idle',
+    messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval') ? CURSOR_OPEN : 0,
+    status ?? 'idle',
     state.pendingApproval ?? null,
     state.error ?? null,
     state.usage ?? null,
@@ -111,8 +101,7 @@ export function adoptState(state: AgentUIState): Snapshot {
   );
 }
 
-const INITIAL = new Snapshot(PersistentList.empty(), 0, 'idle', null, null, null, null, 0, undefined);
-Object.freeze(INITIAL);
+const INITIAL = Object.freeze(new Snapshot(PersistentList.from<UIMessage>([]), 0, 'idle', null, null, null, null, 0, undefined)) as Snapshot;
 
 /** The state before any event: no messages, `idle`. Always the same object. */
 export function initialAgentUIState<ToolPart extends AnyUIToolPart = UIToolPart>(): AgentUIState<ToolPart> {

@@ -62,7 +62,7 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
   options: TranscriptStateOptions = {},
 ): AgentUIState<ToolPart> {
   const displayName = options.displayName ?? ((name: string) => name);
-  let list: MessageList = PersistentList.empty();
+  let list: MessageList = PersistentList.from([]);
   let cursor = 0;
   for (const message of messages) ({ list, cursor } = appendTranscriptMessage(list, cursor, message, displayName));
   if (pending) {

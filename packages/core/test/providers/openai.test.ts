@@ -82,6 +82,11 @@ describe('OpenAIProvider: streamed answers', () => {
     expect((await turn(provider, ask())).finishReason).toBe(ours);
   });
 
+  it('shows a structured-output refusal as the answer text', async () => {
+    const provider = await openai([{ sse: [openaiChunk({ role: 'assistant', content: null, refusal: '' }), openaiChunk({ refusal: "I can't help with that." }), openaiChunk({}, 'stop'), OPENAI_DONE] }]);
+    expect((await turn(provider, ask())).text).toBe("I can't help with that.");
+  });
+
   it('passes reasoning text (reasoning_content) on as reasoning deltas', async () => {
     const provider = await openai([{ sse: [openaiChunk({ reasoning_content: 'Think' }), openaiChunk({ content: 'Answer' }, 'stop'), OPENAI_DONE] }]);
     const chunks = await collect(provider.stream(ask()));
@@ -284,6 +289,13 @@ describe('OpenAIProvider: errors', () => {
     const error = await failure(turn(provider, ask()));
     expect(error).toBeInstanceOf(ProviderStreamError);
     expect(error.message).toContain('`choices` is not an array');
+  });
+
+  it('explains a 200 JSON answer where a stream was expected', async () => {
+    const provider = await openai([{ status: 200, json: { error: { message: 'streaming is disabled for this key' } } }]);
+    const error = await failure(turn(provider, ask()));
+    expect(error).toBeInstanceOf(ProviderStreamError);
+    expect(error.message).toContain('OpenAI answered with JSON instead of an event stream: streaming is disabled for this key');
   });
 
   it('reports an unreachable server as a retryable ProviderConnectionError naming the address', async () => {

@@ -1,0 +1,59 @@
+import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent } from '@lousho/core';
+
+/** Where a binding gets its agent from: the two sources every binding accepts. */
+export type ConformanceSource = { agent: ClientAgent; sessionId?: string } | { url: string; sessionId?: string };
+
+/** The options the suite passes to a binding (the client's callbacks and throttle). */
+export type BindingOptions = Pick<AgentClientOptions, 'onEvent' | 'onFinish' | 'onError' | 'throttleMs'>;
+
+/**
+ * The binding's state as the framework holds it now: what a component would render (React: the
+ * hook's last render; Vue: the refs' values; Svelte: the store's value).
+ */
+export interface BindingState {
+  messages: AgentUIState['messages'];
+  status: AgentUIState['status'];
+  pendingApproval: AgentUIState['pendingApproval'];
+  error: AgentUIState['error'];
+  usage: AgentUIState['usage'];
+  finishReason: AgentUIState['finishReason'];
+  sessionId: string | undefined;
+}
+
+/** One mounted binding (a component using the hook, a composable in a scope, a subscribed store). */
+export interface MountedBinding {
+  state(): BindingState;
+  send(input: string): Promise<AgentActionResult>;
+  stop(): Promise<AgentActionResult>;
+  approve(note?: string): Promise<AgentActionResult>;
+  reject(note?: string): Promise<AgentActionResult>;
+  answer(text: string): Promise<AgentActionResult>;
+  reset(): void;
+  /** Gives the mounted binding another source (another session); only with `supportsSourceChange`. */
+  setSource?(source: ConformanceSource): void | Promise<void>;
+  /** Unmounts: the binding stops following (the agent's run goes on). */
+  unmount(): void | Promise<void>;
+}
+
+/** How the suite drives one framework's binding. */
+export interface BindingDriver {
+  /** Mounts the binding on `source` with `options`, the way an app would. */
+  mount(source: ConformanceSource, options: BindingOptions): Promise<MountedBinding>;
+  /** The binding can switch a mounted instance to another session (`MountedBinding.setSource`). */
+  supportsSourceChange?: boolean;
+}
+
+/** What the suite needs from the test runner (vitest's `describe`, `it` and `expect` fit). */
+export interface SuiteApi {
+  describe(name: string, body: () => void): void;
+  it(name: string, body: () => Promise<void>, timeoutMs?: number): void;
+  expect: ExpectLike;
+}
+
+/** The part of vitest's (or Jest's) `expect` the scenarios use. */
+export interface ExpectLike {
+  (actual: unknown): any;
+  objectContaining(value: object): any;
+  any(constructor: unknown): any;
+  stringContaining(value: string): any;
+}

@@ -1,0 +1,4 @@
+export { memoryStore, MemorySessionStore, MemoryCheckpointStore, DEFAULT_LEASE_MS } from './memory-store.js';
+export type { MemoryStore, MemoryStoreOptions } from './memory-store.js';
+export { STORE_ERROR_CODES, SessionLeaseLostError, SessionNotResumableError } from './errors.js';
+export type * from './types.js';

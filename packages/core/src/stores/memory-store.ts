@@ -1,0 +1,194 @@
+import type { AgentStreamEvent } from '../events/types.js';
+import type { Message } from '../messages.js';
+import type { StepUsage } from '../usage/types.js';
+import { InMemoryApprovalStore } from '../agent/approval-store.js';
+import type { ToolCallRecord } from '../agent/types.js';
+import { SessionLeaseLostError } from './errors.js';
+import type {
+  CheckpointStore,
+  CheckpointWrite,
+  CompleteAgentStore,
+  EventToAppend,
+  LeaseResult,
+  ListWrite,
+  RunProgress,
+  RunStart,
+  SessionPatch,
+  SessionRecord,
+  SessionStore,
+  StoredCheckpoint,
+} from './types.js';
+
+export interface MemoryStoreOptions {
+  /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
+  leaseMs?: number;
+}
+
+export const DEFAULT_LEASE_MS = 30_000;
+
+function newRecord(id: string, now: number, owner?: string): SessionRecord {
+  return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
+}
+
+/** Sessions and their event logs in a Map. Records are copied in and out; events are plain JSON. */
+export class MemorySessionStore implements SessionStore {
+  readonly #records = new Map<string, SessionRecord>();
+  readonly #logs = new Map<string, AgentStreamEvent[]>();
+
+  get(id: string): SessionRecord | undefined {
+    const record = this.#records.get(id);
+    return record && { ...record };
+  }
+
+  create(id: string, init: { owner?: string } = {}): { created: boolean; record: SessionRecord } {
+    const existing = this.#records.get(id);
+    if (existing) return { created: false, record: { ...existing } };
+    const record = newRecord(id, Date.now(), init.owner);
+    this.#records.set(id, record);
+    return { created: true, record: { ...record } };
+  }
+
+  #ensure(id: string): SessionRecord {
+    let record = this.#records.get(id);
+    if (!record) this.#records.set(id, (record = newRecord(id, Date.now())));
+    return record;
+  }
+
+  update(id: string, patch: SessionPatch): void {
+    const record = this.#ensure(id);
+    Object.assign(record, patch, { updatedAt: Date.now() });
+  }
+
+  list(filter: { owner?: string } = {}): SessionRecord[] {
+    const out: SessionRecord[] = [];
+    for (const record of this.#records.values()) {
+      if (filter.owner !== undefined && record.owner !== filter.owner) continue;
+      out.push({ ...record });
+    }
+    return out.sort((a, b) => a.createdAt - b.createdAt);
+  }
+
+  delete(id: string): void {
+    this.#records.delete(id);
+    this.#logs.delete(id);
+  }
+
+  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean } = {}): AgentStreamEvent[] {
+    const record = this.#ensure(id);
+    let log = this.#logs.get(id);
+    if (!log || options.resetLog) this.#logs.set(id, (log = []));
+    const numbered: AgentStreamEvent[] = [];
+    for (const { runId, event } of events) {
+      const stamped = { ...event, seq: ++record.lastSeq, runId, sessionId: id } as AgentStreamEvent;
+      log.push(stamped);
+      numbered.push(stamped);
+    }
+    record.updatedAt = Date.now();
+    return numbered;
+  }
+
+  eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
+    const log = this.#logs.get(id) ?? [];
+    let lo = 0;
+    let hi = log.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (log[mid]!.seq <= afterSeq) lo = mid + 1;
+      else hi = mid;
+    }
+    return log.slice(lo);
+  }
+}
+
+interface CheckpointEntry {
+  messages: Message[];
+  run?: { start: RunStart; progress: RunProgress; stepUsage: StepUsage[]; toolCalls: ToolCallRecord[] };
+  lease?: { holder: string; expiresAt: number };
+}
+
+function applyList<T>(list: T[], write: ListWrite<T>): void {
+  if (write.keep < list.length) list.length = write.keep;
+  for (const item of write.append) list.push(item);
+}
+
+/**
+ * Checkpoints in a Map. Messages are kept by reference (the loop freezes them), so a checkpoint
+ * costs a few pushes, whatever the length of the transcript.
+ */
+export class MemoryCheckpointStore implements CheckpointStore {
+  readonly leaseMs: number;
+  readonly #entries = new Map<string, CheckpointEntry>();
+
+  constructor(options: MemoryStoreOptions = {}) {
+    this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+  }
+
+  #view(sessionId: string, entry: CheckpointEntry, now: number): StoredCheckpoint {
+    const run = entry.run;
+    return {
+      sessionId,
+      messages: entry.messages.slice(),
+      ...(run ? { run: { ...run.start, ...run.progress, stepUsage: run.stepUsage.slice(), toolCalls: run.toolCalls.slice() } } : {}),
+      leased: entry.lease !== undefined && entry.lease.expiresAt > now,
+    };
+  }
+
+  acquire(sessionId: string, holder: string, options: { force?: boolean } = {}): LeaseResult {
+    const now = Date.now();
+    let entry = this.#entries.get(sessionId);
+    if (entry?.lease && entry.lease.holder !== holder && entry.lease.expiresAt > now && !options.force) return { acquired: false };
+    const existed = entry !== undefined;
+    if (!entry) this.#entries.set(sessionId, (entry = { messages: [] }));
+    entry.lease = { holder, expiresAt: now + this.leaseMs };
+    return { acquired: true, checkpoint: existed ? this.#view(sessionId, entry, now) : undefined };
+  }
+
+  renew(sessionId: string, holder: string): boolean {
+    const lease = this.#entries.get(sessionId)?.lease;
+    if (!lease || lease.holder !== holder) return false;
+    lease.expiresAt = Date.now() + this.leaseMs;
+    return true;
+  }
+
+  release(sessionId: string, holder: string): void {
+    const entry = this.#entries.get(sessionId);
+    if (entry?.lease?.holder === holder) delete entry.lease;
+  }
+
+  save(sessionId: string, write: CheckpointWrite): void {
+    const entry = this.#entries.get(sessionId);
+    if (!entry?.lease || entry.lease.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
+    entry.lease.expiresAt = Date.now() + this.leaseMs;
+    applyList(entry.messages, write.messages);
+    const { start, progress } = write.run;
+    if (start) entry.run = { start: { ...start }, progress: { ...progress }, stepUsage: [], toolCalls: [] };
+    if (!entry.run) throw new TypeError('The first checkpoint of a session must carry the run start.');
+    entry.run.progress = { ...progress };
+    applyList(entry.run.stepUsage, write.run.stepUsage);
+    applyList(entry.run.toolCalls, write.run.toolCalls);
+  }
+
+  load(sessionId: string): StoredCheckpoint | undefined {
+    const entry = this.#entries.get(sessionId);
+    return entry && this.#view(sessionId, entry, Date.now());
+  }
+
+  delete(sessionId: string): void {
+    this.#entries.delete(sessionId);
+  }
+}
+
+/** The store type `memoryStore()` returns: every part, in this process's memory. */
+export interface MemoryStore extends CompleteAgentStore {
+  sessions: MemorySessionStore;
+  checkpoints: MemoryCheckpointStore;
+  approvals: InMemoryApprovalStore;
+}
+
+/**
+ * Sessions, checkpoints and approvals in memory: the default store of `createAgent()`. Everything
+ * is lost when the process ends; use `SqliteStore` (from `/sqlite`) to survive restarts.
+ */
+export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  return { sessions: new MemorySessionStore(), checkpoints: new MemoryCheckpointStore(options), approvals: new InMemoryApprovalStore() };
+}

@@ -1,0 +1,178 @@
+import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../events/types.js';
+import type { Message } from '../messages.js';
+import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { ApprovalStore } from '../agent/approval-store.js';
+import type { SessionStatus } from '../agent/session-runtime.js';
+import type { PausedBatch } from '../agent/run-snapshot.js';
+import type { RunConfigContext, ToolCallRecord } from '../agent/types.js';
+
+/**
+ * Every store method may answer synchronously (memory, SQLite) or with a Promise (a networked
+ * store). Callers always treat the answer as possibly async; synchronous answers keep the hot path
+ * free of extra ticks.
+ */
+export type MaybePromise<T> = T | Promise<T>;
+
+// ---------------------------------------------------------------------------------------------
+// Sessions: one record per conversation, plus its numbered event log.
+// ---------------------------------------------------------------------------------------------
+
+/** What a store keeps about a session (the transcript lives with the checkpoints). */
+export interface SessionRecord {
+  id: string;
+  /** The principal that owns it (the HTTP handler's `authorize()` result), if any. */
+  owner?: string;
+  status: SessionStatus;
+  pendingApproval: PendingApprovalInfo | null;
+  /** Transcript length when the latest run's event log started (see `SessionState.runStartIndex`). */
+  runStartIndex: number;
+  /** The seq of the newest event appended (0 before the first). */
+  lastSeq: number;
+  /** Milliseconds since the epoch, by the store's clock. */
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type SessionPatch = Partial<Pick<SessionRecord, 'status' | 'pendingApproval' | 'runStartIndex'>>;
+
+/** One event to append: the store numbers it (`seq`) and stamps `runId` / `sessionId`. */
+export interface EventToAppend {
+  runId: string;
+  event: UnsequencedStreamEvent;
+}
+
+export interface SessionStore {
+  get(id: string): MaybePromise<SessionRecord | undefined>;
+  /**
+   * Creates the session unless it exists, in one atomic step; `created` says which happened.
+   * The record returned is the stored one either way (so an owner check can follow).
+   */
+  create(id: string, init?: { owner?: string }): MaybePromise<{ created: boolean; record: SessionRecord }>;
+  /** Changes the record, creating it (with no owner) if it does not exist yet. */
+  update(id: string, patch: SessionPatch): MaybePromise<void>;
+  /** Sessions, oldest first; `owner` filters by principal. */
+  list(filter?: { owner?: string }): MaybePromise<SessionRecord[]>;
+  /** Removes the session, its event log and (for a combined store) nothing else. */
+  delete(id: string): MaybePromise<void>;
+  /**
+   * Appends events to the session's log in the given order and returns them numbered: the store
+   * assigns `seq` (`lastSeq + 1`, `+ 2`, ...), which is what makes numbers unique even when several
+   * processes share the store. With `resetLog`, the events before these are dropped first (the log
+   * keeps only the latest run). Creates the session record if needed.
+   */
+  appendEvents(id: string, events: readonly EventToAppend[], options?: { resetLog?: boolean }): MaybePromise<AgentStreamEvent[]>;
+  /** Logged events with `seq > afterSeq`, in seq order. */
+  eventsAfter(id: string, afterSeq: number): MaybePromise<AgentStreamEvent[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checkpoints: the transcript and the latest run's state, written append-only, under a lease.
+// ---------------------------------------------------------------------------------------------
+
+/** Where the latest run of a session stands. */
+export type RunState = 'running' | 'paused' | 'done';
+
+/** The fields of a run that are fixed when it starts. */
+export interface RunStart {
+  runId: string;
+  model: string;
+  configContext: RunConfigContext;
+  /** Index in the transcript where this run's own messages start. */
+  runStart: number;
+}
+
+/** The fields of a run that change as it goes (small, rewritten at every checkpoint). */
+export interface RunProgress {
+  state: RunState;
+  steps: number;
+  usage: RunUsage;
+  repairUsed?: boolean;
+  paused?: PausedBatch;
+}
+
+/** A list written append-only: keep the first `keep` stored items, drop the rest, add `append`. */
+export interface ListWrite<T> {
+  keep: number;
+  append: readonly T[];
+}
+
+/**
+ * One checkpoint: only what changed since the previous one, so a step costs the same at step 200
+ * as at step 10. `keep` below the stored length means something earlier was edited (e.g. pruned).
+ */
+export interface CheckpointWrite {
+  /** The lease holder writing: a store refuses writes from anyone else (fencing). */
+  holder: string;
+  messages: ListWrite<Message>;
+  run: {
+    /** Present on the first write of a run: replaces the previous run's state. */
+    start?: RunStart;
+    progress: RunProgress;
+    stepUsage: ListWrite<StepUsage>;
+    toolCalls: ListWrite<ToolCallRecord>;
+  };
+}
+
+/** The latest run of a session as stored. */
+export interface StoredRun extends RunStart, RunProgress {
+  stepUsage: StepUsage[];
+  toolCalls: ToolCallRecord[];
+}
+
+/** A session's durable conversation state: what `execute()` / `send()` continues from. */
+export interface StoredCheckpoint {
+  sessionId: string;
+  /** The whole transcript (no system prompt). */
+  messages: Message[];
+  run?: StoredRun;
+  /** True while someone holds an unexpired lease on the session (a run is going somewhere). */
+  leased: boolean;
+}
+
+export type LeaseResult = { acquired: true; checkpoint: StoredCheckpoint | undefined } | { acquired: false };
+
+export interface CheckpointStore {
+  /**
+   * How long a lease lasts without renewal, in ms. The holder renews it well before that; a holder
+   * that crashed loses it when it runs out, and then another run may take the session over.
+   */
+  readonly leaseMs: number;
+  /**
+   * Takes the session's lease for `holder` in one atomic step and returns the stored state with it.
+   * Fails (`acquired: false`) while another holder's lease is unexpired, unless `force` (taking over
+   * after a crash: the old holder's next write is then refused).
+   */
+  acquire(sessionId: string, holder: string, options?: { force?: boolean }): MaybePromise<LeaseResult>;
+  /** Extends the lease; false when `holder` no longer holds it. */
+  renew(sessionId: string, holder: string): MaybePromise<boolean>;
+  /** Gives the lease up (no-op if `holder` does not hold it). */
+  release(sessionId: string, holder: string): MaybePromise<void>;
+  /**
+   * Writes a checkpoint in one atomic step. Throws a `LOUSHO_SESSION_LEASE_LOST` error (and writes
+   * nothing) when `write.holder` does not hold the lease.
+   */
+  save(sessionId: string, write: CheckpointWrite): MaybePromise<void>;
+  load(sessionId: string): MaybePromise<StoredCheckpoint | undefined>;
+  delete(sessionId: string): MaybePromise<void>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The store as a whole.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * The `createAgent({ store })` option: where sessions, checkpoints and approvals live. Each part is
+ * optional; a missing one is kept in memory. `memoryStore()` and `SqliteStore` provide all three.
+ */
+export interface AgentStore {
+  sessions?: SessionStore;
+  checkpoints?: CheckpointStore;
+  approvals?: ApprovalStore;
+}
+
+/** A store that provides every part. */
+export interface CompleteAgentStore extends AgentStore {
+  sessions: SessionStore;
+  checkpoints: CheckpointStore;
+  approvals: ApprovalStore;
+}

@@ -1,0 +1,64 @@
+import type {
+  AgentClient,
+  AgentClientOptions,
+  AgentUIState,
+  AnyUIToolPart,
+  ClientAgent,
+  DefinedTool,
+  HttpSource,
+  SessionIdStorage,
+  UIMessage,
+  UIToolPart,
+  UIToolPartOf,
+} from '@lousho/core';
+
+/** An agent running in this page (or test, or server script). `A` carries its tool types when it has them. */
+export interface LoushoInProcessSource<A extends ClientAgent = ClientAgent> {
+  agent: A;
+  /** Continue this session (default: a new one, created on the first `send`). */
+  sessionId?: string;
+}
+
+/** An agent behind `createAgentHandler()`, reached over HTTP with the HTTP-only client. */
+export interface LoushoHttpSource extends HttpSource {
+  /** Where to remember the session id across reloads (e.g. `sessionStorage`); same as the option. */
+  storage?: SessionIdStorage;
+  /** The key in `storage` (default `lousho:session:<url>`); same as the option. */
+  storageKey?: string;
+}
+
+export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
+
+/**
+ * The client's options. `onEvent`, `onFinish` and `onError` may change on every render: the latest
+ * ones are called. `throttleMs` is read when the client is made (on mount, or when the session changes).
+ */
+export type UseLoushoAgentOptions = AgentClientOptions;
+
+/**
+ * The tools a type parameter stands for: a union of `defineTool()` tools as is, or the tools an
+ * agent type declares through its type-only `__types.tools` marker.
+ */
+export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { readonly __types?: { readonly tools?: infer Tools } } ? Tools : never;
+
+/** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
+export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
+
+/** What `useLoushoAgent()` returns: the conversation as rendered now, and the actions (stable per session). */
+export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPart> {
+  /** The conversation. An update replaces only what changed: earlier messages keep their identity. */
+  readonly messages: readonly UIMessage<ToolPart>[];
+  readonly status: AgentUIState['status'];
+  readonly pendingApproval: AgentUIState['pendingApproval'];
+  readonly error: AgentUIState['error'];
+  readonly usage: AgentUIState['usage'];
+  readonly finishReason: AgentUIState['finishReason'];
+  /** The session's id, once there is one (given, restored from storage, or made by the first `send`). */
+  readonly sessionId: string | undefined;
+  readonly send: AgentClient['send'];
+  readonly stop: AgentClient['stop'];
+  readonly approve: AgentClient['approve'];
+  readonly reject: AgentClient['reject'];
+  readonly answer: AgentClient['answer'];
+  readonly reset: AgentClient['reset'];
+}
