@@ -74,6 +74,25 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   await page.locator('#composer-input').press('Enter');
 }
 
+/**
+ * Sends `text` and waits for the whole reply: one more user message, an assistant message after it,
+ * and the status line at `status`. (Waiting for `idle` alone could match the state before the send.)
+ */
+export async function sendAndWaitForReply(page: Page, text: string, status = 'idle', timeout = 30_000): Promise<void> {
+  const users = await page.locator('[data-testid="message"][data-role="user"]').count();
+  await sendMessage(page, text);
+  await page.waitForFunction(
+    ({ users, status }) => {
+      const messages = [...document.querySelectorAll<HTMLElement>('[data-testid="message"]')];
+      const userCount = messages.filter((m) => m.dataset['role'] === 'user').length;
+      const shown = document.querySelector<HTMLElement>('[data-testid="status"]')?.dataset['status'];
+      return userCount === users + 1 && messages[messages.length - 1]?.dataset['role'] === 'assistant' && shown === status;
+    },
+    { users, status },
+    { timeout },
+  );
+}
+
 /** Waits until the status line shows `status` (the hook's `status` value). */
 export async function waitForStatus(page: Page, status: string, timeout = 30_000): Promise<void> {
   await page.locator(`[data-testid="status"][data-status="${status}"]`).waitFor({ timeout });

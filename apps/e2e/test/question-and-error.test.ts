@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, lastAssistantText, openDemo, screenshot, sendMessage, waitForStatus, type Browser, type DemoMode } from './browser.js';
+import { launchBrowser, lastAssistantText, openDemo, screenshot, sendAndWaitForReply, sendMessage, waitForStatus, type Browser, type DemoMode } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -44,8 +44,7 @@ describe.each<DemoMode>(['http', 'page'])('error (%s)', (mode) => {
 
     await banner.getByRole('button', { name: 'Dismiss' }).click();
     expect(await page.getByRole('alert').count()).toBe(0);
-    await sendMessage(page, 'echo still here');
-    await waitForStatus(page, 'idle');
+    await sendAndWaitForReply(page, 'echo still here');
     expect(await lastAssistantText(page)).toBe('still here');
     await page.close();
   });

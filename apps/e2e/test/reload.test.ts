@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, lastAssistantText, openDemo, screenshot, sendMessage, waitForStatus, type Browser } from './browser.js';
+import { launchBrowser, lastAssistantText, openDemo, screenshot, sendAndWaitForReply, sendMessage, waitForStatus, type Browser } from './browser.js';
 
 let browser: Browser;
 beforeAll(async () => {
@@ -12,8 +12,7 @@ afterAll(async () => {
 describe('reload (http)', () => {
   it('restores the transcript and the pending approval, and approving after the reload completes the run', async () => {
     const { page, pageErrors } = await openDemo(browser, 'http');
-    await sendMessage(page, "What's the weather in Paris?");
-    await waitForStatus(page, 'idle');
+    await sendAndWaitForReply(page, "What's the weather in Paris?");
     await page.locator('[data-testid="tool-card"][data-tool="get_weather"][data-state="done"]').waitFor();
     const weatherAnswer = await lastAssistantText(page);
     expect(weatherAnswer).toContain('Paris');

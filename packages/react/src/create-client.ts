@@ -22,6 +22,6 @@ function lazyInProcessTransport(agent: ClientAgent): ClientTransport {
  */
 export function createClient(source: LoushoAgentSource, options: AgentClientOptions): AgentClient {
   return 'agent' in source
-    ? createAgentClientWithTransport(lazyInProcessTransport(source.agent), { ...options, ...(source.sessionId !== undefined && { sessionId: source.sessionId }) })
+    ? createAgentClientWithTransport(lazyInProcessTransport(source.agent), { ...options, sessionId: source.sessionId })
     : createHttpAgentClient(source, options);
 }

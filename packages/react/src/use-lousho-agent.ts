@@ -8,13 +8,18 @@ interface Latest {
   options: UseLoushoAgentOptions;
 }
 
-/** What identifies the session a client follows: a change of any of these means a new client. */
-function sessionKey(source: LoushoAgentSource, options: UseLoushoAgentOptions): unknown[] {
-  const http = 'url' in source ? source : undefined;
-  return ['agent' in source ? source.agent : source.url, source.sessionId, http?.storage ?? options.storage, http?.storageKey ?? options.storageKey];
+/** What a client is made for: a change of any of these means a new client. */
+function clientKey(source: LoushoAgentSource, options: UseLoushoAgentOptions): unknown[] {
+  return ['agent' in source ? source.agent : source.url, source.sessionId, ('url' in source ? source.storageKey : undefined) ?? options.storageKey];
 }
 
-const sameKey = (a: unknown[], b: unknown[]): boolean => a.every((value, i) => Object.is(value, b[i]));
+/**
+ * Whether the client can stay for the new key: the same agent or URL and storage key, and a
+ * session id that changed to the one the client already follows (an app that puts the id the
+ * first `send` made into its route, then passes it back).
+ */
+const keeps = (client: AgentClient, held: unknown[], key: unknown[]): boolean =>
+  key.every((value, i) => Object.is(value, held[i]) || (i === 1 && value !== undefined && value === client.sessionId));
 
 /**
  * A client for `source`. Creating it does no I/O (safe while rendering on the server); the first
@@ -23,22 +28,19 @@ const sameKey = (a: unknown[], b: unknown[]): boolean => a.every((value, i) => O
  */
 function makeClient(source: LoushoAgentSource, options: UseLoushoAgentOptions, latest: { current: Latest }): AgentClient {
   const http = 'url' in source ? source : undefined;
-  const storage = http?.storage ?? options.storage;
-  const storageKey = http?.storageKey ?? options.storageKey;
   const clientOptions: AgentClientOptions = {
+    ...options,
+    storage: http?.storage ?? options.storage,
+    storageKey: http?.storageKey ?? options.storageKey,
     onEvent: (event) => latest.current.options.onEvent?.(event),
     onFinish: (info) => latest.current.options.onFinish?.(info),
     onError: (error) => latest.current.options.onError?.(error),
-    ...(options.throttleMs !== undefined && { throttleMs: options.throttleMs }),
-    ...(storage && { storage }),
-    ...(storageKey !== undefined && { storageKey }),
   };
   if (!http) return createClient(source, clientOptions);
   const current = () => latest.current.source as typeof http;
   return createClient(
     {
-      url: http.url,
-      ...(http.sessionId !== undefined && { sessionId: http.sessionId }),
+      ...http,
       headers: () => {
         const headers = current().headers;
         return (typeof headers === 'function' ? headers() : headers) ?? {};
@@ -54,8 +56,10 @@ function makeClient(source: LoushoAgentSource, options: UseLoushoAgentOptions, l
  * (`{ url, sessionId?, headers?, fetch?, storage?, storageKey? }`), as React state.
  *
  * A thin layer over the framework-neutral client: `useSyncExternalStore` on its snapshot, one client
- * per session (a new `url`, `agent` or `sessionId` makes a new one and destroys the old). Unmounting
- * only detaches (the run goes on on the server); mounting again on the session picks it up.
+ * per session (a new `url`, `agent`, `storageKey` or `sessionId` makes a new one and destroys the
+ * old; passing back the id the client made for itself keeps it). Unmounting only detaches (the run
+ * goes on on the server); mounting again on the session picks it up. Keep `agent` stable (made
+ * once, outside the component or in state): a new agent object is a new conversation.
  *
  * Typed from the agent: `useLoushoAgent({ agent })` or `useLoushoAgent<typeof agent>(...)` narrows
  * tool parts on `toolName` when the agent's type names its tools; `useLoushoAgent<typeof weather |
@@ -70,12 +74,13 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
     latest.current = { source, options };
   });
 
-  const key = sessionKey(source, options);
+  const key = clientKey(source, options);
   const [held, setHeld] = useState(() => ({ key, client: makeClient(source, options, latest) }));
   let client = held.client;
-  if (!sameKey(held.key, key)) {
-    // Another session: a new client now (React re-renders with it at once); the old one is destroyed once this commits.
-    client = makeClient(source, options, latest);
+  if (key.some((value, i) => !Object.is(value, held.key[i]))) {
+    // Another session: a new client now (React re-renders with it at once); the old one is
+    // destroyed once this commits.
+    if (!keeps(client, held.key, key)) client = makeClient(source, options, latest);
     setHeld({ key, client });
   }
 

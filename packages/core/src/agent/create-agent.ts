@@ -3,30 +3,22 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
+import { memoryStore } from '../stores/memory-store.js';
+import type { CheckpointStore, SessionStore } from '../stores/types.js';
 import { emptyUsage } from '../usage/tracker.js';
-import { InMemoryApprovalStore, type ApprovalRecord, type ApprovalStore } from './approval-store.js';
+import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { driveRun } from './drive-run.js';
+import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import type { LoopDeps } from './loop-deps.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
+import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import { SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
 import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
 
-/** Thrown when a session paused on an approval gets new input. */
-export class SessionAwaitingApprovalError extends SDKError {
-  readonly sessionId: string;
-  readonly approvalId: string;
-  constructor(sessionId: string, approvalId: string) {
-    super(ERROR_CODES.LOUSHO_SESSION_AWAITING_APPROVAL, `Session '${sessionId}' is waiting for a decision on approval '${approvalId}'.`, {
-      hint: 'Resolve or answer the pending approval (agent.approvals.resolve / answer) before sending new input.',
-    });
-    this.name = 'SessionAwaitingApprovalError';
-    this.sessionId = sessionId;
-    this.approvalId = approvalId;
-  }
-}
+export { SessionAwaitingApprovalError };
 
 type OutputOf<C> = C extends { output: infer S extends StandardSchemaV1 } ? StandardSchemaV1.InferOutput<S> : unknown;
 
@@ -42,6 +34,8 @@ export interface SessionState {
    * run's log): a UI rebuilds its state from `messages.slice(0, runStartIndex)` plus those events.
    */
   runStartIndex: number;
+  /** The principal that owns the session (set by the HTTP handler), if any. */
+  owner?: string;
 }
 
 export interface AgentSession<TObject = unknown> {
@@ -74,6 +68,14 @@ export interface AgentSessions {
   subscribe(id: string, listener: SessionListener): () => void;
   /** Stops the session's running turn, whoever started it. True if something was running. */
   stop(id: string): boolean;
+  /**
+   * Reads the session from the agent's store into this process (after a restart, or when another
+   * process changed it) and returns its state; `get`, `eventsAfter` and `subscribe` then see it.
+   * Undefined when neither the store nor this process knows the session.
+   */
+  load(id: string): Promise<SessionState | undefined>;
+  /** Creates the session in the store, owned by `owner`, unless it exists. True if it was created. */
+  create(id: string, options?: { owner?: string }): Promise<boolean>;
 }
 
 export interface Agent<TObject = unknown> {
@@ -84,6 +86,13 @@ export interface Agent<TObject = unknown> {
   session(id?: string): AgentSession<TObject>;
   readonly approvals: AgentApprovals<TObject>;
   readonly sessions: AgentSessions;
+  /**
+   * Resumes a run that a crash interrupted (from the store's checkpoint), taking the session over
+   * from the process that died: tool calls without a result run again (same `toolCallId`), and the
+   * model is not asked again for a turn the checkpoint has. Rejects with `LOUSHO_SESSION_NOT_RESUMABLE`
+   * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
+   */
+  resume(sessionId: string, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
 }
 
 function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): number {
@@ -117,11 +126,14 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   }
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
-  const approvalStore: ApprovalStore = config.approvalStore ?? new InMemoryApprovalStore();
+  // Parts of the store that are not given live in memory (the default store).
+  const store = config.store ?? {};
+  const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore();
+  const sessionStore: SessionStore = store.sessions ?? fallback!.sessions;
+  const checkpointStore: CheckpointStore = store.checkpoints ?? fallback!.checkpoints;
+  const approvalStore: ApprovalStore = config.approvalStore ?? store.approvals ?? fallback!.approvals;
   const hookList = () => (config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : []);
   const sessions = new Map<string, SessionRuntime>();
-  // Transcript length when each session's event log (re)started: see SessionState.runStartIndex.
-  const runStarts = new Map<string, number>();
   // With only static values the agent is built once, when it is created.
   const staticConfig: Promise<ResolvedRunConfig> | undefined = isStaticConfig(config)
     ? resolveRunConfig(config, provider, { input: [] })
@@ -130,15 +142,60 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const sessionFor = (id: string): SessionRuntime => {
     let session = sessions.get(id);
-    if (!session) {
-      const created = (session = new SessionRuntime(id));
-      sessions.set(id, session);
-      // Runs first among the listeners, before the run appends its input to `messages`.
-      created.subscribe((event) => {
-        if (event.type === 'run.start' && (!event.continuation || !runStarts.has(id))) runStarts.set(id, created.messages.length);
-      });
-    }
+    if (!session) sessions.set(id, (session = new SessionRuntime(id, sessionStore)));
     return session;
+  };
+
+  const stateOf = (s: SessionRuntime): SessionState => ({
+    id: s.id,
+    messages: s.messages,
+    status: s.status,
+    pendingApproval: s.pendingApproval,
+    lastSeq: s.lastSeq,
+    runStartIndex: s.runStartIndex ?? s.messages.length,
+    ...(s.owner !== undefined ? { owner: s.owner } : {}),
+  });
+
+  /** Brings the session's runtime up to date with the store (unless a run is going on here). */
+  const loadSession = async (id: string): Promise<SessionState | undefined> => {
+    const record = await sessionStore.get(id);
+    const local = sessions.get(id);
+    if (!record) return local && stateOf(local);
+    if (local && (local.status === 'running' || (local.lastSeq === record.lastSeq && local.version > 0))) {
+      local.owner = record.owner;
+      return stateOf(local);
+    }
+    const version = local?.version ?? 0;
+    const [checkpoint, events] = await Promise.all([checkpointStore.load(id), sessionStore.eventsAfter(id, 0)]);
+    const runtime = sessionFor(id);
+    // A run started here while we were reading: its state is newer than what we read.
+    if (runtime.status === 'running' || runtime.version !== version) return stateOf(runtime);
+    let status = record.status;
+    let pendingApproval = record.pendingApproval;
+    const run = checkpoint?.run;
+    if (run?.state === 'paused' && run.paused) {
+      // Paused, unless the approval was decided and only its continuation is missing (resume() runs it).
+      const approval = await approvalStore.get(run.paused.approval.approvalId);
+      const decided = approval !== undefined && approval.status === 'resolved';
+      status = decided ? 'idle' : 'awaiting-approval';
+      pendingApproval ??= run.paused.approval;
+    } else if (status === 'running' && !checkpoint?.leased) {
+      // The process running it is gone: the run waits for resume() or the next turn.
+      status = 'idle';
+    } else if (status === 'awaiting-approval' && !pendingApproval) {
+      status = 'idle';
+    }
+    runtime.hydrate({
+      ...(record.owner !== undefined ? { owner: record.owner } : {}),
+      status,
+      pendingApproval: status === 'awaiting-approval' ? pendingApproval : null,
+      runStartIndex: Math.min(record.runStartIndex, checkpoint?.messages.length ?? 0),
+      lastSeq: record.lastSeq,
+      messages: checkpoint?.messages ?? [],
+      events,
+    });
+    runtime.version = Math.max(runtime.version, 1);
+    return stateOf(runtime);
   };
 
   const baseDeps = (resolved: ResolvedRunConfig, useApprove: boolean): Omit<LoopDeps, 'emit' | 'signal'> => ({
@@ -162,18 +219,16 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.onPermissionDecision ? { onPermissionDecision: config.onPermissionDecision } : {}),
   });
 
-  const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean): AgentRun<Out> => {
+  const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn'): AgentRun<Out> => {
     const sessionId = options.sessionId ?? newId('sess');
     const session = sessionFor(sessionId);
-    if (session.status === 'running') {
-      throw new SDKError(ERROR_CODES.LOUSHO_SESSION_BUSY, `Session '${sessionId}' is already running a turn.`, {
-        hint: 'Wait for the current turn to finish, or stop it first.',
-      });
-    }
+    if (session.status === 'running') throw sessionBusyError(sessionId);
     if (session.status === 'awaiting-approval' && session.pendingApproval) {
       throw new SessionAwaitingApprovalError(sessionId, session.pendingApproval.approvalId);
     }
-    const ctx: RunConfigContext = { sessionId, input, ...(options.metadata ? { metadata: options.metadata } : {}) };
+    // A run resumed from a crash checkpoint resolves its config again with no input and no metadata.
+    const ctx: RunConfigContext =
+      mode === 'resume' ? { sessionId, input: [] } : { sessionId, input, ...(options.metadata ? { metadata: options.metadata } : {}) };
     const snapshot: RunSnapshot = {
       runId: newId('run'),
       sessionId,
@@ -197,9 +252,14 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       buffered: !useApprove,
-      prepare: async () => {
-        const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, ctx);
-        snapshot.model = resolved.model;
+      durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' ? { force: true } : {}) },
+      sessionStore,
+      prepare: async ({ recovered, snapshot: current }) => {
+        // A recovered run keeps the model it resolved: it never switches mid-turn.
+        const resolved = staticConfig
+          ? await staticConfig
+          : await resolveRunConfig(config, provider, ctx, recovered ? current.model : undefined);
+        if (!recovered) current.model = resolved.model;
         holder.deps = baseDeps(resolved, useApprove);
       },
     });
@@ -207,11 +267,37 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   };
 
   const continueApproval = async (id: string, decision: ApprovalDecision, options: { signal?: AbortSignal }): Promise<AgentRun<Out>> => {
-    const record: ApprovalRecord = await claimApproval(approvalStore, id, decision);
+    // The session's lease first, so a decision is only recorded when its continuation can run.
+    const known = typeof id === 'string' && id.length > 0 ? await approvalStore.get(id) : undefined;
+    let leg: DurableLeg | undefined;
+    if (known && known.status === 'pending') {
+      await loadSession(known.sessionId);
+      if (sessionFor(known.sessionId).status === 'running') throw sessionBusyError(known.sessionId);
+      leg = new DurableLeg(checkpointStore, approvalStore, known.sessionId);
+      try {
+        await leg.acquire();
+      } catch (error) {
+        // The session is paused on this approval, so whoever holds it is deciding it right now.
+        if (SDKError.is(error) && error.code === ERROR_CODES.LOUSHO_SESSION_BUSY) {
+          throw new SDKError(ERROR_CODES.LOUSHO_APPROVAL_NOT_PENDING, `Approval '${id}' is being decided by another caller.`, {
+            hint: 'Each approval is decided once; list pending approvals with agent.approvals.list().',
+          });
+        }
+        throw error;
+      }
+    }
+    let record: ApprovalRecord;
+    try {
+      record = await claimApproval(approvalStore, id, decision);
+      if (!leg || record.sessionId !== leg.sessionId) throw sessionBusyError(record.sessionId);
+    } catch (error) {
+      await leg?.release();
+      throw error;
+    }
     const session = sessionFor(record.sessionId);
     if (session.status === 'running') {
-      await approvalStore.release(id);
-      throw new SDKError(ERROR_CODES.LOUSHO_SESSION_BUSY, `Session '${record.sessionId}' is already running a turn.`, { hint: 'Wait for it to finish.' });
+      await leg.release();
+      throw sessionBusyError(record.sessionId);
     }
     const snapshot = record.snapshot;
     if (session.messages.length === 0) session.messages = snapshot.messages.slice();
@@ -226,6 +312,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       continuation: continuationFor(record, decision),
+      durable: { leg, mode: 'approval' },
+      sessionStore,
       prepare: async () => {
         // The paused run keeps its model; tools are resolved again with the same ctx.
         const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, snapshot.configContext, snapshot.model);
@@ -257,8 +345,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const sessionsApi: AgentSessions = {
     get(id) {
       const s = sessions.get(id);
-      if (!s) return undefined;
-      return { id: s.id, messages: s.messages, status: s.status, pendingApproval: s.pendingApproval, lastSeq: s.lastSeq, runStartIndex: runStarts.get(id) ?? s.messages.length };
+      return s && stateOf(s);
     },
     eventsAfter(id, afterSeq) {
       return sessions.get(id)?.eventsAfter(afterSeq) ?? [];
@@ -271,6 +358,13 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       if (!s?.abortController || s.status !== 'running') return false;
       s.abortController.abort();
       return true;
+    },
+    load: loadSession,
+    async create(id, options = {}) {
+      const { created, record } = await sessionStore.create(id, options.owner !== undefined ? { owner: options.owner } : {});
+      const local = sessions.get(id);
+      if (local) local.owner = record.owner;
+      return created;
     },
   };
 
@@ -299,6 +393,13 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     },
     approvals,
     sessions: sessionsApi,
+    async resume(sessionId, options = {}) {
+      if (typeof sessionId !== 'string' || sessionId.length === 0) {
+        throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'resume() needs the id of the session to resume.', { hint: 'Pass the sessionId the interrupted run used.' });
+      }
+      await loadSession(sessionId);
+      return startTurn([], { ...options, sessionId }, true, 'resume').result;
+    },
   };
   return agent;
 }

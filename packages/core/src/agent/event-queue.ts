@@ -11,6 +11,7 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   #closed = false;
   #wake: (() => void) | undefined;
   #iterated = false;
+  #failure: { error: unknown } | undefined;
 
   push(event: AgentStreamEvent): void {
     if (this.#closed) return;
@@ -21,6 +22,13 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   close(): void {
     this.#closed = true;
     this.#wake?.();
+  }
+
+  /** Ends the stream with `error` (thrown to the consumer after the buffered events): a run that never started. */
+  fail(error: unknown): void {
+    if (this.#closed) return;
+    this.#failure = { error };
+    this.close();
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
@@ -37,7 +45,10 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
         yield event;
         continue;
       }
-      if (this.#closed) return;
+      if (this.#closed) {
+        if (this.#failure) throw this.#failure.error;
+        return;
+      }
       await new Promise<void>((resolve) => (this.#wake = resolve));
       this.#wake = undefined;
     }

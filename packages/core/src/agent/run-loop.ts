@@ -21,9 +21,19 @@ export interface LoopOutcome {
   paused?: PausedBatch;
 }
 
-/** How to continue a batch that paused: the decided call's outcome (or its preparation), then the rest. */
+/**
+ * How a run goes on from a saved state before its next model call: finish a tool batch (the one that
+ * paused, or the calls a crash left without results), then run `then` (e.g. append new input).
+ */
 export interface BatchContinuation {
-  first: (scope: CallScope) => Promise<PreparedCall>;
+  /** Decides the batch's first call (an approval decision); without it the call is prepared as usual. */
+  first?: (scope: CallScope) => Promise<PreparedCall>;
+  /** The batch to finish; default: `snapshot.paused`. */
+  batch?: { calls: ToolCall[]; index: number; step: number };
+  /** Runs once the batch is done, before the next model call; true if it added messages. */
+  then?: () => Promise<boolean>;
+  /** A run recovered from a checkpoint: if the transcript already ends with the model's answer, it ends there. */
+  recovered?: boolean;
 }
 
 /**
@@ -40,14 +50,19 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
 
   const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => ({ finishReason, text: lastText, ...extra });
 
-  // An approval resume first finishes the paused batch.
-  if (continuation && snapshot.paused) {
-    const paused = snapshot.paused;
+  // An approval resume (or a recovered run) first finishes the paused or interrupted batch.
+  if (continuation) {
+    const pending = continuation.batch ?? snapshot.paused;
     delete snapshot.paused;
-    const scope: CallScope = { deps, snapshot, step: paused.step, visibleLength: visibleLengthOf(snapshot, paused) };
-    const batch = await runToolBatch(scope, paused.calls, paused.index, continuation.first);
-    const stop = afterBatch(batch, paused.calls, paused.step);
-    if (stop) return stop;
+    if (pending) {
+      const scope: CallScope = { deps, snapshot, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls) };
+      const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first);
+      const stop = afterBatch(batch, pending.calls, pending.step);
+      if (stop) return stop;
+    }
+    const added = continuation.then ? await continuation.then() : false;
+    // The answer was checkpointed before the crash: the model is not asked again.
+    if (continuation.recovered && !added && endsWithAnswer(snapshot)) return finish('stop');
   }
 
   function afterBatch(batch: BatchResult, calls: ToolCall[], step: number): LoopOutcome | undefined {
@@ -176,12 +191,18 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
 }
 
 /** The transcript length the model had seen when it made the paused turn (before its assistant message). */
-function visibleLengthOf(snapshot: RunSnapshot, paused: PausedBatch): number {
+function visibleLengthOf(snapshot: RunSnapshot, calls: readonly ToolCall[]): number {
   for (let i = snapshot.messages.length - 1; i >= 0; i--) {
     const m = snapshot.messages[i]!;
-    if (m.role === 'assistant' && m.toolCalls?.some((c) => c.id === paused.calls[0]?.id)) return i;
+    if (m.role === 'assistant' && m.toolCalls?.some((c) => c.id === calls[0]?.id)) return i;
   }
   return snapshot.messages.length;
+}
+
+/** The run's transcript ends with an assistant answer that asks for no tools. */
+function endsWithAnswer(snapshot: RunSnapshot): boolean {
+  const last = snapshot.messages.at(-1);
+  return snapshot.messages.length > snapshot.runStart && last?.role === 'assistant' && !(last.toolCalls && last.toolCalls.length > 0);
 }
 
 function displayNameOf(deps: LoopDeps, name: string): string {

@@ -1,50 +1,156 @@
 import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
+import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
 
 export type SessionStatus = 'idle' | 'running' | 'awaiting-approval';
 
 export type SessionListener = (event: AgentStreamEvent) => void;
 
+/** What a store knows about a session, to rebuild its runtime in a new process. */
+export interface HydratedSession {
+  owner?: string;
+  status: SessionStatus;
+  pendingApproval: PendingApprovalInfo | null;
+  runStartIndex: number;
+  lastSeq: number;
+  messages: Message[];
+  events: AgentStreamEvent[];
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function startsLog(event: UnsequencedStreamEvent): boolean {
+  return event.type === 'run.start' && !('continuation' in event && event.continuation);
+}
+
 /**
- * One conversation in this process: its transcript, its status and its numbered event log.
- * Events get a per-session sequence number here, so every consumer (a stream, the HTTP handler,
- * an in-process UI client) sees the same numbers and can resume without gaps or duplicates.
+ * One conversation as this process sees it: its transcript, its status and its numbered event log.
+ *
+ * With a session store, the store numbers the events (`appendEvents` assigns `seq`), and only then
+ * are they logged here and handed to the local listeners: every consumer (a stream, the HTTP
+ * handler, an in-process UI client) sees the store's numbers. A store that answers synchronously
+ * (memory, SQLite) keeps delivery synchronous; an async one delivers in order, a little later.
+ * This is also the seam for following a session from another process: a store that can notify
+ * would feed `deliver`-like calls there. Without a store, events are numbered here.
  */
 export class SessionRuntime {
   readonly id: string;
   messages: Message[] = [];
   status: SessionStatus = 'idle';
   pendingApproval: PendingApprovalInfo | null = null;
+  /** Transcript length when the event log (re)started; undefined until a run starts here. */
+  runStartIndex: number | undefined;
+  owner: string | undefined;
   lastUsage: RunUsage | undefined;
   /** The controller of the running turn, so `stop()` can reach it from anywhere. */
   abortController: AbortController | undefined;
+  /** Bumped by every local run, so a load from the store never overwrites newer local state. */
+  version = 0;
   #seq = 0;
   /** Events since the start of the latest run: enough to replay a stream a client lost. */
   #log: AgentStreamEvent[] = [];
   readonly #listeners = new Set<SessionListener>();
+  readonly #store: SessionStore | undefined;
+  #queue: { item: EventToAppend; reset: boolean }[] = [];
+  #inflight: Promise<void> | undefined;
+  #failure: { error: unknown } | undefined;
 
-  constructor(id: string) {
+  constructor(id: string, store?: SessionStore) {
     this.id = id;
+    this.#store = store;
   }
 
   get lastSeq(): number {
     return this.#seq;
   }
 
-  /** Numbers an event, records it and hands it to every listener. */
-  emit(runId: string, event: UnsequencedStreamEvent): AgentStreamEvent {
-    if (event.type === 'run.start' && !('continuation' in event && event.continuation)) this.#log = [];
-    const numbered = { ...event, seq: ++this.#seq, runId, sessionId: this.id } as AgentStreamEvent;
-    this.#log.push(numbered);
-    for (const listener of this.#listeners) {
+  /** Numbers an event (through the store, if any), records it and hands it to every listener. */
+  emit(runId: string, event: UnsequencedStreamEvent): void {
+    const reset = startsLog(event);
+    if (!this.#store) {
+      this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], reset);
+      return;
+    }
+    this.#queue.push({ item: { runId, event }, reset });
+    if (!this.#inflight) this.#drain();
+  }
+
+  /** Resolves once every emitted event is numbered and delivered; throws if the store failed. */
+  async flush(): Promise<void> {
+    while (this.#inflight) await this.#inflight;
+    const failure = this.#failure;
+    this.#failure = undefined;
+    if (failure) throw failure.error;
+  }
+
+  #drain(): void {
+    const store = this.#store!;
+    while (this.#queue.length > 0) {
+      // One store call per batch; a log reset only ever starts a batch.
+      let n = 1;
+      while (n < this.#queue.length && !this.#queue[n]!.reset) n++;
+      const batch = this.#queue.splice(0, n);
+      const reset = batch[0]!.reset;
+      let answer: AgentStreamEvent[] | Promise<AgentStreamEvent[]>;
       try {
-        listener(numbered);
-      } catch {
-        // A listener's failure must not break the run or the other listeners.
+        answer = store.appendEvents(this.id, batch.map((b) => b.item), reset ? { resetLog: true } : undefined);
+      } catch (error) {
+        this.#fail(error, batch, reset);
+        continue;
+      }
+      if (isPromise(answer)) {
+        const inflight: Promise<void> = answer
+          .then(
+            (numbered) => this.#deliver(numbered, reset),
+            (error: unknown) => this.#fail(error, batch, reset),
+          )
+          .finally(() => {
+            if (this.#inflight === inflight) this.#inflight = undefined;
+            this.#drain();
+          });
+        this.#inflight = inflight;
+        return;
+      }
+      this.#deliver(answer, reset);
+    }
+  }
+
+  /** The store refused: the events still reach local listeners (numbered here), and the run learns of it. */
+  #fail(error: unknown, batch: { item: EventToAppend }[], reset: boolean): void {
+    this.#failure ??= { error };
+    this.#deliver(
+      batch.map((b, i) => ({ ...b.item.event, seq: this.#seq + 1 + i, runId: b.item.runId, sessionId: this.id }) as AgentStreamEvent),
+      reset,
+    );
+  }
+
+  #deliver(numbered: readonly AgentStreamEvent[], reset: boolean): void {
+    if (reset) this.#log = [];
+    for (const event of numbered) {
+      this.#seq = event.seq;
+      this.#log.push(event);
+      for (const listener of this.#listeners) {
+        try {
+          listener(event);
+        } catch {
+          // A listener's failure must not break the run or the other listeners.
+        }
       }
     }
-    return numbered;
+  }
+
+  /** Takes over what a store holds (a session this process has not seen, or one another process changed). */
+  hydrate(state: HydratedSession): void {
+    this.owner = state.owner;
+    this.status = state.status;
+    this.pendingApproval = state.pendingApproval;
+    this.runStartIndex = state.runStartIndex;
+    this.messages = state.messages;
+    this.#log = state.events.slice();
+    this.#seq = Math.max(state.lastSeq, this.#log.at(-1)?.seq ?? 0);
   }
 
   /** Events with `seq > afterSeq` still in the log (the log starts at the latest run). */

@@ -56,6 +56,8 @@ export async function runToolBatch(
     if (grew && deps.checkpoint) {
       const cp = deps.checkpoint;
       checkpointChain = checkpointChain.then(() => cp(snapshot));
+      // Awaited below; marked handled now so a failed write is not an unhandled rejection meanwhile.
+      checkpointChain.catch(() => {});
     }
   };
 

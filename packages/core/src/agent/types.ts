@@ -5,6 +5,7 @@ import type { GenerateResult, LLMProvider } from '../providers/types.js';
 import type { SandboxAdapter, ToolArtifact, ToolDescriptor, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
+import type { AgentStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 
 /** What per-run config functions receive. */
@@ -81,8 +82,13 @@ export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined 
   instructions?: PerRun<string>;
   prompt?: PerRun<string>;
   tools?: PerRun<AgentTools>;
-  /** Where paused approvals are kept (default: a per-agent `InMemoryApprovalStore`). */
+  /** Where paused approvals are kept (default: `store.approvals`, else a per-agent `InMemoryApprovalStore`). */
   approvalStore?: ApprovalStore;
+  /**
+   * Where sessions, checkpoints and approvals live (default: `memoryStore()`). A `SqliteStore`
+   * (from `/sqlite`) makes sessions and paused approvals survive a restart, and runs resumable.
+   */
+  store?: AgentStore;
   /** Decide approvals in code instead of pausing `send()`. */
   approve?: ApproveFn;
   /** Give the agent the `ask_question` tool. */

@@ -6,8 +6,9 @@ import { isLegEnd } from './event-feed.js';
 import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader, LoadedSession } from './types.js';
 
-// Written as one closure rather than a class: local names minify, private `#fields` do not, and
-// this file is in every browser bundle that uses the client.
+// Written as one closure rather than a class, with few property names of its own: local names
+// minify, properties and private `#fields` do not, and this file is in every browser bundle
+// that uses the client (docs/protocol.md, "Size").
 
 /** Reconnections in a row that bring no new event before the client gives up on a stream. */
 const MAX_RECONNECTS = 3;
@@ -83,7 +84,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
 
   /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
   function changed(urgent: boolean): void {
-    if (listeners.size === 0) return;
+    if (!listeners.size) return;
     if (urgent || !throttleMs) return notify();
     if (notifyTimer !== undefined) return;
     const wait = lastNotify + throttleMs - Date.now();
@@ -92,18 +93,21 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
   }
 
   function setState(next: AgentUIState): void {
-    if (next === state) return;
-    state = next;
-    changed(true);
+    if (next !== state) {
+      state = next;
+      changed(true);
+    }
   }
 
   // ---- outcomes ----
 
-  function settle(result: AgentActionResult): void {
-    const waiting = waiters;
-    waiters = [];
-    for (const resolve of waiting) resolve(result);
+  function settle(result: AgentActionResult): AgentActionResult {
+    for (const resolve of waiters.splice(0)) resolve(result);
+    return result;
   }
+
+  /** A failed outcome with the current state. */
+  const failed = (error: SerializedError): AgentActionResult => ({ ok: false, state, error });
 
   /** A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting actions. */
   function fail(error: unknown): AgentActionResult {
@@ -113,16 +117,13 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     // Through the reducer, so the state shows it as a server-side `error` event would.
     setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: body } as unknown as AgentStreamEvent));
     callSafely(options.onError, clientError);
-    const result: AgentActionResult = { ok: false, state, error: body };
-    settle(result);
-    return result;
+    return settle(failed(body));
   }
 
   /** An action that cannot happen now: reported; the state is left alone. */
   function refuse(code: string, message: string): AgentActionResult {
-    const error = new AgentClientError(code, message);
-    callSafely(options.onError, error);
-    return { ok: false, state, error: { code, message } };
+    callSafely(options.onError, new AgentClientError(code, message));
+    return failed({ code, message });
   }
 
   /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
@@ -130,14 +131,14 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     restoring?.abort();
     leg?.abort();
     restoring = leg = undefined;
-    settle({ ok: false, state, error: { code, message } });
+    settle(failed({ code, message }));
   }
 
   // ---- events ----
 
   /** Applies one event; true when it changed the state (a replayed duplicate does not). */
   function apply(event: AgentStreamEvent): boolean {
-    const seq = event.seq;
+    const { seq, type } = event;
     if (typeof seq === 'number') {
       if (seq <= seen) return false;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on.
@@ -148,21 +149,23 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     try {
       next = reduceAgentEvents(state, event);
     } catch (cause) {
-      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${String(event.seq)} ("${String(event.type)}") is malformed; are client and server on the same version?`, { cause });
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${String(seq)} ("${String(type)}") is malformed; are client and server on the same version?`, { cause });
     }
     if (next === state) return false;
     const ends = isLegEnd(event);
-    if (event.type === 'run.start') serverRunning = true;
+    if (type === 'run.start') serverRunning = true;
     if (ends) serverRunning = false;
     state = next;
     changed(ends);
     callSafely(options.onEvent, event);
-    if (event.type === 'run.done') {
-      callSafely(options.onFinish, { state: next, finishReason: event.finishReason });
-      settle({ ok: true, state: next, finishReason: event.finishReason });
-    } else if (event.type === 'error') {
-      callSafely(options.onError, new AgentClientError(event.error.code, event.error.message));
-      settle({ ok: false, state: next, error: event.error });
+    if (type === 'run.done') {
+      const finishReason = event.finishReason;
+      callSafely(options.onFinish, { state: next, finishReason });
+      settle({ ok: true, state: next, finishReason });
+    } else if (type === 'error') {
+      const error = event.error;
+      callSafely(options.onError, new AgentClientError(error.code, error.message));
+      settle({ ok: false, state: next, error });
     }
     return true;
   }
@@ -210,23 +213,19 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session no longer exists on the server.');
           adopt(loaded);
           if (!loaded.running) break;
-          opener = followOpener;
-          continue;
-        }
-        // A refused request, or a stream that cannot be read: reconnecting would not help.
-        if (failure !== undefined && (!opened || (typeof code === 'string' && code.startsWith('LOUSHO_STREAM_')))) throw failure;
-        if (!serverRunning) break;
-        // The stream ended (or broke) before the leg did: resume after the last applied event.
-        reconnects = progressed ? 1 : reconnects + 1;
-        if (reconnects > MAX_RECONNECTS) {
-          throw (
-            failure ??
-            new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream kept ending before the run did; check proxies (timeouts, buffering).')
-          );
-        }
-        if (reconnects > 1) {
-          await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
-          if (signal.aborted) return;
+        } else {
+          // A refused request, or a stream that cannot be read: reconnecting would not help.
+          if (failure !== undefined && (!opened || (typeof code === 'string' && code.startsWith('LOUSHO_STREAM_')))) throw failure;
+          if (!serverRunning) break;
+          // The stream ended (or broke) before the leg did: resume after the last applied event.
+          reconnects = progressed ? 1 : reconnects + 1;
+          if (reconnects > MAX_RECONNECTS) {
+            throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream kept ending before the run did; check proxies (timeouts, buffering).');
+          }
+          if (reconnects > 1) {
+            await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
+            if (signal.aborted) return;
+          }
         }
         opener = followOpener;
       }
@@ -249,12 +248,13 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     const id = sessionId;
     if (id === undefined) return;
     const controller = (restoring = new AbortController());
+    const signal = controller.signal;
     try {
-      const loaded = await transport.load(id, controller.signal);
-      if (controller.signal.aborted || !loaded) return;
+      const loaded = await transport.load(id, signal);
+      if (signal.aborted || !loaded) return;
       adopt(loaded);
     } catch (error) {
-      if (!controller.signal.aborted) fail(error);
+      if (!signal.aborted) fail(error);
       return;
     } finally {
       if (restoring === controller) restoring = undefined;
@@ -286,6 +286,8 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     return action((signal) => transport.decide(id, pending.approvalId, decision, signal));
   }
 
+  const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, ...(note !== undefined && { note }) });
+
   return {
     get sessionId() {
       return sessionId;
@@ -309,10 +311,10 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
         if (!subscribed) return;
         subscribed = false;
         listeners.delete(listener);
-        if (listeners.size > 0 || destroyed || detachTimer !== undefined) return;
+        if (listeners.size || destroyed || detachTimer !== undefined) return;
         detachTimer = setTimeout(() => {
           detachTimer = undefined;
-          if (listeners.size > 0) return;
+          if (listeners.size) return;
           detached = true;
           clearTimeout(notifyTimer);
           notifyTimer = undefined;
@@ -338,19 +340,20 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
       const refused = await ready();
       if (refused) return refused;
       const id = sessionId;
-      if (id === undefined) return { ok: true, state, finishReason: null };
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
-      const ended = serverRunning && leg ? new Promise<AgentActionResult>((resolve) => waiters.push(resolve)) : undefined;
-      try {
-        await transport.stop(id);
-      } catch (error) {
-        return fail(error);
+      const ended = id !== undefined && serverRunning && leg ? new Promise<AgentActionResult>((resolve) => waiters.push(resolve)) : undefined;
+      if (id !== undefined) {
+        try {
+          await transport.stop(id);
+        } catch (error) {
+          return fail(error);
+        }
       }
       return ended ?? { ok: true, state, finishReason: null };
     },
 
-    approve: (note) => decide({ kind: 'tool', approved: true, ...(note !== undefined ? { note } : {}) }),
-    reject: (note) => decide({ kind: 'tool', approved: false, ...(note !== undefined ? { note } : {}) }),
+    approve: (note) => tool(true, note),
+    reject: (note) => tool(false, note),
     answer: (text) => decide({ kind: 'question', answer: text }),
 
     reset() {

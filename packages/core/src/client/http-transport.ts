@@ -1,19 +1,23 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { createEventStreamDecoder } from '../protocol/index.js';
+import { createEventStreamDecoder } from '../protocol/decoder.js';
 import type { AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
 import type { ClientTransport, EventReader, HttpSource } from './types.js';
 
-type RequestInit = { method: string; body?: unknown; headers?: Record<string, string> };
-
 const CHECK_HANDLER = 'Check that the URL points at the agent handler (createAgentHandler) and that client and server versions match.';
+
+/** The response's JSON body, or undefined when it has none. */
+const jsonOf = (response: Response): Promise<any> => response.json().catch(() => undefined);
+
+const badResponse = (message: string, status?: number): AgentClientError => new AgentClientError('LOUSHO_BAD_RESPONSE', message, { hint: CHECK_HANDLER, status });
 
 /** The error a non-2xx response stands for: the server's `{ error: { code, message } }` when it sent one. */
 async function responseError(response: Response): Promise<AgentClientError> {
-  const error = ((await response.json().catch(() => undefined)) as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
+  const error = (await jsonOf(response))?.error;
+  const status = response.status;
   return typeof error?.code === 'string' && typeof error.message === 'string'
-    ? new AgentClientError(error.code, error.message, { status: response.status })
-    : new AgentClientError('LOUSHO_BAD_RESPONSE', `The agent server answered HTTP ${response.status} without an error description.`, { hint: CHECK_HANDLER, status: response.status });
+    ? new AgentClientError(error.code, error.message, { status })
+    : badResponse(`The agent server answered HTTP ${status} without an error description.`, status);
 }
 
 /**
@@ -22,11 +26,12 @@ async function responseError(response: Response): Promise<AgentClientError> {
  */
 function sseReader(response: Response, signal: AbortSignal): EventReader {
   return async (onEvent: (event: AgentStreamEvent) => void) => {
-    if (!/^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '') || !response.body) {
-      await response.body?.cancel().catch(() => {});
+    const body = response.body;
+    if (!body || !/^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+      await body?.cancel().catch(() => {});
       throw new AgentClientError('LOUSHO_STREAM_NOT_SSE', 'The agent server did not answer with an event stream.', { hint: CHECK_HANDLER });
     }
-    const reader = response.body.getReader();
+    const reader = body.getReader();
     const cancel = (): void => void reader.cancel().catch(() => {});
     signal.addEventListener('abort', cancel, { once: true });
     const decoder = createEventStreamDecoder(onEvent);
@@ -36,8 +41,7 @@ function sseReader(response: Response, signal: AbortSignal): EventReader {
         const { done, value } = await reader.read();
         if (done) {
           finished = true;
-          decoder.end();
-          return;
+          return decoder.end();
         }
         decoder.push(value);
       }
@@ -50,55 +54,40 @@ function sseReader(response: Response, signal: AbortSignal): EventReader {
 
 /** The client's transport for `createAgentHandler()`: JSON routes, SSE streams, `Last-Event-ID` resume. */
 export function createHttpTransport(source: HttpSource): ClientTransport {
-  const base = source.url.replace(/\/+$/, '');
-  const url = (sessionId: string, ...rest: string[]): string =>
-    [`${base}/sessions`, sessionId, ...rest].map((part, i) => (i ? encodeURIComponent(part) : part)).join('/');
+  const base = `${source.url.replace(/\/+$/, '')}/sessions/`;
+  const url = (...parts: string[]): string => base + parts.map(encodeURIComponent).join('/');
 
-  const request = async (target: string, init: RequestInit, signal?: AbortSignal): Promise<Response> => {
+  const request = async (target: string, method: string, signal?: AbortSignal, body?: unknown, extraHeaders?: Record<string, string>): Promise<Response> => {
     const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
-    for (const name in init.headers) headers.set(name, init.headers[name]!);
-    if (init.body !== undefined) headers.set('content-type', 'application/json');
+    for (const name in extraHeaders) headers.set(name, extraHeaders[name]!);
+    if (body !== undefined) headers.set('content-type', 'application/json');
     // Looked up per call: a global fetch may be installed (or mocked) after the client was made.
-    const response = await (source.fetch ?? fetch)(target, {
-      method: init.method,
-      headers,
-      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
-      ...(signal && { signal }),
-    });
+    const response = await (source.fetch ?? fetch)(target, { method, headers, ...(body !== undefined && { body: JSON.stringify(body) }), ...(signal && { signal }) });
     if (!response.ok) throw await responseError(response);
     return response;
   };
 
-  const stream = async (target: string, init: RequestInit, signal: AbortSignal): Promise<EventReader> =>
-    sseReader(await request(target, { ...init, headers: { accept: 'text/event-stream', ...init.headers } }, signal), signal);
+  const stream = async (target: string, method: string, signal: AbortSignal, body?: unknown, extraHeaders?: Record<string, string>): Promise<EventReader> =>
+    sseReader(await request(target, method, signal, body, { accept: 'text/event-stream', ...extraHeaders }), signal);
 
   return {
     async load(sessionId, signal) {
       let response: Response;
       try {
-        response = await request(url(sessionId), { method: 'GET' }, signal);
+        response = await request(url(sessionId), 'GET', signal);
       } catch (error) {
         if ((error as AgentClientError).status === 404) return undefined;
         throw error;
       }
-      const body = (await response.json().catch(() => undefined)) as { status?: unknown; state?: AgentUIState } | undefined;
+      const body = (await jsonOf(response)) as { status?: unknown; state?: AgentUIState } | undefined;
       const state = body?.state;
-      if (!Array.isArray(state?.messages) || typeof state.lastSeq !== 'number') {
-        throw new AgentClientError('LOUSHO_BAD_RESPONSE', 'The agent server sent a session without a readable state.', { hint: CHECK_HANDLER });
-      }
+      if (!Array.isArray(state?.messages) || typeof state.lastSeq !== 'number') throw badResponse('The agent server sent a session without a readable state.');
       return { state, running: body!.status === 'running' };
     },
-    send: (sessionId, input, metadata, signal) => stream(url(sessionId, 'messages'), { method: 'POST', body: metadata ? { input, metadata } : { input } }, signal),
+    send: (sessionId, input, metadata, signal) => stream(url(sessionId, 'messages'), 'POST', signal, metadata ? { input, metadata } : { input }),
     decide: (sessionId, approvalId, decision, signal) =>
-      stream(
-        url(sessionId, 'approvals', approvalId),
-        { method: 'POST', body: decision.kind === 'question' ? { answer: decision.answer } : { approved: decision.approved, note: decision.note } },
-        signal,
-      ),
-    follow: (sessionId, afterSeq, signal) => stream(url(sessionId, 'events'), { method: 'GET', headers: { 'last-event-id': String(afterSeq) } }, signal),
-    async stop(sessionId) {
-      const response = await request(url(sessionId, 'stop'), { method: 'POST' });
-      return ((await response.json().catch(() => undefined)) as { stopped?: unknown } | undefined)?.stopped === true;
-    },
+      stream(url(sessionId, 'approvals', approvalId), 'POST', signal, decision.kind === 'question' ? { answer: decision.answer } : { approved: decision.approved, note: decision.note }),
+    follow: (sessionId, afterSeq, signal) => stream(url(sessionId, 'events'), 'GET', signal, undefined, { 'last-event-id': String(afterSeq) }),
+    stop: async (sessionId) => (await jsonOf(await request(url(sessionId, 'stop'), 'POST')))?.stopped === true,
   };
 }

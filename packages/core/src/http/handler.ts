@@ -49,8 +49,6 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const authorize = options.authorize ?? (() => ANONYMOUS_PRINCIPAL);
-  // sessionId → principal. Kept here until sessions move to a store.
-  const owners = new Map<string, string>();
 
   const report = (error: unknown, request: Request): void => {
     try {
@@ -63,9 +61,14 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   const notFound = (sessionId: string): HttpError =>
     new HttpError(404, HTTP_ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, `No session '${sessionId}'.`);
 
-  /** The session, if `principal` owns it; another principal's session looks unknown (404). */
-  const requireOwned = (sessionId: string, principal: string): void => {
-    if (owners.get(sessionId) !== principal) throw notFound(sessionId);
+  /**
+   * Loads the session from the agent's store (it may have been created before a restart, or by
+   * another server process) and checks that `principal` owns it; another principal's session
+   * looks unknown (404).
+   */
+  const requireOwned = async (sessionId: string, principal: string): Promise<void> => {
+    const session = await agent.sessions.load(sessionId);
+    if (session?.owner !== principal) throw notFound(sessionId);
   };
 
   const stream = (feed: EventFeed, request: Request): Response =>
@@ -75,13 +78,13 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
     switch (route.name) {
       case 'createSession': {
         const sessionId = randomSessionId();
-        owners.set(sessionId, principal);
+        await agent.sessions.create(sessionId, { owner: principal });
         return jsonResponse(201, { sessionId });
       }
 
       case 'getSession': {
         const { sessionId } = route;
-        requireOwned(sessionId, principal);
+        await requireOwned(sessionId, principal);
         const view = sessionUIState(agent.sessions, sessionId);
         if (!view) {
           return jsonResponse(200, { sessionId, status: 'idle', messages: [], pendingApproval: null, lastSeq: 0, state: initialAgentUIState() });
@@ -100,24 +103,24 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
       case 'sendMessage': {
         const { sessionId } = route;
         // Checked before and after reading the body: the body is not read for a session that is not yours.
-        const claim = (): boolean => {
-          const owner = owners.get(sessionId);
-          if (owner !== undefined) {
-            if (owner !== principal) throw notFound(sessionId);
+        const claim = async (): Promise<boolean> => {
+          const session = await agent.sessions.load(sessionId);
+          if (session !== undefined) {
+            // Another principal's session, or one the agent has without an owner: unknown to this caller.
+            if (session.owner !== principal) throw notFound(sessionId);
             return false;
           }
-          // Implicit creation, owned by the caller; never of a session the agent already has.
-          if (agent.sessions.get(sessionId) !== undefined) throw notFound(sessionId);
           if (!isValidSessionId(sessionId)) {
             throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, 'A new session id may use letters, digits and "_ . : -" (at most 128 characters).');
           }
           return true;
         };
-        claim();
+        await claim();
         const body = parseMessageBody(await readJsonBody(request, maxBodyBytes));
-        const isNew = claim();
+        // Implicit creation, owned by the caller: the store creates it atomically, so two callers
+        // racing for a new id cannot both own it.
+        if ((await claim()) && !(await agent.sessions.create(sessionId, { owner: principal }))) await requireOwned(sessionId, principal);
         const run = agent.stream(body.input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
-        if (isNew) owners.set(sessionId, principal);
         const feed = new EventFeed();
         pumpRun(run, feed);
         return stream(feed, request);
@@ -125,7 +128,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
 
       case 'decide': {
         const { sessionId, approvalId } = route;
-        requireOwned(sessionId, principal);
+        await requireOwned(sessionId, principal);
         const decision = parseDecisionBody(await readJsonBody(request, maxBodyBytes));
         const pending = (await agent.approvals.list({ sessionId })).find((approval) => approval.approvalId === approvalId);
         if (!pending) {
@@ -154,12 +157,12 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
       }
 
       case 'stop': {
-        requireOwned(route.sessionId, principal);
+        await requireOwned(route.sessionId, principal);
         return jsonResponse(200, { stopped: agent.sessions.stop(route.sessionId) });
       }
 
       case 'events': {
-        requireOwned(route.sessionId, principal);
+        await requireOwned(route.sessionId, principal);
         const after = parseResumePoint(request, url);
         return stream(followSession(agent.sessions, route.sessionId, after), request);
       }

@@ -33,22 +33,23 @@ export interface EventStreamDecoder {
   readonly version: string | undefined;
 }
 
-/** One dispatched SSE event: its data, its `event:` name (undefined for the default) and its own `id:`. */
-export type SseMessageHandler = (data: string, event: string | undefined, id: string | undefined) => void;
+/**
+ * One block of lines that a blank line ended: its `data` lines joined with LF (undefined when it
+ * had none: not an event then), its `event:` name (undefined for the default) and its own `id:`.
+ */
+export type SseBlockHandler = (data: string | undefined, event: string | undefined, id: string | undefined) => void;
 
-/** The SSE layer alone: text in, messages out. */
+/** The SSE layer alone: text in, blocks out. */
 export interface SseParser {
-  /** Feeds text (already decoded); calls the handler for each event completed by it. */
+  /** Feeds text (already decoded); calls the handler for each block completed by it. */
   feed(text: string): void;
   /** The stream ended: what is not yet complete is dropped, as the standard says. */
   end(): void;
-  /** The last event ID the standard's `EventSource` would report (set by each completed block with an `id:`). */
-  readonly lastEventId: string;
 }
 
 const DEFAULT_MAX_EVENT_SIZE = 32 * 1024 * 1024;
 const LF = 10;
-const CR = 13;
+const BOM = 0xfeff;
 const SNIPPET_LENGTH = 80;
 const STREAM = { stream: true };
 
@@ -58,59 +59,51 @@ const STREAM = { stream: true };
  * NUL is ignored), `retry` (digits only), a field without a colon, a leading byte-order mark.
  * Each chunk is scanned once and a partial line is joined only when its end arrives, so the cost
  * stays linear however the stream is cut. Text only: UTF-8 decoding is the caller's.
+ *
+ * A block's `id` is its own (as `eventsource-parser` reports it); the standard's last event ID is
+ * the last `id` of any completed block, which the caller keeps.
  */
-export function createSseParser(onMessage: SseMessageHandler, onRetry?: (milliseconds: number) => void, maxEventSize = Infinity): SseParser {
+export function createSseParser(onBlock: SseBlockHandler, onRetry?: (milliseconds: number) => void, maxEventSize = Infinity): SseParser {
   /** The start of a line whose end has not arrived yet. */
   let pending = '';
-  let data = '';
-  let dataLines = 0;
+  let data: string | undefined;
   let event: string | undefined;
   let id: string | undefined;
-  let lastEventId = '';
-  let started = false;
+  /** Nothing was read yet: a byte-order mark may come. */
+  let first = true;
   /** The previous chunk ended with CR: an LF first in the next one belongs to it. */
   let afterCR = false;
 
   const line = (text: string): void => {
-    if (text === '') {
-      // A blank line ends the block: an event when it had data. Its `id` counts either way.
-      if (id !== undefined) lastEventId = id;
-      const had = dataLines;
-      const name = event;
-      const own = id;
-      const body = data;
-      data = '';
-      dataLines = 0;
-      event = id = undefined;
-      if (had) onMessage(body, name, own);
+    if (!text) {
+      // A blank line ends the block (reset first: the handler may throw).
+      const blockData = data;
+      const blockEvent = event;
+      const blockId = id;
+      data = event = id = undefined;
+      onBlock(blockData, blockEvent, blockId);
       return;
     }
     const colon = text.indexOf(':');
-    if (colon === 0) return; // a comment
+    if (!colon) return; // a comment
     const field = colon < 0 ? text : text.slice(0, colon);
     const value = colon < 0 ? '' : text.slice(text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
-    if (field === 'data') data = dataLines++ ? `${data}\n${value}` : value;
+    if (field === 'data') data = data === undefined ? value : `${data}\n${value}`;
     else if (field === 'id') {
       if (!value.includes('\0')) id = value;
     } else if (field === 'event') event = value || undefined;
-    else if (field === 'retry') {
-      if (/^\d+$/.test(value)) onRetry?.(parseInt(value, 10));
-    }
+    else if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(parseInt(value, 10));
     // Any other field is ignored, as the standard says.
   };
 
   return {
     feed(text) {
       let pos = 0;
-      if (!started && text) {
-        started = true;
-        if (text.charCodeAt(0) === 0xfeff) pos = 1; // a byte-order mark only at the very start
+      if (text) {
+        pos = (first ? text.charCodeAt(0) === BOM : afterCR && text.charCodeAt(0) === LF) ? 1 : 0;
+        first = afterCR = false;
       }
-      if (afterCR && text) {
-        afterCR = false;
-        if (text.charCodeAt(pos) === LF) pos++;
-      }
-      // Next CR and LF at or after `pos`, found again only once passed: one scan per chunk.
+      // The next CR and LF at or after `pos`, each searched again only once passed: one scan per chunk.
       let cr = text.indexOf('\r', pos);
       let lf = text.indexOf('\n', pos);
       for (;;) {
@@ -119,31 +112,25 @@ export function createSseParser(onMessage: SseMessageHandler, onRetry?: (millise
         const end = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
         if (end < 0) break;
         const part = text.slice(pos, end);
-        if (pending) {
-          line(pending + part);
-          pending = '';
-        } else line(part);
+        line(pending ? pending + part : part);
+        pending = '';
         pos = end + 1;
         if (end === cr) {
           if (pos === text.length) afterCR = true;
           else if (text.charCodeAt(pos) === LF) pos++;
         }
       }
-      if (pos < text.length) pending += text.slice(pos);
-      if (pending.length + data.length > maxEventSize) {
+      pending += text.slice(pos);
+      if (pending.length + (data ?? '').length > maxEventSize) {
         throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event exceeded maxEventSize (${maxEventSize} characters).`, {
           hint: 'Raise maxEventSize, or send smaller events.',
         });
       }
     },
     end() {
-      pending = data = '';
-      dataLines = 0;
-      event = id = undefined;
+      pending = '';
+      data = event = id = undefined;
       afterCR = false;
-    },
-    get lastEventId() {
-      return lastEventId;
     },
   };
 }
@@ -154,14 +141,15 @@ export function createEventStreamDecoder(
 ): EventStreamDecoder {
   // The SSE standard strips one byte-order mark; the parser does it, so the decoder must not.
   const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
-  let version: string | undefined;
   // Set once parsing failed (or `onEvent` threw): the parser may be mid-line then, so it is not fed again.
   let failure: { error: unknown } | undefined;
 
   const parser = createSseParser(
     (data, name, id) => {
+      if (id !== undefined) decoder.lastEventId = id;
+      if (data === undefined) return;
       if (name === undefined || name === 'message') {
-        if (version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, `Send encodeSseVersion() ("${PROTOCOL_VERSION}") first in every stream.`);
+        if (decoder.version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, `Send encodeSseVersion() ("${PROTOCOL_VERSION}") first in every stream.`);
         let value: unknown;
         try {
           value = JSON.parse(data);
@@ -173,7 +161,7 @@ export function createEventStreamDecoder(
         }
         onEvent(value as AgentStreamEvent);
       } else if (name === PROTOCOL_EVENT_NAME) {
-        version = readVersion(data);
+        decoder.version = readVersion(data);
       }
       // Any other named frame is a control frame of a later version: ignored, as the standard allows.
     },
@@ -181,10 +169,10 @@ export function createEventStreamDecoder(
     options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE,
   );
 
-  const guard = (text: () => string, last?: boolean): void => {
+  const guard = (text: string, last?: boolean): void => {
     if (failure) throw failure.error;
     try {
-      parser.feed(text());
+      parser.feed(text);
       if (last) parser.end();
     } catch (error) {
       failure = { error };
@@ -192,20 +180,19 @@ export function createEventStreamDecoder(
     }
   };
 
-  return {
-    push(chunk) {
-      guard(() => (typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, STREAM)));
+  // Plain fields rather than getters: the parser's handler keeps them current.
+  const decoder = {
+    lastEventId: '',
+    version: undefined as string | undefined,
+    push(chunk: Uint8Array | string) {
+      // After a failure nothing is decoded any more (guard throws first).
+      guard(failure ? '' : typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, STREAM));
     },
     end() {
-      guard(() => textDecoder.decode(), true);
-    },
-    get lastEventId() {
-      return parser.lastEventId;
-    },
-    get version() {
-      return version;
+      guard(failure ? '' : textDecoder.decode(), true);
     },
   };
+  return decoder;
 }
 
 function readVersion(data: string): string {
@@ -219,8 +206,8 @@ function readVersion(data: string): string {
   return fail('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${typeof announced === 'string' ? `"${announced}"` : snippet(data)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, undefined, 'Use the same @lousho/core version on the client and the server.');
 }
 
-function fail(code: EventStreamErrorCode, message: string, id: string | undefined, hint?: string, cause?: unknown): never {
-  throw new EventStreamError(code, message, { ...(hint ? { hint } : {}), ...(cause ? { cause } : {}), ...(id !== undefined ? { eventId: id } : {}) });
+function fail(code: EventStreamErrorCode, message: string, eventId: string | undefined, hint?: string, cause?: unknown): never {
+  throw new EventStreamError(code, message, { hint, cause, eventId });
 }
 
 function idText(id: string | undefined): string {

@@ -54,9 +54,10 @@ export function appendReplyText(list: MessageList, cursor: number, type: 'text' 
 
 /**
  * Replaces the part of `toolCallId` (searched from the end, where the live calls are) with what
- * `update` returns. Undefined when there is no such part, or when `update` returns undefined.
+ * `update(part, arg)` returns. Undefined when there is no such part, or when `update` returns
+ * undefined. (A function and its argument rather than a closure: no allocation per event.)
  */
-export function updateToolPart(list: MessageList, toolCallId: string, update: (part: UIToolPart) => UIToolPart | undefined): MessageList | undefined {
+export function updateToolPart<A>(list: MessageList, toolCallId: string, update: (part: UIToolPart, arg: A) => UIToolPart | undefined, arg: A): MessageList | undefined {
   for (let m = list.length; m--; ) {
     const message = list.at(m)!;
     const parts = message.parts;
@@ -64,7 +65,7 @@ export function updateToolPart(list: MessageList, toolCallId: string, update: (p
       for (let p = parts.length; p--; ) {
         const part = parts[p]!;
         if (part.type === 'tool' && part.toolCallId === toolCallId) {
-          const next = update(part);
+          const next = update(part, arg);
           if (!next) return undefined;
           const copy = parts.slice();
           copy[p] = next;
@@ -76,21 +77,31 @@ export function updateToolPart(list: MessageList, toolCallId: string, update: (p
   return undefined;
 }
 
+/** `part` with `fields` over it (the same part without fields). */
+const merge = (part: UIToolPart, fields: Partial<UIToolPart> | undefined): UIToolPart => (fields ? { ...part, ...fields } : part);
+
+/** A tool call's identity: what a new part for it is made from. */
+export interface ToolCallRef {
+  toolCallId: string;
+  toolName: string;
+  displayName?: string;
+}
+
 /**
- * Updates the part of `toolCallId` with `update`, or, when no such part exists yet, appends the
- * part `create` returns to the reply (when it returns one).
+ * Puts `update` over the part of `call` or, when there is none yet and `create` is given, appends
+ * a new part for `call` with `create` to the reply (its display name defaults to its name).
  */
 export function upsertToolPart(
   list: MessageList,
   cursor: number,
-  toolCallId: string,
-  update: (part: UIToolPart) => UIToolPart,
-  create: () => UIToolPart | undefined,
+  call: ToolCallRef,
+  update: Partial<UIToolPart> | undefined,
+  create?: Partial<UIToolPart>,
 ): MessageList {
-  const updated = updateToolPart(list, toolCallId, update);
-  if (updated) return updated;
-  const part = create();
-  return part ? appendReplyPart(list, cursor, part) : list;
+  const updated = updateToolPart(list, call.toolCallId, merge, update);
+  if (updated || !create) return updated ?? list;
+  const { toolCallId, toolName } = call;
+  return appendReplyPart(list, cursor, { type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName, ...create } as UIToolPart);
 }
 
 /** Marks the unfinished tool calls of the last message as `cancelled` (the run ended without them). */

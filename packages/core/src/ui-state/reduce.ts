@@ -27,106 +27,109 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   return (apply(current, event, known ? seq : current.lastSeq) ?? state ?? current) as unknown as AgentUIState<ToolPart>;
 }
 
+/** Reply content arrived: the list changed, the reply is open, the run is streaming. */
+function reply(s: Snapshot, seq: number, list: MessageList): Snapshot {
+  const status = s.status;
+  return new Snapshot(list, CURSOR_OPEN, status === 'submitted' || status === 'idle' ? 'streaming' : status, s.pendingApproval, s.error, s.usage, s.finishReason, seq, s.runId);
+}
+
+/** Only the list or the cursor changed. */
+function keep(s: Snapshot, seq: number, list: MessageList, cursor: number): Snapshot {
+  return new Snapshot(list, cursor, s.status, s.pendingApproval, s.error, s.usage, s.finishReason, seq, s.runId);
+}
+
+/** Streamed argument text, while the arguments are still streaming. */
+function appendArgs(part: UIToolPart, delta: string): UIToolPart | undefined {
+  return part.state === 'input-streaming' ? { ...part, argsText: (part.argsText ?? '') + delta } : undefined;
+}
+
+function withProgress(part: UIToolPart, progress: unknown): UIToolPart {
+  return { ...part, progress };
+}
+
+/** A decision on the part's approval: recorded, and the call runs or is rejected. */
+function decided(part: UIToolPart, event: Extract<AgentStreamEvent, { type: 'approval.resolved' }>): UIToolPart {
+  const { approved, note, answer } = event;
+  const approval: UIToolApproval = {
+    ...(part.approval ?? { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' }),
+    approved,
+    ...(note !== undefined && { note }),
+    ...(answer !== undefined && { answer }),
+  };
+  return { ...part, state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
+}
+
 /** The next state, or undefined when the event changes nothing (unknown type). */
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   const list = messageListOf(s);
   const cursor = cursorOfState(s);
-  const { status, pendingApproval, error, usage, finishReason } = s;
-
-  /** Reply content arrived: the list changed, the reply is open, the run is streaming. */
-  const reply = (next: MessageList): Snapshot =>
-    new Snapshot(next, CURSOR_OPEN, status === 'submitted' || status === 'idle' ? 'streaming' : status, pendingApproval, error, usage, finishReason, seq, s.runId);
-  /** Only the list or the cursor changed. */
-  const keep = (next: MessageList, nextCursor: number): Snapshot => new Snapshot(next, nextCursor, status, pendingApproval, error, usage, finishReason, seq, s.runId);
-  /** The reply with the tool part of `call` updated, or added (with `fields`) when it is not there yet. */
-  const tool = (call: { toolCallId: string; toolName: string; displayName?: string }, update: (part: UIToolPart) => UIToolPart, fields: Partial<UIToolPart>): MessageList =>
-    upsertToolPart(list, cursor, call.toolCallId, update, () => ({
-      type: 'tool',
-      toolCallId: call.toolCallId,
-      toolName: call.toolName,
-      displayName: call.displayName ?? call.toolName,
-      ...fields,
-    }) as UIToolPart);
+  let fields: Partial<UIToolPart>;
+  let next: MessageList | undefined;
 
   switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
-      return reply(appendReplyText(list, cursor, event.type === 'text.delta' ? 'text' : 'reasoning', event.delta, !(cursor & CURSOR_STEP_BOUNDARY)));
+      return reply(s, seq, appendReplyText(list, cursor, event.type === 'text.delta' ? 'text' : 'reasoning', event.delta, !(cursor & CURSOR_STEP_BOUNDARY)));
 
     case 'run.start': {
       // A continuation goes on in the same assistant message; a new run starts a new one.
       const continuation = event.continuation;
-      return new Snapshot(list, continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY, 'submitted', null, null, continuation ? usage : null, null, seq, event.runId);
+      return new Snapshot(list, continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY, 'submitted', null, null, continuation ? s.usage : null, null, seq, event.runId);
     }
 
     case 'user.message': {
       // Input may carry whole messages; only user and assistant content is shown (a stored history
       // with tool calls renders through `stateFromTranscript`).
       const { role, content } = event.message;
-      return keep(role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list, CURSOR_STEP_BOUNDARY);
+      return keep(s, seq, role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list, CURSOR_STEP_BOUNDARY);
     }
 
     case 'step.start':
-      return keep(list, cursor | CURSOR_STEP_BOUNDARY);
+      return keep(s, seq, list, cursor | CURSOR_STEP_BOUNDARY);
 
     case 'tool.input.start':
-      return reply(tool(event, (part) => part, { state: 'input-streaming', argsText: '' }));
+      return reply(s, seq, upsertToolPart(list, cursor, event, undefined, { state: 'input-streaming', argsText: '' }));
 
-    case 'tool.input.delta': {
-      const next = updateToolPart(list, event.toolCallId, (part) => (part.state === 'input-streaming' ? { ...part, argsText: (part.argsText ?? '') + event.delta } : undefined));
-      return next ? reply(next) : keep(list, cursor);
-    }
+    case 'tool.input.delta':
+      next = updateToolPart(list, event.toolCallId, appendArgs, event.delta);
+      return next ? reply(s, seq, next) : keep(s, seq, list, cursor);
 
-    case 'tool.call': {
-      const args = event.args;
-      return reply(tool(event, (part) => ({ ...part, toolName: event.toolName, displayName: event.displayName, state: 'running', args }), { state: 'running', args }));
-    }
+    case 'tool.call':
+      fields = { state: 'running', args: event.args };
+      return reply(s, seq, upsertToolPart(list, cursor, event, { toolName: event.toolName, displayName: event.displayName, ...fields }, fields));
 
-    case 'tool.progress': {
-      const next = updateToolPart(list, event.toolCallId, (part) => ({ ...part, progress: event.progress }));
-      return next ? reply(next) : keep(list, cursor);
-    }
+    case 'tool.progress':
+      next = updateToolPart(list, event.toolCallId, withProgress, event.progress);
+      return next ? reply(s, seq, next) : keep(s, seq, list, cursor);
 
-    case 'tool.done': {
-      const artifacts = event.artifacts;
-      const fields: Partial<UIToolPart> = { state: 'done', result: event.result, ...(artifacts && { artifacts }) };
-      return reply(tool(event, (part) => ({ ...part, ...fields }), fields));
-    }
+    case 'tool.done':
+      fields = { state: 'done', result: event.result, ...(event.artifacts && { artifacts: event.artifacts }) };
+      return reply(s, seq, upsertToolPart(list, cursor, event, fields, fields));
 
-    case 'tool.error': {
-      const fields: Partial<UIToolPart> = { state: toolStateForError(event.error.kind), error: event.error };
-      return reply(tool(event, (part) => ({ ...part, ...fields }), fields));
-    }
+    case 'tool.error':
+      fields = { state: toolStateForError(event.error.kind), error: event.error };
+      return reply(s, seq, upsertToolPart(list, cursor, event, fields, fields));
 
     case 'approval.requested': {
       const pending = event.approval;
-      const fields: Partial<UIToolPart> = {
+      fields = {
         state: 'awaiting-approval',
         args: pending.args,
         approval: { approvalId: pending.approvalId, kind: pending.kind, ...(pending.question !== undefined && { question: pending.question }) },
       };
-      const next = tool(pending, (part) => ({ ...part, ...fields }), fields);
-      return new Snapshot(next, cursor | CURSOR_OPEN, 'awaiting-approval', pending, error, usage, finishReason, seq, event.runId);
+      next = upsertToolPart(list, cursor, pending, fields, fields);
+      return new Snapshot(next, cursor | CURSOR_OPEN, 'awaiting-approval', pending, s.error, s.usage, s.finishReason, seq, event.runId);
     }
 
     case 'approval.resolved': {
-      const { approvalId, approved, note, answer } = event;
-      const next = updateToolPart(list, event.toolCallId, (part) => {
-        const approval: UIToolApproval = {
-          ...(part.approval ?? { approvalId, kind: answer !== undefined ? 'question' : 'tool' }),
-          approved,
-          ...(note !== undefined && { note }),
-          ...(answer !== undefined && { answer }),
-        };
-        return { ...part, state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
-      });
-      const pending: PendingApprovalInfo | null = pendingApproval?.approvalId === approvalId ? null : pendingApproval;
-      const nextStatus: AgentUIStatus = status === 'awaiting-approval' && !pending ? 'submitted' : status;
-      return new Snapshot(next ?? list, cursor, nextStatus, pending, error, usage, finishReason, seq, event.runId);
+      next = updateToolPart(list, event.toolCallId, decided, event);
+      const pending: PendingApprovalInfo | null = s.pendingApproval?.approvalId === event.approvalId ? null : s.pendingApproval;
+      const status: AgentUIStatus = s.status === 'awaiting-approval' && !pending ? 'submitted' : s.status;
+      return new Snapshot(next ?? list, cursor, status, pending, s.error, s.usage, s.finishReason, seq, event.runId);
     }
 
     case 'step.done':
-      return new Snapshot(list, cursor, status, pendingApproval, error, event.usage, finishReason, seq, event.runId);
+      return new Snapshot(list, cursor, s.status, s.pendingApproval, s.error, event.usage, s.finishReason, seq, event.runId);
 
     case 'run.done': {
       const reason = event.finishReason;
@@ -136,7 +139,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
         aborted ? cancelUnfinishedTools(list) : list,
         cursor,
         paused || aborted ? reason : 'idle',
-        paused ? pendingApproval : null,
+        paused ? s.pendingApproval : null,
         null,
         event.usage,
         reason,
@@ -146,7 +149,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     case 'error':
-      return new Snapshot(cancelUnfinishedTools(list), cursor, 'error', null, event.error, usage, null, seq, event.runId);
+      return new Snapshot(cancelUnfinishedTools(list), cursor, 'error', null, event.error, s.usage, null, seq, event.runId);
   }
   return undefined;
 }

@@ -44,7 +44,7 @@ export function appendTranscriptMessage(
       const toolCallId = message.toolCallId;
       if (toolCallId === undefined) return { list, cursor };
       const outcome = toolOutcome(message);
-      return { list: upsertToolPart(list, cursor, toolCallId, (part) => ({ ...part, ...outcome }), () => undefined), cursor };
+      return { list: upsertToolPart(list, cursor, { toolCallId, toolName: '' }, outcome), cursor };
     }
     default:
       return { list, cursor };
@@ -67,13 +67,8 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
   for (const message of messages) ({ list, cursor } = appendTranscriptMessage(list, cursor, message, displayName));
   if (pending) {
     const approval = { approvalId: pending.approvalId, kind: pending.kind, ...(pending.question !== undefined ? { question: pending.question } : {}) };
-    list = upsertToolPart(
-      list,
-      cursor | CURSOR_OPEN,
-      pending.toolCallId,
-      (part) => ({ ...part, state: 'awaiting-approval', args: pending.args, approval }),
-      () => ({ type: 'tool', toolCallId: pending.toolCallId, toolName: pending.toolName, displayName: pending.displayName, state: 'awaiting-approval', args: pending.args, approval }),
-    );
+    const fields: Partial<UIToolPart> = { state: 'awaiting-approval', args: pending.args, approval };
+    list = upsertToolPart(list, cursor | CURSOR_OPEN, pending, fields, fields);
     cursor = CURSOR_OPEN | CURSOR_STEP_BOUNDARY;
   }
   const status: AgentUIStatus = pending ? 'awaiting-approval' : (options.status ?? 'idle');

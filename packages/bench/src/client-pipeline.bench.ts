@@ -1,0 +1,385 @@
+/**
+ * Client pipeline benchmark (issue: "Events over the wire", Done means).
+ *
+ * From bytes to the final UI state, on the same logical reply:
+ *   (a) one reply of 100,000 text deltas;
+ *   (b) a 20-step run, each step with 20 text deltas and 5 tool calls (5 argument deltas each);
+ * each cut into 64-byte and 16 KiB chunks, served as a `Response` body one chunk per read.
+ *
+ * Side by side, in one run:
+ *   - Lousho: `createHttpAgentClient({ url, fetch })` → `send()`, i.e. the HTTP transport, our SSE
+ *     decoder and `reduceAgentEvents`, ending with `getSnapshot()`;
+ *   - the floor: `eventsource-parser` + `JSON.parse` alone, over the same bytes (no state at all);
+ *   - the Vercel AI SDK (`ai`, dev dependency of this package only), on the same reply in its own
+ *     wire format: `parseJsonEventStream` + `readUIMessageStream`, and its chat state path
+ *     (`AbstractChat` with `DefaultChatTransport`; the chat state keeps the messages it is given,
+ *     without the copy the UI bindings make, so this is the AI SDK's cheapest chat path).
+ * Then the cost per delta at 1,000,000 deltas against 100,000 (Lousho only).
+ *
+ * Medians of several runs; the ratios are computed from the medians of the same run.
+ */
+import { createHttpAgentClient, encodeSseEvent, encodeSseVersion, type AgentStreamEvent, type AgentUIState } from '@lousho/build-ai-agent';
+import { median, printTable } from './stats.js';
+
+type Json = Record<string, unknown>;
+
+/** One logical reply, in both wire formats. */
+interface Scenario {
+  name: string;
+  deltas: number;
+  lousho: string;
+  aiSdk: string;
+  /** What every pipeline must end with (checked, so no pipeline can skip work). */
+  text: string;
+  toolCalls: number;
+}
+
+/** The optional comparison libraries; injected by a runner, or imported when installed. */
+export interface ClientPipelineBenchDeps {
+  /** `eventsource-parser` (the floor). */
+  eventsourceParser?: { createParser: (callbacks: { onEvent: (event: { data: string }) => void }) => { feed(text: string): void } };
+  /** The `ai` package. */
+  ai?: any;
+}
+
+export interface ClientPipelineBenchOptions {
+  /** Timed runs per pipeline and scenario (default 5). */
+  runs?: number;
+  /** Deltas of the long-reply scenario (default 100,000). */
+  deltas?: number;
+  /** Deltas of the scaling check (default 1,000,000; 0 skips it). */
+  scaleDeltas?: number;
+}
+
+const CHUNK_SIZES = [64, 16 * 1024] as const;
+const URL_BASE = 'http://bench.invalid/agent';
+
+function word(i: number): string {
+  return `w${i % 1000} `;
+}
+
+/** (a) One reply of `count` text deltas. */
+function longReply(count: number): Scenario {
+  const runId = 'run_1';
+  let seq = 0;
+  const events: AgentStreamEvent[] = [];
+  const push = (event: Record<string, unknown>): void => void events.push({ ...event, seq: ++seq, runId } as unknown as AgentStreamEvent);
+  push({ type: 'run.start', model: 'bench' });
+  push({ type: 'user.message', message: { role: 'user', content: 'Write a long reply.' } });
+  push({ type: 'step.start', step: 1 });
+  const chunks: Json[] = [{ type: 'start', messageId: 'msg_1' }, { type: 'start-step' }, { type: 'text-start', id: 't1' }];
+  let text = '';
+  for (let i = 0; i < count; i++) {
+    const delta = word(i);
+    text += delta;
+    push({ type: 'text.delta', step: 1, delta });
+    chunks.push({ type: 'text-delta', id: 't1', delta });
+  }
+  const usage = { inputTokens: 10, outputTokens: count, totalTokens: 10 + count, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 10, completionTokens: count };
+  push({ type: 'step.done', step: 1, finishReason: 'stop', usage, stepUsage: { step: 1, model: 'bench', usage, estimated: false } });
+  push({ type: 'run.done', finishReason: 'stop', usage, text: '', steps: 1 });
+  chunks.push({ type: 'text-end', id: 't1' }, { type: 'finish-step' }, { type: 'finish', finishReason: 'stop' });
+  return { name: `(a) one reply, ${count.toLocaleString('en-US')} text deltas`, deltas: count, lousho: loushoWire(events), aiSdk: aiSdkWire(chunks), text, toolCalls: 0 };
+}
+
+/** (b) A 20-step run: per step 20 text deltas, then 5 tool calls with streamed arguments and results. */
+function toolRun(steps = 20, callsPerStep = 5, textDeltas = 20, argDeltas = 5): Scenario {
+  const runId = 'run_1';
+  let seq = 0;
+  const events: AgentStreamEvent[] = [];
+  const push = (event: Record<string, unknown>): void => void events.push({ ...event, seq: ++seq, runId } as unknown as AgentStreamEvent);
+  const chunks: Json[] = [{ type: 'start', messageId: 'msg_1' }];
+  push({ type: 'run.start', model: 'bench' });
+  push({ type: 'user.message', message: { role: 'user', content: 'Run the tools.' } });
+  let text = '';
+  let deltas = 0;
+  const usage = { inputTokens: 10, outputTokens: 10, totalTokens: 20, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 10, completionTokens: 10 };
+  for (let step = 1; step <= steps; step++) {
+    push({ type: 'step.start', step });
+    chunks.push({ type: 'start-step' }, { type: 'text-start', id: `t${step}` });
+    for (let i = 0; i < textDeltas; i++) {
+      const delta = word(i);
+      text += delta;
+      deltas++;
+      push({ type: 'text.delta', step, delta });
+      chunks.push({ type: 'text-delta', id: `t${step}`, delta });
+    }
+    chunks.push({ type: 'text-end', id: `t${step}` });
+    for (let c = 0; c < callsPerStep; c++) {
+      const toolCallId = `call_${step}_${c}`;
+      const args = { query: `question ${step}.${c}`, limit: 10 };
+      const argsText = JSON.stringify(args);
+      push({ type: 'tool.input.start', step, toolCallId, toolName: 'search', displayName: 'Search' });
+      chunks.push({ type: 'tool-input-start', toolCallId, toolName: 'search' });
+      const size = Math.ceil(argsText.length / argDeltas);
+      for (let i = 0; i < argDeltas; i++) {
+        const delta = argsText.slice(i * size, (i + 1) * size);
+        deltas++;
+        push({ type: 'tool.input.delta', toolCallId, delta });
+        chunks.push({ type: 'tool-input-delta', toolCallId, inputTextDelta: delta });
+      }
+      push({ type: 'tool.call', step, toolCallId, toolName: 'search', displayName: 'Search', args });
+      chunks.push({ type: 'tool-input-available', toolCallId, toolName: 'search', input: args });
+      const result = { hits: [`result ${step}.${c}.1`, `result ${step}.${c}.2`] };
+      push({ type: 'tool.done', toolCallId, toolName: 'search', result });
+      chunks.push({ type: 'tool-output-available', toolCallId, output: result });
+    }
+    push({ type: 'step.done', step, finishReason: step < steps ? 'tool_calls' : 'stop', usage, stepUsage: { step, model: 'bench', usage, estimated: false } });
+    chunks.push({ type: 'finish-step' });
+  }
+  push({ type: 'run.done', finishReason: 'stop', usage, text: '', steps });
+  chunks.push({ type: 'finish', finishReason: 'stop' });
+  return { name: `(b) ${steps} steps × ${callsPerStep} tool calls`, deltas, lousho: loushoWire(events), aiSdk: aiSdkWire(chunks), text, toolCalls: steps * callsPerStep };
+}
+
+function loushoWire(events: readonly AgentStreamEvent[]): string {
+  let wire = encodeSseVersion();
+  for (const event of events) wire += encodeSseEvent(event);
+  return wire;
+}
+
+/** The AI SDK's UI message stream as its server helpers write it: `data: <json>` frames, then `[DONE]`. */
+function aiSdkWire(chunks: readonly Json[]): string {
+  let wire = '';
+  for (const chunk of chunks) wire += `data: ${JSON.stringify(chunk)}\n\n`;
+  return `${wire}data: [DONE]\n\n`;
+}
+
+function chunked(text: string, size: number): Uint8Array[] {
+  const bytes = new TextEncoder().encode(text);
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
+  return out;
+}
+
+/** A body that hands out one chunk per read, as a network stream does. */
+function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (i < chunks.length) controller.enqueue(chunks[i++]!);
+      else controller.close();
+    },
+  });
+}
+
+const sseResponse = (chunks: readonly Uint8Array[]): Response => new Response(bodyOf(chunks), { headers: { 'content-type': 'text/event-stream' } });
+
+// ---- the pipelines: each returns what it ended with, for the check ----
+
+interface Outcome {
+  text: string;
+  toolCalls: number;
+}
+
+async function loushoClient(chunks: readonly Uint8Array[]): Promise<Outcome> {
+  const client = createHttpAgentClient({ url: URL_BASE, fetch: async () => sseResponse(chunks) });
+  const result = await client.send('go');
+  if (!result.ok) throw new Error(`Lousho client failed: ${result.error.code} ${result.error.message}`);
+  return outcomeOfLousho(client.getSnapshot());
+}
+
+function outcomeOfLousho(state: AgentUIState): Outcome {
+  let text = '';
+  let toolCalls = 0;
+  for (const message of state.messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.parts) {
+      if (part.type === 'text') text += part.text;
+      else if (part.type === 'tool' && part.state === 'done') toolCalls++;
+    }
+  }
+  return { text, toolCalls };
+}
+
+/** The floor: bytes → text → SSE events → JSON values, nothing kept. */
+async function floor(chunks: readonly Uint8Array[], parser: NonNullable<ClientPipelineBenchDeps['eventsourceParser']>): Promise<number> {
+  let count = 0;
+  const sse = parser.createParser({
+    onEvent(event) {
+      JSON.parse(event.data);
+      count++;
+    },
+  });
+  const decoder = new TextDecoder();
+  const reader = bodyOf(chunks).getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    sse.feed(decoder.decode(value, { stream: true }));
+  }
+  return count;
+}
+
+function outcomeOfAiMessage(message: { parts: { type: string; text?: string; state?: string }[] } | undefined): Outcome {
+  let text = '';
+  let toolCalls = 0;
+  for (const part of message?.parts ?? []) {
+    if (part.type === 'text') text += part.text;
+    else if (part.type.startsWith('tool-') && part.state === 'output-available') toolCalls++;
+  }
+  return { text, toolCalls };
+}
+
+/** `parseJsonEventStream` + `readUIMessageStream`: the AI SDK's documented client pipeline. */
+async function aiSdkRead(chunks: readonly Uint8Array[], ai: any): Promise<Outcome> {
+  const parsed: ReadableStream<unknown> = ai.parseJsonEventStream({ stream: bodyOf(chunks), schema: ai.uiMessageChunkSchema }).pipeThrough(
+    new TransformStream<{ success: boolean; value?: unknown; error?: unknown }, unknown>({
+      transform(result, controller) {
+        if (!result.success) throw result.error;
+        controller.enqueue(result.value);
+      },
+    }),
+  );
+  let last: any;
+  for await (const message of ai.readUIMessageStream({ stream: parsed })) last = message;
+  return outcomeOfAiMessage(last);
+}
+
+/** A chat state that keeps what it is given (the UI bindings also copy each message: slower). */
+function plainChatState(): any {
+  return {
+    status: 'ready',
+    error: undefined,
+    messages: [] as unknown[],
+    pushMessage(message: unknown) {
+      this.messages = this.messages.concat(message);
+    },
+    popMessage() {
+      this.messages = this.messages.slice(0, -1);
+    },
+    replaceMessage(index: number, message: unknown) {
+      this.messages = [...this.messages.slice(0, index), message, ...this.messages.slice(index + 1)];
+    },
+    snapshot: <T>(value: T): T => value,
+  };
+}
+
+/** `AbstractChat` + `DefaultChatTransport` over the same bytes: the AI SDK's chat state path. */
+async function aiSdkChat(chunks: readonly Uint8Array[], ai: any): Promise<Outcome> {
+  class BenchChat extends ai.AbstractChat {}
+  let failure: unknown;
+  const chat = new BenchChat({
+    id: 'bench',
+    state: plainChatState(),
+    transport: new ai.DefaultChatTransport({ api: `${URL_BASE}/chat`, fetch: async () => sseResponse(chunks) }),
+    onError: (error: unknown) => {
+      failure = error;
+    },
+  });
+  await chat.sendMessage({ text: 'go' });
+  if (failure) throw failure;
+  const messages = chat.messages as { role: string; parts: { type: string }[] }[];
+  return outcomeOfAiMessage(messages.findLast((message) => message.role === 'assistant') as never);
+}
+
+// ---- measuring ----
+
+async function timed(run: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await run();
+  return performance.now() - start;
+}
+
+async function medianOf(runs: number, run: () => Promise<unknown>): Promise<number> {
+  await run(); // warm-up: JIT, caches
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    times.push(await timed(run));
+  }
+  return median(times);
+}
+
+function check(name: string, got: Outcome, scenario: Scenario): void {
+  if (got.text !== scenario.text || got.toolCalls !== scenario.toolCalls) {
+    throw new Error(`${name} ended with ${got.text.length} characters and ${got.toolCalls} tool results; expected ${scenario.text.length} and ${scenario.toolCalls}`);
+  }
+}
+
+async function load<T>(specifier: string): Promise<T | undefined> {
+  try {
+    return (await import(specifier)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+const ms = (value: number): string => `${value.toFixed(1)} ms`;
+const flag = (ok: boolean): string => (ok ? 'OK' : 'OVER TARGET');
+
+export async function runClientPipelineBench(
+  options: ClientPipelineBenchOptions = {},
+  deps: ClientPipelineBenchDeps = {},
+): Promise<{ floorRatios: number[]; aiSdkRatios: number[]; scaleRatio: number | undefined }> {
+  const runs = options.runs ?? 5;
+  const esp = deps.eventsourceParser ?? (await load<NonNullable<ClientPipelineBenchDeps['eventsourceParser']>>('eventsource-parser'));
+  const ai = deps.ai ?? (await load<any>('ai'));
+  if (!esp) console.log('\nNote: eventsource-parser is not installed in packages/bench: the floor comparison is skipped.');
+  if (!ai?.readUIMessageStream || !ai?.parseJsonEventStream) {
+    console.log("\nNote: the 'ai' package is not installed in packages/bench (devDependency): the AI SDK comparison is skipped.");
+  }
+  const hasAi = Boolean(ai?.readUIMessageStream && ai?.parseJsonEventStream);
+
+  const floorRatios: number[] = [];
+  const aiSdkRatios: number[] = [];
+  for (const scenario of [longReply(options.deltas ?? 100_000), toolRun()]) {
+    for (const size of CHUNK_SIZES) {
+      const loushoChunks = chunked(scenario.lousho, size);
+      const aiChunks = chunked(scenario.aiSdk, size);
+      check('Lousho client', await loushoClient(loushoChunks), scenario);
+      const rows: [string, string][] = [];
+      const ours = await medianOf(runs, () => loushoClient(loushoChunks));
+      rows.push(['Lousho client (HTTP transport + decoder + reducer)', `${ms(ours)}  (${((ours * 1e6) / scenario.deltas).toFixed(0)} ns per delta)`]);
+      if (esp) {
+        const floorTime = await medianOf(runs, () => floor(loushoChunks, esp));
+        const ratio = ours / floorTime;
+        floorRatios.push(ratio);
+        rows.push(['floor: eventsource-parser + JSON.parse', ms(floorTime)]);
+        rows.push(['Lousho / floor (target ≤ 2)', `${ratio.toFixed(2)} ${flag(ratio <= 2)}`]);
+      }
+      if (hasAi) {
+        check('AI SDK readUIMessageStream', await aiSdkRead(aiChunks, ai), scenario);
+        check('AI SDK chat', await aiSdkChat(aiChunks, ai), scenario);
+        // The AI SDK is far slower: fewer runs keep the benchmark short; the median still holds.
+        const aiRuns = Math.max(1, Math.min(runs, 3));
+        const read = await medianOf(aiRuns, () => aiSdkRead(aiChunks, ai));
+        const chat = await medianOf(aiRuns, () => aiSdkChat(aiChunks, ai));
+        const fastest = Math.min(read, chat);
+        const ratio = fastest / ours;
+        aiSdkRatios.push(ratio);
+        rows.push(['AI SDK: parseJsonEventStream + readUIMessageStream', `${ms(read)}  (${(read / ours).toFixed(1)}x Lousho)`]);
+        rows.push(['AI SDK: AbstractChat + DefaultChatTransport', `${ms(chat)}  (${(chat / ours).toFixed(1)}x Lousho)`]);
+        rows.push(['faster AI SDK path / Lousho (target ≥ 5)', `${ratio.toFixed(1)} ${flag(ratio >= 5)}`]);
+      }
+      printTable(`Client pipeline, ${scenario.name}, ${size >= 1024 ? `${size / 1024} KiB` : `${size}-byte`} chunks (median of ${runs} runs)`, rows);
+    }
+  }
+
+  // Cost per delta must not grow with the reply: 1,000,000 deltas against 100,000.
+  let scaleRatio: number | undefined;
+  const scaleDeltas = options.scaleDeltas ?? 1_000_000;
+  if (scaleDeltas > 0) {
+    const rows: [string, string][] = [];
+    const ratios: number[] = [];
+    for (const size of CHUNK_SIZES) {
+      const small = longReply(scaleDeltas / 10);
+      const big = longReply(scaleDeltas);
+      const smallChunks = chunked(small.lousho, size);
+      const bigChunks = chunked(big.lousho, size);
+      check('Lousho client', await loushoClient(bigChunks), big);
+      const scaleRuns = Math.max(1, Math.min(runs, 3));
+      const perSmall = (await medianOf(runs, () => loushoClient(smallChunks))) / small.deltas;
+      const perBig = (await medianOf(scaleRuns, () => loushoClient(bigChunks))) / big.deltas;
+      const ratio = perBig / perSmall;
+      ratios.push(ratio);
+      const label = size >= 1024 ? `${size / 1024} KiB` : `${size}-byte`;
+      rows.push([`${label} chunks: per delta at ${small.deltas.toLocaleString('en-US')}`, `${(perSmall * 1e6).toFixed(0)} ns`]);
+      rows.push([`${label} chunks: per delta at ${big.deltas.toLocaleString('en-US')}`, `${(perBig * 1e6).toFixed(0)} ns`]);
+      rows.push([`${label} chunks: ratio (target ≤ 1.25)`, `${ratio.toFixed(2)} ${flag(ratio <= 1.25)}`]);
+    }
+    scaleRatio = Math.max(...ratios);
+    printTable('Client pipeline: cost per delta as the reply grows (Lousho)', rows);
+  }
+  return { floorRatios, aiSdkRatios, scaleRatio };
+}

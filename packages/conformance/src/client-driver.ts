@@ -1,0 +1,45 @@
+import { createAgentClient, type AgentClient, type AgentUIState } from '@lousho/core';
+import type { BindingDriver, BindingOptions, ConformanceSource, MountedBinding } from './driver.js';
+
+/**
+ * The suite's reference driver: the framework-neutral client itself, read through `subscribe()`
+ * the way a binding reads it. It checks the suite against core, and is the template for a
+ * framework's driver (see README.md).
+ */
+export const clientDriver: BindingDriver = {
+  supportsSourceChange: true,
+  async mount(source: ConformanceSource, options: BindingOptions): Promise<MountedBinding> {
+    let client!: AgentClient;
+    let state!: AgentUIState;
+    let unsubscribe = (): void => {};
+    const attach = (next: ConformanceSource): void => {
+      client = createAgentClient(next, options);
+      state = client.getSnapshot();
+      unsubscribe = client.subscribe((latest) => (state = latest));
+    };
+    attach(source);
+    return {
+      state: () => ({
+        messages: state.messages,
+        status: state.status,
+        pendingApproval: state.pendingApproval,
+        error: state.error,
+        usage: state.usage,
+        finishReason: state.finishReason,
+        sessionId: client.sessionId,
+      }),
+      send: (input) => client.send(input),
+      stop: () => client.stop(),
+      approve: (note) => client.approve(note),
+      reject: (note) => client.reject(note),
+      answer: (text) => client.answer(text),
+      reset: () => client.reset(),
+      setSource(next) {
+        unsubscribe();
+        client.destroy();
+        attach(next);
+      },
+      unmount: () => unsubscribe(),
+    };
+  },
+};

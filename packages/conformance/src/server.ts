@@ -1,0 +1,37 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAgentHandler, type ClientAgent } from '@lousho/core';
+import { toNodeHandler } from '@lousho/core/node';
+
+export interface LoggedRequest {
+  method: string;
+  path: string;
+}
+
+export interface AgentServer {
+  url: string;
+  /** Every request the server received, in order. */
+  requests: LoggedRequest[];
+  close(): Promise<void>;
+}
+
+/** A real node:http server on 127.0.0.1 (a free port) serving `agent` through the HTTP handler. */
+export async function serveAgent(agent: ClientAgent): Promise<AgentServer> {
+  const listener = toNodeHandler(createAgentHandler(agent));
+  const requests: LoggedRequest[] = [];
+  const server = createServer((req, res) => {
+    requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]! });
+    listener(req, res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

@@ -1,0 +1,456 @@
+import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
+import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
+import { eventually, settle } from './eventually.js';
+import { emailTool, gate, scriptedAgent, slowTool, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
+import { serveAgent, type AgentServer } from './server.js';
+
+export type TransportName = 'in-process' | 'http';
+
+export interface ConformanceSuiteOptions {
+  /** Run only these transports (default: both). */
+  transports?: readonly TransportName[];
+  /** Per-scenario timeout in ms (default 30,000). */
+  timeoutMs?: number;
+}
+
+// ---- reading a state ----
+
+export const toolParts = (state: Pick<BindingState, 'messages'>): UIToolPart[] =>
+  state.messages.flatMap((message) => message.parts.filter((part): part is UIToolPart => part.type === 'tool'));
+
+const textOf = (message: UIMessage | undefined): string =>
+  (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
+
+/** The last text part of the last message (an assistant message holds one text part per step). */
+export const lastText = (state: Pick<BindingState, 'messages'>): string => {
+  const part = [...(state.messages.at(-1)?.parts ?? [])].reverse().find((p) => p.type === 'text');
+  return part?.type === 'text' ? part.text : '';
+};
+
+const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? null));
+
+/** The fields every binding shows, as plain JSON (to compare however the state was built). */
+const shown = (state: BindingState | AgentUIState): unknown =>
+  plain({
+    messages: state.messages,
+    status: state.status,
+    pendingApproval: state.pendingApproval,
+    error: state.error,
+    usage: state.usage,
+    finishReason: state.finishReason,
+  });
+
+// ---- one scenario's world: an agent, maybe its HTTP server, the bindings mounted on it ----
+
+class World {
+  agent!: ClientAgent;
+  model!: ScriptedModel;
+  private server: AgentServer | undefined;
+  private readonly mounted: MountedBinding[] = [];
+
+  constructor(
+    readonly transport: TransportName,
+    private readonly driver: BindingDriver,
+  ) {}
+
+  async setup(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean } = {}): Promise<void> {
+    const { agent, model } = scriptedAgent(steps, extra);
+    this.agent = agent;
+    this.model = model;
+    if (this.transport === 'http') this.server = await serveAgent(agent);
+  }
+
+  source(sessionId?: string): ConformanceSource {
+    const session = sessionId !== undefined ? { sessionId } : {};
+    return this.server ? { url: this.server.url, ...session } : { agent: this.agent, ...session };
+  }
+
+  async mount(options: BindingOptions = {}, sessionId?: string): Promise<MountedBinding> {
+    const binding = await this.driver.mount(this.source(sessionId), options);
+    this.mounted.push(binding);
+    return binding;
+  }
+
+  async unmount(binding: MountedBinding): Promise<void> {
+    this.mounted.splice(this.mounted.indexOf(binding), 1);
+    await binding.unmount();
+  }
+
+  /** The requests the HTTP server got since `from` ("GET /sessions/:id", ...); empty in process. */
+  requests(from = 0): string[] {
+    return (this.server?.requests ?? []).slice(from).map((request) => `${request.method} ${request.path}`);
+  }
+
+  requestCount(): number {
+    return this.server?.requests.length ?? 0;
+  }
+
+  /** How many runs the session's log shows starting (continuations after a decision not counted). */
+  runsStarted(sessionId: string): number {
+    return this.agent.sessions.eventsAfter(sessionId, 0).filter((event) => event.type === 'run.start' && !(event as { continuation?: boolean }).continuation).length;
+  }
+
+  /** The state the agent's own log reduces to: what a binding that saw every event must show. */
+  fromLog(sessionId: string): AgentUIState {
+    let state: AgentUIState | undefined;
+    for (const event of this.agent.sessions.eventsAfter(sessionId, 0)) state = reduceAgentEvents(state, event);
+    return state!;
+  }
+
+  async close(): Promise<void> {
+    for (const binding of this.mounted.splice(0)) {
+      try {
+        await binding.unmount();
+      } catch {
+        // already unmounted by the scenario
+      }
+    }
+    await this.server?.close();
+  }
+}
+
+/**
+ * Registers the conformance scenarios for one binding: each runs over the in-process transport
+ * (`{ agent }`) and over HTTP (`{ url }`, a real node:http server on 127.0.0.1).
+ *
+ * ```ts
+ * import { describe, expect, it } from 'vitest';
+ * runConformanceSuite('Vue', vueDriver, { describe, it, expect });
+ * ```
+ */
+export function runConformanceSuite(name: string, driver: BindingDriver, api: SuiteApi, options: ConformanceSuiteOptions = {}): void {
+  const { describe, it, expect } = api;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+
+  for (const transport of options.transports ?? (['in-process', 'http'] as const)) {
+    describe(`${name}: conformance over ${transport}`, () => {
+      const scenario = (title: string, body: (w: World) => Promise<void>): void =>
+        it(
+          title,
+          async () => {
+            const world = new World(transport, driver);
+            const unhandled: unknown[] = [];
+            const onUnhandled = (reason: unknown): void => {
+              unhandled.push(reason);
+            };
+            process.on('unhandledRejection', onUnhandled);
+            try {
+              await body(world);
+              await settle();
+              // Whatever the binding did, nothing may end in an unhandled rejection.
+              expect(unhandled).toEqual([]);
+            } finally {
+              process.off('unhandledRejection', onUnhandled);
+              await world.close();
+            }
+          },
+          timeoutMs,
+        );
+
+      scenario('send → streaming text → tool call → approval → approve → final answer', async (w) => {
+        const hold = gate();
+        const { tool, sent } = emailTool();
+        const args = { to: 'bob@example.com', subject: 'Friday' };
+        await w.setup([['Let me ', 'send that.', { wait: hold }, { tool: 'send_email', id: 'call_email', args }], ['Email ', 'sent.']], { tools: [tool] });
+        const finishes: string[] = [];
+        const events: AgentStreamEvent[] = [];
+        const errors: unknown[] = [];
+        const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason), onEvent: (event) => events.push(event), onError: (error) => errors.push(error) });
+        expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined });
+
+        const sending = b.send('Email Bob about Friday');
+        // The reply shows while it streams, before the model has decided on the tool call.
+        await eventually(() => {
+          const state = b.state();
+          expect(state.status).toBe('streaming');
+          expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+          expect(textOf(state.messages[0])).toBe('Email Bob about Friday');
+          expect(lastText(state)).toBe('Let me send that.');
+          expect(state.sessionId).toEqual(expect.any(String));
+        });
+        expect(toolParts(b.state())).toEqual([]);
+
+        hold.open();
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(b.state().status).toBe('awaiting-approval'));
+        const paused = b.state();
+        expect(paused.pendingApproval).toMatchObject({ kind: 'tool', toolName: 'send_email', args });
+        expect(toolParts(paused)).toEqual([expect.objectContaining({ toolName: 'send_email', state: 'awaiting-approval', args })]);
+        expect(sent).toEqual([]);
+
+        expect(await b.approve()).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', pendingApproval: null, error: null }));
+        const final = b.state();
+        expect(toolParts(final)).toEqual([
+          expect.objectContaining({ state: 'done', result: { messageId: 'bob@example.com:Friday' }, approval: expect.objectContaining({ approved: true }) }),
+        ]);
+        expect(lastText(final)).toBe('Email sent.');
+        expect(final.usage).toMatchObject({ inputTokens: 20, outputTokens: 10, modelCalls: 2 });
+        expect(sent).toEqual(['bob@example.com']);
+        expect(finishes).toEqual(['awaiting-approval', 'stop']);
+        expect(errors).toEqual([]);
+        expect(events.map((event) => event.seq)).toEqual(events.map((_, i) => i + 1));
+        // Exactly what the agent's own log reduces to.
+        expect(shown(final)).toEqual(shown(w.fromLog(final.sessionId!)));
+        // One run, one request per action: mounting without a session asks the server nothing.
+        expect(w.model.calls).toHaveLength(2);
+        expect(w.runsStarted(final.sessionId!)).toBe(1);
+        if (w.transport === 'http') {
+          const id = encodeURIComponent(final.sessionId!);
+          expect(w.requests()).toEqual([`POST /sessions/${id}/messages`, `POST /sessions/${id}/approvals/${encodeURIComponent(paused.pendingApproval!.approvalId)}`]);
+        }
+      });
+
+      scenario('reject with a note: the tool does not run and the model reads the note', async (w) => {
+        const { tool, sent } = emailTool();
+        await w.setup([[{ tool: 'send_email', id: 'call_email', args: { to: 'eve@example.com', subject: 'Hi' } }], ['OK, I will not send it.']], { tools: [tool] });
+        const b = await w.mount();
+        expect(await b.send('Email Eve')).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(b.state().pendingApproval).toMatchObject({ toolName: 'send_email' }));
+        expect(await b.reject('not to externals')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', pendingApproval: null }));
+        expect(toolParts(b.state())).toEqual([
+          expect.objectContaining({ state: 'rejected', approval: expect.objectContaining({ approved: false, note: 'not to externals' }) }),
+        ]);
+        expect(lastText(b.state())).toBe('OK, I will not send it.');
+        expect(sent).toEqual([]);
+        const toolMessage = w.model.calls[1]!.find((message) => message.role === 'tool');
+        expect(JSON.stringify(toolMessage?.content)).toContain('not to externals');
+      });
+
+      scenario('a question, answered: the answer is the result and the run goes on', async (w) => {
+        await w.setup([[{ tool: 'ask_question', id: 'q1', args: { question: 'Which city?' } }], ['Paris it is.']], { askQuestion: true });
+        const errors: { code: string }[] = [];
+        const b = await w.mount({ onError: (error) => errors.push(error) });
+        expect(await b.send('Plan a trip')).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(b.state().pendingApproval).toMatchObject({ kind: 'question', question: 'Which city?' }));
+        // The wrong action for a question is refused and changes nothing.
+        const before = b.state();
+        expect(await b.approve()).toMatchObject({ ok: false, error: { code: 'LOUSHO_APPROVAL_KIND_MISMATCH' } });
+        await settle();
+        expect(b.state()).toEqual(before);
+        expect(errors.map((error) => error.code)).toEqual(['LOUSHO_APPROVAL_KIND_MISMATCH']);
+
+        expect(await b.answer('Paris')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', pendingApproval: null }));
+        expect(toolParts(b.state())).toEqual([expect.objectContaining({ toolName: 'ask_question', state: 'done', result: 'Paris', approval: expect.objectContaining({ answer: 'Paris' }) })]);
+        expect(lastText(b.state())).toBe('Paris it is.');
+        expect(w.model.calls[1]!.find((message) => message.role === 'tool')?.content).toBe('Paris');
+      });
+
+      scenario('stop mid-stream: the run ends as aborted, every tool call ends with a result, the session goes on', async (w) => {
+        const { tool, started } = waitTool();
+        await w.setup(
+          [
+            ['Working', ' on it.', { tool: 'wait', id: 'w1' }, { tool: 'wait', id: 'w2' }],
+            ['Ready again.'],
+          ],
+          { tools: [tool] },
+        );
+        const b = await w.mount();
+        const sending = b.send('go');
+        await started.promise;
+        await eventually(() => expect(toolParts(b.state()).map((part) => part.state)).toEqual(['running', 'running']));
+        expect(await b.stop()).toMatchObject({ ok: true, finishReason: 'aborted' });
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'aborted' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'aborted', finishReason: 'aborted' }));
+        const parts = toolParts(b.state());
+        expect(parts).toHaveLength(2);
+        for (const part of parts) expect(['done', 'error', 'cancelled']).toContain(part.state);
+        // In the transcript, each call has its result: the next model call would be valid.
+        const transcript = w.agent.sessions.get(b.state().sessionId!)!.messages;
+        const calls = transcript.flatMap((message) => message.toolCalls ?? []).map((call) => call.id);
+        expect(transcript.filter((message) => message.role === 'tool').map((message) => message.toolCallId).sort()).toEqual(calls.sort());
+        // Nothing runs any more: stopping again is a no-op and a new turn works.
+        expect(await b.stop()).toMatchObject({ ok: true, finishReason: null });
+        expect(await b.send('and now?')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(lastText(b.state())).toBe('Ready again.'));
+        expect(b.state().status).toBe('idle');
+      });
+
+      scenario('a server error: shown in state.error with its code, onError called, cleared by the next turn', async (w) => {
+        await w.setup([[new Error('provider down')], ['Back online.']]);
+        const errors: { code: string; message: string }[] = [];
+        const b = await w.mount({ onError: (error) => errors.push(error) });
+        const result = await b.send('Hi');
+        expect(result).toMatchObject({ ok: false, error: { code: expect.any(String), message: expect.stringContaining('provider down') } });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'error', error: { code: expect.any(String), message: expect.stringContaining('provider down') } }));
+        expect(errors).toEqual([expect.objectContaining({ code: b.state().error!.code, message: expect.stringContaining('provider down') })]);
+        // No stack trace reaches the UI.
+        expect(b.state().error!.message).not.toMatch(/\n\s+at /);
+
+        expect(await b.send('Again')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', error: null, finishReason: 'stop' }));
+        expect(lastText(b.state())).toBe('Back online.');
+      });
+
+      scenario('a page reload restores the transcript and the pending approval, then the approval goes through', async (w) => {
+        const { tool, sent } = emailTool();
+        await w.setup([['First answer.'], ['Sending.', { tool: 'send_email', id: 'call_email', args: { to: 'bob@example.com', subject: 'Hi' } }], ['Sent.']], {
+          tools: [tool],
+        });
+        const first = await w.mount();
+        await first.send('Hello');
+        expect(await first.send('Email Bob')).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(first.state().status).toBe('awaiting-approval'));
+        const before = first.state();
+        await w.unmount(first);
+
+        const seen = w.requestCount();
+        const second = await w.mount({}, before.sessionId);
+        await eventually(() => expect(second.state().status).toBe('awaiting-approval'));
+        const restored = second.state();
+        expect(restored.sessionId).toBe(before.sessionId);
+        expect(restored.pendingApproval).toEqual(before.pendingApproval);
+        expect(restored.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+        expect(textOf(restored.messages[1])).toBe('First answer.');
+        // The latest run comes back as it streamed.
+        expect(plain(restored.messages.slice(2))).toEqual(plain(before.messages.slice(2)));
+        await settle();
+        if (w.transport === 'http') expect(w.requests(seen)).toEqual([`GET /sessions/${encodeURIComponent(before.sessionId!)}`]);
+
+        expect(await second.approve()).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(lastText(second.state())).toBe('Sent.'));
+        expect(sent).toEqual(['bob@example.com']);
+      });
+
+      scenario('resuming a turn still running: a new mount on the session follows it to the end', async (w) => {
+        const { tool, started, release } = slowTool();
+        await w.setup([['Working on it.', { tool: 'slow', id: 's1' }], ['All done.']], { tools: [tool] });
+        const first = await w.mount();
+        const sending = first.send('go');
+        await started.promise;
+        await eventually(() => expect(toolParts(first.state())).toEqual([expect.objectContaining({ state: 'running' })]));
+        const sessionId = first.state().sessionId!;
+        await w.unmount(first);
+        // Unmounting stops following, never the run.
+        const detached = await sending;
+        expect(detached.ok).toBe(false);
+        expect(['LOUSHO_CLIENT_DETACHED', 'LOUSHO_CLIENT_DESTROYED']).toContain(!detached.ok && detached.error.code);
+        expect(w.agent.sessions.get(sessionId)!.status).toBe('running');
+
+        const finishes: string[] = [];
+        const second = await w.mount({ onFinish: (info) => finishes.push(info.finishReason) }, sessionId);
+        await eventually(() => {
+          expect(lastText(second.state())).toBe('Working on it.');
+          expect(toolParts(second.state())).toEqual([expect.objectContaining({ state: 'running' })]);
+        });
+        expect(['submitted', 'streaming']).toContain(second.state().status);
+        release.open();
+        await eventually(() => expect(second.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        expect(lastText(second.state())).toBe('All done.');
+        expect(finishes).toEqual(['stop']);
+        expect(shown(second.state())).toEqual(shown(w.fromLog(sessionId)));
+        expect(w.runsStarted(sessionId)).toBe(1);
+      });
+
+      scenario('mounting on a session reads it once and starts nothing', async (w) => {
+        await w.setup([['Hi there.']]);
+        const first = await w.mount();
+        await first.send('Hello');
+        const sessionId = first.state().sessionId!;
+        await w.unmount(first);
+        const seen = w.requestCount();
+
+        const second = await w.mount({}, sessionId);
+        await eventually(() => expect(second.state().messages).toHaveLength(2));
+        await settle(5);
+        expect(second.state()).toMatchObject({ status: 'idle', sessionId, pendingApproval: null, error: null });
+        expect(w.model.calls).toHaveLength(1);
+        expect(w.runsStarted(sessionId)).toBe(1);
+        if (w.transport === 'http') expect(w.requests(seen)).toEqual([`GET /sessions/${encodeURIComponent(sessionId)}`]);
+      });
+
+      scenario('impossible actions are refused with a result, onError, and no change of state', async (w) => {
+        const { tool, started, release } = slowTool();
+        await w.setup([[{ tool: 'slow', id: 's1' }], ['ok']], { tools: [tool] });
+        const errors: string[] = [];
+        const b = await w.mount({ onError: (error) => errors.push(error.code) });
+        const idle = b.state();
+        expect(await b.approve()).toMatchObject({ ok: false, error: { code: 'LOUSHO_APPROVAL_NOT_FOUND' } });
+        expect(await b.reject('no')).toMatchObject({ ok: false, error: { code: 'LOUSHO_APPROVAL_NOT_FOUND' } });
+        expect(await b.answer('x')).toMatchObject({ ok: false, error: { code: 'LOUSHO_APPROVAL_NOT_FOUND' } });
+        await settle();
+        expect(b.state()).toEqual(idle);
+
+        const first = b.send('go');
+        await started.promise;
+        expect(await b.send('again')).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_BUSY' } });
+        release.open();
+        expect(await first).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', error: null }));
+        expect(errors).toEqual(['LOUSHO_APPROVAL_NOT_FOUND', 'LOUSHO_APPROVAL_NOT_FOUND', 'LOUSHO_APPROVAL_NOT_FOUND', 'LOUSHO_SESSION_BUSY']);
+        expect(w.model.calls).toHaveLength(2);
+      });
+
+      scenario('reset starts a new, empty session; the old one keeps its transcript', async (w) => {
+        await w.setup([['one'], ['two']]);
+        const b = await w.mount();
+        await b.send('first');
+        await eventually(() => expect(b.state().messages).toHaveLength(2));
+        const oldId = b.state().sessionId!;
+        b.reset();
+        await eventually(() => expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined }));
+        expect(await b.send('second')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state().messages.map((m) => m.role)).toEqual(['user', 'assistant']));
+        expect(b.state().sessionId).toEqual(expect.any(String));
+        expect(b.state().sessionId).not.toBe(oldId);
+        expect(lastText(b.state())).toBe('two');
+        expect(w.agent.sessions.get(oldId)!.messages).toHaveLength(2);
+      });
+
+      scenario('while a reply streams, earlier messages keep their identity', async (w) => {
+        const hold = gate();
+        await w.setup([['First ', 'answer.'], ['Second', { wait: hold }, ' answer.']]);
+        const b = await w.mount();
+        await b.send('one');
+        await eventually(() => expect(lastText(b.state())).toBe('First answer.'));
+        const [question, answer] = b.state().messages;
+        const sending = b.send('two');
+        await eventually(() => expect(lastText(b.state())).toBe('Second'));
+        expect(b.state().messages[0]).toBe(question);
+        expect(b.state().messages[1]).toBe(answer);
+        hold.open();
+        await sending;
+        await eventually(() => expect(lastText(b.state())).toBe('Second answer.'));
+        expect(b.state().messages[0]).toBe(question);
+        expect(b.state().messages[1]).toBe(answer);
+      });
+
+      if (driver.supportsSourceChange) {
+        scenario('a new session id switches sessions cleanly: the old one is no longer followed', async (w) => {
+          const { tool, started, release } = slowTool();
+          await w.setup([['B answer.'], [{ tool: 'slow', id: 's1' }], ['A done.'], ['More for B.']], { tools: [tool] });
+          const onB = await w.mount();
+          await onB.send('Hi B');
+          const sessionB = onB.state().sessionId!;
+          await w.unmount(onB);
+
+          const b = await w.mount();
+          const sendingA = b.send('Hi A');
+          await started.promise;
+          await eventually(() => expect(toolParts(b.state())).toEqual([expect.objectContaining({ state: 'running' })]));
+          const sessionA = b.state().sessionId!;
+          const seen = w.requestCount();
+          await b.setSource!(w.source(sessionB));
+          await eventually(() => {
+            expect(b.state().sessionId).toBe(sessionB);
+            expect(lastText(b.state())).toBe('B answer.');
+          });
+          expect((await sendingA).ok).toBe(false);
+          // The old session's run goes on, unseen.
+          release.open();
+          await eventually(() => expect(w.agent.sessions.get(sessionA)!.status).toBe('idle'));
+          await settle(5);
+          expect(b.state()).toMatchObject({ status: 'idle', sessionId: sessionB });
+          expect(lastText(b.state())).toBe('B answer.');
+          if (w.transport === 'http') expect(w.requests(seen)).toEqual([`GET /sessions/${encodeURIComponent(sessionB)}`]);
+          // Actions now go to the new session.
+          expect(await b.send('More')).toMatchObject({ ok: true, finishReason: 'stop' });
+          await eventually(() => expect(lastText(b.state())).toBe('More for B.'));
+          expect(w.agent.sessions.get(sessionB)!.messages).toHaveLength(4);
+        });
+      }
+    });
+  }
+}

@@ -1,0 +1,273 @@
+import type { Message, ToolCall } from '../messages.js';
+import { SessionLeaseLostError, SessionNotResumableError } from '../stores/errors.js';
+import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunState, StoredCheckpoint, StoredRun } from '../stores/types.js';
+import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
+import { continuationFor, type ApprovalDecision } from './approval-resume.js';
+import { newId } from './ids.js';
+import type { BatchContinuation } from './run-loop.js';
+import type { RunSnapshot } from './run-snapshot.js';
+import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
+
+function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** What a leg of a run is for: a new turn (`send`/`stream`/`execute`), `resume()` after a crash, or an approval decision. */
+export type LegMode = 'turn' | 'resume' | 'approval';
+
+/** How the leg starts, decided from the stored checkpoint. */
+export type LegOpening =
+  /** A new run on the stored transcript (`undefined`: nothing stored yet). */
+  | { kind: 'fresh'; history: Message[] | undefined }
+  /** The stored run was interrupted: go on from its checkpoint. */
+  | { kind: 'recover'; snapshot: RunSnapshot; continuation: BatchContinuation };
+
+/**
+ * Writes a run's checkpoints as deltas: the messages, step usages and tool-call records appended
+ * since the previous write, and the few fields that change. Old messages are compared by identity
+ * (the loop freezes and never copies them), so a message edited in place (e.g. pruned) is noticed
+ * and rewritten from there on.
+ */
+export class Checkpointer {
+  readonly #store: CheckpointStore;
+  readonly #sessionId: string;
+  readonly #holder: string;
+  #messages: Message[] = [];
+  #stepUsage = 0;
+  #toolCalls = 0;
+  #runWritten = false;
+  #stored: StoredCheckpoint | undefined;
+
+  constructor(store: CheckpointStore, sessionId: string, holder: string, stored: StoredCheckpoint | undefined) {
+    this.#store = store;
+    this.#sessionId = sessionId;
+    this.#holder = holder;
+    this.#stored = stored;
+  }
+
+  /** Lines the delta tracking up with what is stored, for the snapshot this leg continues. */
+  adopt(snapshot: RunSnapshot): void {
+    const stored = this.#stored;
+    this.#stored = undefined;
+    this.#messages = [];
+    if (!stored) return;
+    const limit = Math.min(stored.messages.length, snapshot.messages.length);
+    for (let i = 0; i < limit; i++) {
+      const a = stored.messages[i]!;
+      const b = snapshot.messages[i]!;
+      if (a !== b && JSON.stringify(a) !== JSON.stringify(b)) break;
+      this.#messages.push(b);
+    }
+    const run: StoredRun | undefined = stored.run;
+    this.#runWritten = run !== undefined && run.runId === snapshot.runId;
+    this.#stepUsage = this.#runWritten ? Math.min(run!.stepUsage.length, snapshot.stepUsage.length) : 0;
+    this.#toolCalls = this.#runWritten ? Math.min(run!.toolCalls.length, snapshot.toolCalls.length) : 0;
+  }
+
+  save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
+    const messages = snapshot.messages;
+    const known = this.#messages;
+    let keep = Math.min(known.length, messages.length);
+    for (let i = 0; i < keep; i++) {
+      if (known[i] !== messages[i]) {
+        keep = i;
+        break;
+      }
+    }
+    const appendMessages = messages.slice(keep);
+    const stepUsage = listWrite(snapshot.stepUsage, this.#runWritten ? this.#stepUsage : 0);
+    const toolCalls = listWrite(snapshot.toolCalls, this.#runWritten ? this.#toolCalls : 0);
+    const write: CheckpointWrite = {
+      holder: this.#holder,
+      messages: { keep, append: appendMessages },
+      run: {
+        ...(this.#runWritten
+          ? {}
+          : { start: { runId: snapshot.runId, model: snapshot.model, configContext: snapshot.configContext, runStart: snapshot.runStart } }),
+        progress: {
+          state,
+          steps: snapshot.steps,
+          usage: snapshot.usage,
+          ...(snapshot.repairUsed ? { repairUsed: true } : {}),
+          ...(state === 'paused' && snapshot.paused ? { paused: snapshot.paused } : {}),
+        },
+        stepUsage,
+        toolCalls,
+      },
+    };
+    const commit = (): void => {
+      known.length = keep;
+      for (const m of appendMessages) known.push(m);
+      this.#stepUsage = snapshot.stepUsage.length;
+      this.#toolCalls = snapshot.toolCalls.length;
+      this.#runWritten = true;
+    };
+    const answer = this.#store.save(this.#sessionId, write);
+    if (isPromise(answer)) return answer.then(commit);
+    commit();
+  }
+}
+
+function listWrite<T>(list: readonly T[], written: number): ListWrite<T> {
+  const keep = Math.min(written, list.length);
+  return { keep, append: list.slice(keep) };
+}
+
+/**
+ * One leg of a run under a session's lease: takes the lease, decides from the checkpoint how the
+ * leg starts, keeps the lease alive while the leg runs, writes the checkpoints and lets go.
+ */
+export class DurableLeg {
+  readonly sessionId: string;
+  readonly holder = newId('lease');
+  readonly #store: CheckpointStore;
+  readonly #approvals: ApprovalStore;
+  #checkpointer: Checkpointer | undefined;
+  #stored: StoredCheckpoint | undefined;
+  #held = false;
+  #lost = false;
+  #heartbeat: ReturnType<typeof setInterval> | undefined;
+
+  constructor(store: CheckpointStore, approvals: ApprovalStore, sessionId: string) {
+    this.#store = store;
+    this.#approvals = approvals;
+    this.sessionId = sessionId;
+  }
+
+  get held(): boolean {
+    return this.#held;
+  }
+
+  /** Takes the lease (or throws `LOUSHO_SESSION_BUSY`). `force` takes it over from a crashed holder. */
+  async acquire(force = false): Promise<StoredCheckpoint | undefined> {
+    if (this.#held) return this.#stored;
+    const lease = await this.#store.acquire(this.sessionId, this.holder, force ? { force: true } : undefined);
+    if (!lease.acquired) throw sessionBusyError(this.sessionId, true);
+    this.#held = true;
+    this.#stored = lease.checkpoint;
+    this.#checkpointer = new Checkpointer(this.#store, this.sessionId, this.holder, lease.checkpoint);
+    const every = Math.max(10, Math.floor(this.#store.leaseMs / 3));
+    this.#heartbeat = setInterval(() => void this.#renew(), every);
+    (this.#heartbeat as { unref?: () => void }).unref?.();
+    return lease.checkpoint;
+  }
+
+  async #renew(): Promise<void> {
+    try {
+      if (!(await this.#store.renew(this.sessionId, this.holder))) this.#lost = true;
+    } catch {
+      // A failed renewal is retried at the next beat; a write after expiry is refused anyway.
+    }
+  }
+
+  /**
+   * Decides how a `turn` or `resume` leg starts: a fresh run on the stored transcript, or the
+   * interrupted run recovered. Throws while an approval is pending, and for `resume` when nothing
+   * was interrupted. Must be called after `acquire()`.
+   */
+  async open(mode: Exclude<LegMode, 'approval'>): Promise<LegOpening> {
+    const stored = this.#stored;
+    const run = stored?.run;
+    if (run?.state === 'paused') {
+      const decided = await this.#decidedApproval(run);
+      if (decided) return { kind: 'recover', snapshot: decided.snapshot, continuation: decided.continuation };
+      throw new SessionAwaitingApprovalError(this.sessionId, run.paused?.approval.approvalId ?? '');
+    }
+    if (run?.state === 'running') {
+      // A pause stored in the approval store whose checkpoint was not written yet: finish writing it.
+      const pending = (await this.#approvals.list({ sessionId: this.sessionId, status: 'pending' })).find((r) => r.runId === run.runId);
+      if (pending) {
+        const snapshot = pending.snapshot;
+        this.checkpointer.adopt(snapshot);
+        await this.checkpointer.save(snapshot, 'paused');
+        throw new SessionAwaitingApprovalError(this.sessionId, pending.approvalId);
+      }
+      const snapshot = snapshotOf(this.sessionId, stored!, run);
+      return { kind: 'recover', snapshot, continuation: { recovered: true, ...(interruptedBatch(snapshot) ?? {}) } };
+    }
+    if (mode === 'resume') throw new SessionNotResumableError(this.sessionId, run ? 'its latest run has finished' : 'it has no checkpoint');
+    return { kind: 'fresh', history: stored?.messages };
+  }
+
+  /** A paused run whose approval was decided, but whose continuation never got to write: go on with that decision. */
+  async #decidedApproval(run: StoredRun): Promise<{ snapshot: RunSnapshot; continuation: BatchContinuation } | undefined> {
+    const approvalId = run.paused?.approval.approvalId;
+    if (!approvalId) return undefined;
+    const record: ApprovalRecord | undefined = await this.#approvals.get(approvalId);
+    if (!record) return undefined;
+    if (record.status === 'resolving' && !record.decision) {
+      // Claimed by a process that died before recording the decision: it is pending again.
+      await this.#approvals.release(approvalId);
+      return undefined;
+    }
+    if (record.status === 'pending' || !record.decision) return undefined;
+    const decision: ApprovalDecision =
+      record.kind === 'question'
+        ? { kind: 'question', answer: record.decision.answer ?? '' }
+        : { kind: 'tool', approved: record.decision.approved, ...(record.decision.note ? { note: record.decision.note } : {}) };
+    return { snapshot: structuredClone(record.snapshot), continuation: { ...continuationFor(record, decision), recovered: true } };
+  }
+
+  get checkpointer(): Checkpointer {
+    if (!this.#checkpointer) throw new Error('DurableLeg: acquire() first');
+    return this.#checkpointer;
+  }
+
+  save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
+    if (this.#lost) throw new SessionLeaseLostError(this.sessionId);
+    return this.checkpointer.save(snapshot, state);
+  }
+
+  /** Stops the heartbeat and gives the lease up. Never throws: the lease runs out by itself otherwise. */
+  async release(): Promise<void> {
+    if (this.#heartbeat !== undefined) clearInterval(this.#heartbeat);
+    this.#heartbeat = undefined;
+    if (!this.#held) return;
+    this.#held = false;
+    try {
+      await this.#store.release(this.sessionId, this.holder);
+    } catch {
+      // Expiry frees it.
+    }
+  }
+}
+
+/** Rebuilds the run's snapshot from its checkpoint. */
+export function snapshotOf(sessionId: string, stored: StoredCheckpoint, run: StoredRun): RunSnapshot {
+  return {
+    runId: run.runId,
+    sessionId,
+    model: run.model,
+    configContext: run.configContext,
+    messages: stored.messages.slice(),
+    runStart: run.runStart,
+    steps: run.steps,
+    usage: run.usage,
+    stepUsage: run.stepUsage.slice(),
+    toolCalls: run.toolCalls.slice(),
+    ...(run.repairUsed ? { repairUsed: true } : {}),
+  };
+}
+
+/**
+ * The tool calls of the last model turn that have no result yet (results are stored in call order,
+ * so they are a suffix of the turn's calls): what a recovered run runs before anything else.
+ */
+export function interruptedBatch(snapshot: RunSnapshot): { batch: { calls: ToolCall[]; index: number; step: number } } | undefined {
+  const messages = snapshot.messages;
+  let turn = -1;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!;
+    if (m.role === 'assistant') {
+      turn = i;
+      break;
+    }
+    if (m.role !== 'tool') return undefined;
+  }
+  const calls = turn >= 0 ? messages[turn]!.toolCalls : undefined;
+  if (!calls || calls.length === 0) return undefined;
+  let done = 0;
+  while (done < calls.length && messages[turn + 1 + done]?.role === 'tool' && messages[turn + 1 + done]!.toolCallId === calls[done]!.id) done++;
+  if (done === calls.length) return undefined;
+  return { batch: { calls: calls.slice(), index: done, step: snapshot.steps } };
+}

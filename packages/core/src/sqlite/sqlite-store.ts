@@ -1,0 +1,495 @@
+import { createRequire } from 'node:module';
+import type BetterSqlite3 from 'better-sqlite3';
+import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import type { Message } from '../messages.js';
+import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
+import type { SessionStatus } from '../agent/session-runtime.js';
+import type { ToolCallRecord } from '../agent/types.js';
+import { SessionLeaseLostError } from '../stores/errors.js';
+import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
+import type {
+  CheckpointStore,
+  CheckpointWrite,
+  CompleteAgentStore,
+  EventToAppend,
+  LeaseResult,
+  RunProgress,
+  RunStart,
+  SessionPatch,
+  SessionRecord,
+  SessionStore,
+  StoredCheckpoint,
+} from '../stores/types.js';
+import type { StepUsage } from '../usage/types.js';
+import { corruptFileError, isCorruption, unavailableError } from './errors.js';
+import { migrate } from './schema.js';
+
+type Database = BetterSqlite3.Database;
+type Statement = BetterSqlite3.Statement;
+
+export interface SqliteStoreOptions {
+  /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
+  leaseMs?: number;
+  /**
+   * `'NORMAL'` (default) survives a crash of the process; `'FULL'` also survives a power cut,
+   * at the price of a disk flush per write.
+   */
+  synchronous?: 'NORMAL' | 'FULL';
+  /** How long a write waits for another process's write to finish (default 5,000 ms). */
+  busyTimeoutMs?: number;
+}
+
+/** JSON text of a value; a value that is not JSON (a cycle, a bigint) is stored as an explanation. */
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return JSON.stringify({ error: 'UnserializableResult', message: 'The value is not JSON-serializable and was not stored.' });
+  }
+}
+
+function fromJson<T>(text: string | null | undefined): T | undefined {
+  return text == null ? undefined : (JSON.parse(text) as T);
+}
+
+interface SessionRow {
+  id: string;
+  owner: string | null;
+  status: string;
+  pending_approval: string | null;
+  run_start_index: number;
+  last_seq: number;
+  created_at: number;
+  updated_at: number;
+}
+
+function recordOf(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    ...(row.owner !== null ? { owner: row.owner } : {}),
+    status: row.status as SessionStatus,
+    pendingApproval: fromJson<PendingApprovalInfo>(row.pending_approval) ?? null,
+    runStartIndex: row.run_start_index,
+    lastSeq: row.last_seq,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The statements every part shares, prepared once per connection. */
+class Statements {
+  readonly db: Database;
+  readonly #cache = new Map<string, Statement>();
+  constructor(db: Database) {
+    this.db = db;
+  }
+  get(sql: string): Statement {
+    let statement = this.#cache.get(sql);
+    if (!statement) this.#cache.set(sql, (statement = this.db.prepare(sql)));
+    return statement;
+  }
+}
+
+class SqliteSessionStore implements SessionStore {
+  readonly #s: Statements;
+  readonly #guard: <T>(fn: () => T) => T;
+  readonly #appendTx: (id: string, events: readonly EventToAppend[], reset: boolean) => AgentStreamEvent[];
+
+  constructor(statements: Statements, guard: <T>(fn: () => T) => T) {
+    this.#s = statements;
+    this.#guard = guard;
+    this.#appendTx = statements.db.transaction((id: string, events: readonly EventToAppend[], reset: boolean) => {
+      const now = Date.now();
+      this.#ensure(id, now);
+      const { last_seq } = this.#s.get('SELECT last_seq FROM lousho_sessions WHERE id = ?').get(id) as { last_seq: number };
+      if (reset) this.#s.get('DELETE FROM lousho_events WHERE session_id = ?').run(id);
+      const insert = this.#s.get('INSERT INTO lousho_events (session_id, seq, body) VALUES (?, ?, ?)');
+      let seq = last_seq;
+      const numbered: AgentStreamEvent[] = [];
+      for (const { runId, event } of events) {
+        const stamped = { ...event, seq: ++seq, runId, sessionId: id } as AgentStreamEvent;
+        insert.run(id, seq, toJson(stamped));
+        numbered.push(stamped);
+      }
+      this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ? WHERE id = ?').run(seq, now, id);
+      return numbered;
+    }).immediate as never;
+  }
+
+  #ensure(id: string, now: number, owner?: string): boolean {
+    const result = this.#s
+      .get(
+        `INSERT INTO lousho_sessions (id, owner, status, pending_approval, run_start_index, last_seq, created_at, updated_at)
+         VALUES (?, ?, 'idle', NULL, 0, 0, ?, ?) ON CONFLICT (id) DO NOTHING`,
+      )
+      .run(id, owner ?? null, now, now);
+    return result.changes > 0;
+  }
+
+  get(id: string): SessionRecord | undefined {
+    return this.#guard(() => {
+      const row = this.#s.get('SELECT * FROM lousho_sessions WHERE id = ?').get(id) as SessionRow | undefined;
+      return row && recordOf(row);
+    });
+  }
+
+  create(id: string, init: { owner?: string } = {}): { created: boolean; record: SessionRecord } {
+    return this.#guard(() => {
+      const created = this.#ensure(id, Date.now(), init.owner);
+      const row = this.#s.get('SELECT * FROM lousho_sessions WHERE id = ?').get(id) as SessionRow;
+      return { created, record: recordOf(row) };
+    });
+  }
+
+  update(id: string, patch: SessionPatch): void {
+    this.#guard(() => {
+      const now = Date.now();
+      this.#ensure(id, now);
+      const sets: string[] = ['updated_at = ?'];
+      const values: unknown[] = [now];
+      if (patch.status !== undefined) {
+        sets.push('status = ?');
+        values.push(patch.status);
+      }
+      if (patch.pendingApproval !== undefined) {
+        sets.push('pending_approval = ?');
+        values.push(patch.pendingApproval === null ? null : toJson(patch.pendingApproval));
+      }
+      if (patch.runStartIndex !== undefined) {
+        sets.push('run_start_index = ?');
+        values.push(patch.runStartIndex);
+      }
+      this.#s.get(`UPDATE lousho_sessions SET ${sets.join(', ')} WHERE id = ?`).run(...values, id);
+    });
+  }
+
+  list(filter: { owner?: string } = {}): SessionRecord[] {
+    return this.#guard(() => {
+      const rows = (
+        filter.owner !== undefined
+          ? this.#s.get('SELECT * FROM lousho_sessions WHERE owner = ? ORDER BY created_at, id').all(filter.owner)
+          : this.#s.get('SELECT * FROM lousho_sessions ORDER BY created_at, id').all()
+      ) as SessionRow[];
+      return rows.map(recordOf);
+    });
+  }
+
+  delete(id: string): void {
+    this.#guard(() =>
+      this.#s.db.transaction(() => {
+        this.#s.get('DELETE FROM lousho_events WHERE session_id = ?').run(id);
+        this.#s.get('DELETE FROM lousho_sessions WHERE id = ?').run(id);
+      })(),
+    );
+  }
+
+  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean } = {}): AgentStreamEvent[] {
+    return this.#guard(() => this.#appendTx(id, events, options.resetLog === true));
+  }
+
+  eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
+    return this.#guard(() => {
+      const rows = this.#s.get('SELECT body FROM lousho_events WHERE session_id = ? AND seq > ? ORDER BY seq').all(id, afterSeq) as { body: string }[];
+      return rows.map((r) => JSON.parse(r.body) as AgentStreamEvent);
+    });
+  }
+}
+
+interface CheckpointRow {
+  session_id: string;
+  lease_holder: string | null;
+  lease_expires: number | null;
+  run_start: string | null;
+  run_progress: string | null;
+  message_count: number;
+  step_usage_count: number;
+  tool_call_count: number;
+}
+
+class SqliteCheckpointStore implements CheckpointStore {
+  readonly leaseMs: number;
+  readonly #s: Statements;
+  readonly #guard: <T>(fn: () => T) => T;
+  readonly #acquireTx: (sessionId: string, holder: string, force: boolean) => LeaseResult;
+  readonly #saveTx: (sessionId: string, write: CheckpointWrite) => void;
+
+  constructor(statements: Statements, guard: <T>(fn: () => T) => T, leaseMs: number) {
+    this.#s = statements;
+    this.#guard = guard;
+    this.leaseMs = leaseMs;
+    const db = statements.db;
+    // IMMEDIATE: the write lock is taken up front, so two processes cannot both read "free" and both take it.
+    this.#acquireTx = db.transaction((sessionId: string, holder: string, force: boolean): LeaseResult => {
+      const now = Date.now();
+      const row = this.#row(sessionId);
+      if (row?.lease_holder && row.lease_holder !== holder && (row.lease_expires ?? 0) > now && !force) return { acquired: false };
+      if (!row) {
+        this.#s.get('INSERT INTO lousho_checkpoints (session_id, lease_holder, lease_expires) VALUES (?, ?, ?)').run(sessionId, holder, now + this.leaseMs);
+        return { acquired: true, checkpoint: undefined };
+      }
+      this.#s.get('UPDATE lousho_checkpoints SET lease_holder = ?, lease_expires = ? WHERE session_id = ?').run(holder, now + this.leaseMs, sessionId);
+      return { acquired: true, checkpoint: this.#read(sessionId, { ...row, lease_holder: holder, lease_expires: now + this.leaseMs }, now) };
+    }).immediate as never;
+    this.#saveTx = db.transaction((sessionId: string, write: CheckpointWrite) => {
+      const now = Date.now();
+      const row = this.#row(sessionId);
+      if (!row || row.lease_holder !== write.holder) throw new SessionLeaseLostError(sessionId);
+      const messageCount = this.#writeList('lousho_messages', null, sessionId, row.message_count, write.messages.keep, write.messages.append);
+      const { start, progress } = write.run;
+      let stepCount = row.step_usage_count;
+      let toolCount = row.tool_call_count;
+      if (start) {
+        this.#s.get('DELETE FROM lousho_run_items WHERE session_id = ?').run(sessionId);
+        stepCount = 0;
+        toolCount = 0;
+      } else if (row.run_start === null) {
+        throw new TypeError('The first checkpoint of a session must carry the run start.');
+      }
+      stepCount = this.#writeList('lousho_run_items', 'step', sessionId, stepCount, write.run.stepUsage.keep, write.run.stepUsage.append);
+      toolCount = this.#writeList('lousho_run_items', 'tool', sessionId, toolCount, write.run.toolCalls.keep, write.run.toolCalls.append);
+      this.#s
+        .get(
+          `UPDATE lousho_checkpoints SET lease_expires = ?, run_start = COALESCE(?, run_start), run_progress = ?,
+           message_count = ?, step_usage_count = ?, tool_call_count = ? WHERE session_id = ?`,
+        )
+        .run(now + this.leaseMs, start ? toJson(start) : null, toJson(progress), messageCount, stepCount, toolCount, sessionId);
+    }).immediate as never;
+  }
+
+  #row(sessionId: string): CheckpointRow | undefined {
+    return this.#s.get('SELECT * FROM lousho_checkpoints WHERE session_id = ?').get(sessionId) as CheckpointRow | undefined;
+  }
+
+  /** Keep `keep` of the `stored` items, append the rest; returns the new length. */
+  #writeList(table: string, kind: string | null, sessionId: string, stored: number, keep: number, append: readonly unknown[]): number {
+    const kindClause = kind === null ? '' : ' AND kind = ?';
+    const kindArgs = kind === null ? [] : [kind];
+    const from = Math.min(keep, stored);
+    if (from < stored) this.#s.get(`DELETE FROM ${table} WHERE session_id = ?${kindClause} AND idx >= ?`).run(sessionId, ...kindArgs, from);
+    const insert =
+      kind === null
+        ? this.#s.get(`INSERT INTO ${table} (session_id, idx, body) VALUES (?, ?, ?)`)
+        : this.#s.get(`INSERT INTO ${table} (session_id, kind, idx, body) VALUES (?, ?, ?, ?)`);
+    let idx = from;
+    for (const item of append) {
+      if (kind === null) insert.run(sessionId, idx, toJson(item));
+      else insert.run(sessionId, kind, idx, toJson(item));
+      idx++;
+    }
+    return idx;
+  }
+
+  #read(sessionId: string, row: CheckpointRow, now: number): StoredCheckpoint {
+    const messages = (this.#s.get('SELECT body FROM lousho_messages WHERE session_id = ? ORDER BY idx').all(sessionId) as { body: string }[]).map(
+      (r) => JSON.parse(r.body) as Message,
+    );
+    const start = fromJson<RunStart>(row.run_start);
+    const progress = fromJson<RunProgress>(row.run_progress);
+    let run: StoredCheckpoint['run'];
+    if (start && progress) {
+      const items = (kind: string) =>
+        (this.#s.get('SELECT body FROM lousho_run_items WHERE session_id = ? AND kind = ? ORDER BY idx').all(sessionId, kind) as { body: string }[]).map((r) =>
+          JSON.parse(r.body),
+        );
+      run = { ...start, ...progress, stepUsage: items('step') as StepUsage[], toolCalls: items('tool') as ToolCallRecord[] };
+    }
+    return { sessionId, messages, ...(run ? { run } : {}), leased: row.lease_holder !== null && (row.lease_expires ?? 0) > now };
+  }
+
+  acquire(sessionId: string, holder: string, options: { force?: boolean } = {}): LeaseResult {
+    return this.#guard(() => this.#acquireTx(sessionId, holder, options.force === true));
+  }
+
+  renew(sessionId: string, holder: string): boolean {
+    return this.#guard(
+      () =>
+        this.#s
+          .get('UPDATE lousho_checkpoints SET lease_expires = ? WHERE session_id = ? AND lease_holder = ?')
+          .run(Date.now() + this.leaseMs, sessionId, holder).changes > 0,
+    );
+  }
+
+  release(sessionId: string, holder: string): void {
+    this.#guard(() =>
+      this.#s.get('UPDATE lousho_checkpoints SET lease_holder = NULL, lease_expires = NULL WHERE session_id = ? AND lease_holder = ?').run(sessionId, holder),
+    );
+  }
+
+  save(sessionId: string, write: CheckpointWrite): void {
+    this.#guard(() => this.#saveTx(sessionId, write));
+  }
+
+  load(sessionId: string): StoredCheckpoint | undefined {
+    return this.#guard(() =>
+      this.#s.db.transaction(() => {
+        const row = this.#row(sessionId);
+        return row && this.#read(sessionId, row, Date.now());
+      })(),
+    );
+  }
+
+  delete(sessionId: string): void {
+    this.#guard(() =>
+      this.#s.db.transaction(() => {
+        this.#s.get('DELETE FROM lousho_messages WHERE session_id = ?').run(sessionId);
+        this.#s.get('DELETE FROM lousho_run_items WHERE session_id = ?').run(sessionId);
+        this.#s.get('DELETE FROM lousho_checkpoints WHERE session_id = ?').run(sessionId);
+      })(),
+    );
+  }
+}
+
+class SqliteApprovalStore implements ApprovalStore {
+  readonly #s: Statements;
+  readonly #guard: <T>(fn: () => T) => T;
+  readonly #claimTx: (id: string) => ApprovalRecord | undefined;
+
+  constructor(statements: Statements, guard: <T>(fn: () => T) => T) {
+    this.#s = statements;
+    this.#guard = guard;
+    this.#claimTx = statements.db.transaction((id: string) => {
+      const record = this.#get(id);
+      if (!record || record.status !== 'pending') return undefined;
+      record.status = 'resolving';
+      this.#put(record);
+      return record;
+    }).immediate as never;
+  }
+
+  #get(id: string): ApprovalRecord | undefined {
+    const row = this.#s.get('SELECT body FROM lousho_approvals WHERE id = ?').get(id) as { body: string } | undefined;
+    return row && (JSON.parse(row.body) as ApprovalRecord);
+  }
+
+  #put(record: ApprovalRecord): void {
+    this.#s
+      .get(
+        `INSERT INTO lousho_approvals (id, session_id, status, created_at, body) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, status = excluded.status, created_at = excluded.created_at, body = excluded.body`,
+      )
+      .run(record.approvalId, record.sessionId, record.status, record.createdAt, toJson(record));
+  }
+
+  save(record: ApprovalRecord): void {
+    this.#guard(() => this.#put(record));
+  }
+
+  get(id: string): ApprovalRecord | undefined {
+    return this.#guard(() => this.#get(id));
+  }
+
+  list(filter: { sessionId?: string; status?: ApprovalStatus } = {}): ApprovalRecord[] {
+    return this.#guard(() => {
+      const where: string[] = [];
+      const args: unknown[] = [];
+      if (filter.sessionId !== undefined) {
+        where.push('session_id = ?');
+        args.push(filter.sessionId);
+      }
+      if (filter.status !== undefined) {
+        where.push('status = ?');
+        args.push(filter.status);
+      }
+      const sql = `SELECT body FROM lousho_approvals${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`;
+      return (this.#s.get(sql).all(...args) as { body: string }[]).map((r) => JSON.parse(r.body) as ApprovalRecord);
+    });
+  }
+
+  claim(id: string): ApprovalRecord | undefined {
+    return this.#guard(() => this.#claimTx(id));
+  }
+
+  complete(id: string, decision: NonNullable<ApprovalRecord['decision']>): void {
+    this.#guard(() =>
+      this.#s.db.transaction(() => {
+        const record = this.#get(id);
+        if (!record) return;
+        record.status = 'resolved';
+        record.decision = { ...decision };
+        this.#put(record);
+      }).immediate(),
+    );
+  }
+
+  release(id: string): void {
+    this.#guard(() =>
+      this.#s.db.transaction(() => {
+        const record = this.#get(id);
+        if (!record || record.status !== 'resolving') return;
+        record.status = 'pending';
+        this.#put(record);
+      }).immediate(),
+    );
+  }
+}
+
+type DatabaseConstructor = new (path: string, options?: BetterSqlite3.Options) => Database;
+
+function loadDriver(path: string): DatabaseConstructor {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+  } catch (error) {
+    throw unavailableError(path, 'the better-sqlite3 package is not installed (it is an optional peer dependency)', error);
+  }
+}
+
+/**
+ * Sessions, checkpoints and approvals in one SQLite file (Node only; needs `better-sqlite3@12`).
+ * WAL journal, schema versioned with `PRAGMA user_version` and migrated on open; a damaged file,
+ * or one from a newer package, is refused with an error naming it, never reset. Several processes
+ * may share a file: leases and transactions keep one run per session.
+ *
+ * ```ts
+ * const agent = createAgent({ provider, tools, store: new SqliteStore('./data/agent.db') });
+ * ```
+ */
+export class SqliteStore implements CompleteAgentStore {
+  readonly path: string;
+  readonly sessions: SessionStore;
+  readonly checkpoints: CheckpointStore;
+  readonly approvals: ApprovalStore;
+  readonly #db: Database;
+
+  constructor(path: string, options: SqliteStoreOptions = {}) {
+    if (typeof path !== 'string' || path.length === 0) {
+      throw unavailableError(String(path), 'the path must be a non-empty string (use ":memory:" for a throwaway store)');
+    }
+    this.path = path;
+    const Driver = loadDriver(path);
+    let db: Database;
+    try {
+      db = new Driver(path);
+    } catch (error) {
+      throw isCorruption(error) ? corruptFileError(path, 'SQLite refused to open it', error) : unavailableError(path, (error as Error).message, error);
+    }
+    try {
+      db.pragma(`busy_timeout = ${Math.max(0, Math.floor(options.busyTimeoutMs ?? 5000))}`);
+      migrate(db, path);
+      if (path !== ':memory:') db.pragma('journal_mode = WAL');
+      db.pragma(`synchronous = ${options.synchronous === 'FULL' ? 'FULL' : 'NORMAL'}`);
+    } catch (error) {
+      db.close();
+      if ((error as { name?: string }).name === 'StoreFileError') throw error;
+      throw isCorruption(error) ? corruptFileError(path, 'SQLite reports it damaged', error) : unavailableError(path, (error as Error).message, error);
+    }
+    this.#db = db;
+    const statements = new Statements(db);
+    const guard = <T>(fn: () => T): T => {
+      try {
+        return fn();
+      } catch (error) {
+        if (isCorruption(error)) throw corruptFileError(path, 'SQLite reports it damaged', error);
+        throw error;
+      }
+    };
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.sessions = new SqliteSessionStore(statements, guard);
+    this.checkpoints = new SqliteCheckpointStore(statements, guard, leaseMs);
+    this.approvals = new SqliteApprovalStore(statements, guard);
+  }
+
+  /** Closes the file. The store cannot be used afterwards. */
+  close(): void {
+    if (this.#db.open) this.#db.close();
+  }
+}

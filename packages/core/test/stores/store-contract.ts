@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import type { ApprovalRecord } from '../../src/agent/index.js';
+import type { CheckpointWrite, CompleteAgentStore, RunProgress, RunStart } from '../../src/stores/index.js';
+import type { Message } from '../../src/messages.js';
+
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, modelCalls: 1, estimated: false, byModel: {} } as never;
+const start: RunStart = { runId: 'run_1', model: 'm', configContext: { sessionId: 's', input: 'hi' }, runStart: 0 };
+const progress = (steps: number, state: RunProgress['state'] = 'running'): RunProgress => ({ state, steps, usage });
+const msg = (role: 'user' | 'assistant', content: string): Message => ({ role, content });
+
+function write(holder: string, keep: number, append: Message[], extra: Partial<CheckpointWrite['run']> = {}): CheckpointWrite {
+  return {
+    holder,
+    messages: { keep, append },
+    run: { progress: progress(1), stepUsage: { keep: 0, append: [] }, toolCalls: { keep: 0, append: [] }, ...extra },
+  };
+}
+
+function approval(id: string, sessionId: string, createdAt: number): ApprovalRecord {
+  return {
+    approvalId: id,
+    toolCallId: `call_${id}`,
+    toolName: 'send_email',
+    displayName: 'Send email',
+    args: { to: 'x' },
+    kind: 'tool',
+    sessionId,
+    runId: 'run_1',
+    status: 'pending',
+    createdAt,
+    snapshot: { runId: 'run_1', sessionId, model: 'm', configContext: { input: 'x' }, messages: [msg('user', 'x')], runStart: 0, steps: 1, usage, stepUsage: [], toolCalls: [] },
+  };
+}
+
+/** The behaviour every `AgentStore` must have, run against each implementation. */
+export function storeContract(name: string, open: () => CompleteAgentStore): void {
+  describe(`${name}: sessions`, () => {
+    it('creates a session once: the second create reports the existing owner', async () => {
+      const store = open();
+      expect((await store.sessions.create('s1', { owner: 'alice' })).created).toBe(true);
+      const again = await store.sessions.create('s1', { owner: 'bob' });
+      expect(again.created).toBe(false);
+      expect(again.record.owner).toBe('alice');
+      expect(await store.sessions.get('nope')).toBeUndefined();
+    });
+
+    it('numbers events itself, in order, continuing across appends; resetLog keeps only the new run', async () => {
+      const store = open();
+      const first = await store.sessions.appendEvents('s1', [
+        { runId: 'r1', event: { type: 'run.start', model: 'm' } },
+        { runId: 'r1', event: { type: 'step.start', step: 1 } },
+      ]);
+      expect(first.map((e) => [e.seq, e.runId, e.sessionId])).toEqual([
+        [1, 'r1', 's1'],
+        [2, 'r1', 's1'],
+      ]);
+      await store.sessions.appendEvents('s1', [{ runId: 'r1', event: { type: 'text.delta', step: 1, delta: 'x' } }]);
+      expect((await store.sessions.eventsAfter('s1', 1)).map((e) => e.seq)).toEqual([2, 3]);
+      const second = await store.sessions.appendEvents('s1', [{ runId: 'r2', event: { type: 'run.start', model: 'm' } }], { resetLog: true });
+      expect(second[0]!.seq).toBe(4);
+      expect((await store.sessions.eventsAfter('s1', 0)).map((e) => e.seq)).toEqual([4]);
+      expect((await store.sessions.get('s1'))!.lastSeq).toBe(4);
+    });
+
+    it('updates status, pending approval and run start; lists by owner', async () => {
+      const store = open();
+      await store.sessions.create('a', { owner: 'alice' });
+      await store.sessions.create('b', { owner: 'bob' });
+      const pending = { approvalId: 'ap', toolCallId: 'c', toolName: 't', displayName: 't', args: {}, kind: 'tool' as const };
+      await store.sessions.update('a', { status: 'awaiting-approval', pendingApproval: pending, runStartIndex: 3 });
+      expect(await store.sessions.get('a')).toMatchObject({ status: 'awaiting-approval', pendingApproval: pending, runStartIndex: 3, owner: 'alice' });
+      expect((await store.sessions.list({ owner: 'bob' })).map((r) => r.id)).toEqual(['b']);
+      await store.sessions.delete('a');
+      expect(await store.sessions.get('a')).toBeUndefined();
+    });
+  });
+
+  describe(`${name}: checkpoints`, () => {
+    it('gives the lease to one holder at a time; force takes it over and fences the old holder', async () => {
+      const store = open();
+      expect((await store.checkpoints.acquire('s', 'h1')).acquired).toBe(true);
+      expect((await store.checkpoints.acquire('s', 'h2')).acquired).toBe(false);
+      await store.checkpoints.save('s', write('h1', 0, [msg('user', 'hi')], { start }));
+      expect((await store.checkpoints.acquire('s', 'h2', { force: true })).acquired).toBe(true);
+      await expect(Promise.resolve().then(() => store.checkpoints.save('s', write('h1', 1, [msg('assistant', 'late')])))).rejects.toMatchObject({
+        code: 'LOUSHO_SESSION_LEASE_LOST',
+      });
+      expect((await store.checkpoints.load('s'))!.messages).toEqual([msg('user', 'hi')]);
+      await store.checkpoints.release('s', 'h2');
+      expect((await store.checkpoints.acquire('s', 'h3')).acquired).toBe(true);
+      expect(await store.checkpoints.renew('s', 'h2')).toBe(false);
+      expect(await store.checkpoints.renew('s', 'h3')).toBe(true);
+    });
+
+    it('appends, truncates on keep, and keeps the run start until a new run', async () => {
+      const store = open();
+      await store.checkpoints.acquire('s', 'h');
+      await store.checkpoints.save('s', write('h', 0, [msg('user', 'a'), msg('assistant', 'b')], { start, stepUsage: { keep: 0, append: [{ step: 1 } as never] } }));
+      await store.checkpoints.save('s', write('h', 2, [msg('user', 'c')], { stepUsage: { keep: 1, append: [{ step: 2 } as never] } }));
+      let stored = await store.checkpoints.load('s');
+      expect(stored!.messages.map((m) => m.content)).toEqual(['a', 'b', 'c']);
+      expect(stored!.run).toMatchObject({ runId: 'run_1', state: 'running', stepUsage: [{ step: 1 }, { step: 2 }] });
+      expect(stored!.leased).toBe(true);
+      // An edit in place: keep 1, rewrite from there.
+      await store.checkpoints.save('s', write('h', 1, [msg('assistant', 'B'), msg('user', 'c')], { stepUsage: { keep: 2, append: [] } }));
+      stored = await store.checkpoints.load('s');
+      expect(stored!.messages.map((m) => m.content)).toEqual(['a', 'B', 'c']);
+      // A new run replaces the run state but not the transcript.
+      await store.checkpoints.save('s', {
+        ...write('h', 3, [msg('user', 'd')], { start: { ...start, runId: 'run_2', runStart: 3 } }),
+        run: { ...write('h', 3, []).run, start: { ...start, runId: 'run_2', runStart: 3 }, progress: progress(0, 'done') },
+      });
+      await store.checkpoints.release('s', 'h');
+      stored = await store.checkpoints.load('s');
+      expect(stored).toMatchObject({ leased: false, run: { runId: 'run_2', runStart: 3, state: 'done', stepUsage: [] } });
+      expect(stored!.messages).toHaveLength(4);
+    });
+  });
+
+  describe(`${name}: approvals`, () => {
+    it('claims a pending approval once; complete and release move it on', async () => {
+      const store = open();
+      await store.approvals.save(approval('a1', 's', 2));
+      await store.approvals.save(approval('a2', 's', 1));
+      expect((await store.approvals.list({ sessionId: 's', status: 'pending' })).map((r) => r.approvalId)).toEqual(['a2', 'a1']);
+      const claims = await Promise.all([store.approvals.claim('a1'), store.approvals.claim('a1')]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      await store.approvals.release('a1');
+      expect((await store.approvals.get('a1'))!.status).toBe('pending');
+      await store.approvals.claim('a1');
+      await store.approvals.complete('a1', { approved: false, note: 'no' });
+      expect(await store.approvals.get('a1')).toMatchObject({ status: 'resolved', decision: { approved: false, note: 'no' } });
+      expect(await store.approvals.claim('a1')).toBeUndefined();
+      expect(await store.approvals.claim('missing')).toBeUndefined();
+    });
+  });
+}

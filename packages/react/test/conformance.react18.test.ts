@@ -1,0 +1,12 @@
+import { describe, expect, it, vi } from 'vitest';
+import { version } from 'react';
+import { runConformanceSuite } from '@lousho/conformance';
+import { reactDriver } from './support/react-driver.js';
+
+vi.mock('react', async () => (await import('./support/react18.js')).asModule((await import('./support/react18.js')).React));
+vi.mock('react-dom', async () => (await import('./support/react18.js')).asModule((await import('./support/react18.js')).ReactDOM));
+vi.mock('react-dom/client', async () => (await import('./support/react18.js')).asModule((await import('./support/react18.js')).ReactDOMClient));
+
+it('runs on React 18', () => expect(version).toMatch(/^18\./));
+runConformanceSuite('React 18', reactDriver({ strict: false }), { describe, it, expect });
+runConformanceSuite('React 18 (StrictMode)', reactDriver({ strict: true }), { describe, it, expect });

@@ -1,0 +1,28 @@
+import type { BindingDriver, BindingOptions, ConformanceSource } from '@lousho/conformance';
+import { useLoushoAgent } from '../../src/index.js';
+import { renderHook } from './harness.js';
+
+/** The conformance driver for React: a component using the hook, mounted with react-dom/client. */
+export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
+  return {
+    supportsSourceChange: true,
+    async mount(source: ConformanceSource, options: BindingOptions) {
+      const view = renderHook((props: { source: ConformanceSource }) => useLoushoAgent(props.source, options), { source }, { strict });
+      const hook = () => view.result.current;
+      return {
+        state: () => {
+          const { messages, status, pendingApproval, error, usage, finishReason, sessionId } = hook();
+          return { messages, status, pendingApproval, error, usage, finishReason, sessionId };
+        },
+        send: (input) => hook().send(input),
+        stop: () => hook().stop(),
+        approve: (note) => hook().approve(note),
+        reject: (note) => hook().reject(note),
+        answer: (text) => hook().answer(text),
+        reset: () => hook().reset(),
+        setSource: (next) => view.rerender({ source: next }),
+        unmount: () => view.unmount(),
+      };
+    },
+  };
+}
