@@ -9,4 +9,5 @@ const appsDir = fileURLToPath(new URL('../../', import.meta.url));
  */
 export const STATIC_APPS: readonly StaticApp[] = [
   { name: 'React demo', mountPath: '/', dir: `${appsDir}react-demo/dist`, buildCommand: 'pnpm --filter react-demo build' },
+  { name: 'Vue demo', mountPath: '/vue/', dir: `${appsDir}vue-demo/dist`, buildCommand: 'pnpm --filter vue-demo build' },
 ];

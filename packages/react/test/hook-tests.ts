@@ -188,7 +188,7 @@ export function hookTests(reactName: string): void {
         const { agent } = scriptedAgent([['Working.', { tool: 'slow', id: 's1' }], ['Done.']], { tools: [tool] });
         const server = await serve(agent);
         // An app that puts the id of the conversation in its route once the first send made it.
-        const view = render((sessionId: string | undefined) => useLoushoAgent({ url: server.url, ...(sessionId && { sessionId }) }), undefined);
+        const view = render((sessionId: string | undefined) => useLoushoAgent({ url: server.url, ...(sessionId && { sessionId }) }), undefined as string | undefined);
         const sending = view.result.current.send('go');
         await started.promise;
         await eventually(() => expect(toolParts(view.result.current)).toEqual([expect.objectContaining({ state: 'running' })]));
@@ -288,7 +288,6 @@ export function hookTests(reactName: string): void {
         const { commits, elapsedMs } = await commitsForBurst({});
         // At most one notification per 16 ms while streaming, plus the first and the end.
         expect(commits).toBeLessThanOrEqual(Math.ceil(elapsedMs / 16) + 10);
-        expect(commits).toBeLessThan(200);
       });
 
       it('with throttleMs: 0, every delta commits (the throttle is what bounds the burst)', async () => {

@@ -161,7 +161,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     const record = await sessionStore.get(id);
     const local = sessions.get(id);
     if (!record) return local && stateOf(local);
-    if (local && (local.status === 'running' || (local.lastSeq === record.lastSeq && local.version > 0))) {
+    // Up to date (nothing appended since), unless it shows another process's run, whose lease may have run out.
+    if (local && (local.active || (local.lastSeq === record.lastSeq && local.version > 0 && local.status !== 'running'))) {
       local.owner = record.owner;
       return stateOf(local);
     }
@@ -169,7 +170,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     const [checkpoint, events] = await Promise.all([checkpointStore.load(id), sessionStore.eventsAfter(id, 0)]);
     const runtime = sessionFor(id);
     // A run started here while we were reading: its state is newer than what we read.
-    if (runtime.status === 'running' || runtime.version !== version) return stateOf(runtime);
+    if (runtime.active || runtime.version !== version) return stateOf(runtime);
     let status = record.status;
     let pendingApproval = record.pendingApproval;
     const run = checkpoint?.run;
@@ -222,7 +223,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn'): AgentRun<Out> => {
     const sessionId = options.sessionId ?? newId('sess');
     const session = sessionFor(sessionId);
-    if (session.status === 'running') throw sessionBusyError(sessionId);
+    if (session.active) throw sessionBusyError(sessionId);
     if (session.status === 'awaiting-approval' && session.pendingApproval) {
       throw new SessionAwaitingApprovalError(sessionId, session.pendingApproval.approvalId);
     }
@@ -272,7 +273,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     let leg: DurableLeg | undefined;
     if (known && known.status === 'pending') {
       await loadSession(known.sessionId);
-      if (sessionFor(known.sessionId).status === 'running') throw sessionBusyError(known.sessionId);
+      if (sessionFor(known.sessionId).active) throw sessionBusyError(known.sessionId);
       leg = new DurableLeg(checkpointStore, approvalStore, known.sessionId);
       try {
         await leg.acquire();
@@ -295,7 +296,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       throw error;
     }
     const session = sessionFor(record.sessionId);
-    if (session.status === 'running') {
+    if (session.active) {
       await leg.release();
       throw sessionBusyError(record.sessionId);
     }

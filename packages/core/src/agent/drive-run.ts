@@ -61,10 +61,18 @@ export function driveRun(params: DriveRunParams): AgentRun {
   const queue = new EventQueue();
   const buffered = params.buffered ?? true;
   const unsubscribe = buffered ? session.subscribe((event) => queue.push(event)) : undefined;
-  const emit = (event: Parameters<LoopDeps['emit']>[0]) => session.emit(snapshot.runId, event);
+  // A run that lost the session to another one stops writing to the shared event log.
+  // Appends are fenced by the leg's lease once it holds one (before that, a refusal happens first).
+  const emit = (event: Parameters<LoopDeps['emit']>[0]) =>
+    leg?.lost ? session.emitLocal(snapshot.runId, event) : session.emit(snapshot.runId, event, leg?.held ? leg.fence : undefined);
   const before: { status: SessionStatus; pendingApproval: PendingApprovalInfo | null } = { status: session.status, pendingApproval: session.pendingApproval };
   session.status = 'running';
   session.pendingApproval = null;
+  const me = {};
+  session.activeLeg = me;
+  const leave = () => {
+    if (session.activeLeg === me) session.activeLeg = undefined;
+  };
   session.version++;
   const signal = runSignal(session, params.signal);
   let started = false;
@@ -140,6 +148,8 @@ export function driveRun(params: DriveRunParams): AgentRun {
       await leg?.release();
       session.status = status;
       session.pendingApproval = pendingApproval;
+      // A listener may start the next turn as soon as it sees the end.
+      leave();
       await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
       if (outcome.paused) {
         emit({ type: 'approval.requested', approval: outcome.paused.approval });
@@ -193,10 +203,12 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       await leg?.release();
       try {
-        await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
+        // The session belongs to another run now: its status is that run's to write.
+        if (!leg?.lost) await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
       } catch {
         // The run's own error is the one to report.
       }
+      leave();
       emit({ type: 'error', error: serializeError(error) });
       try {
         await session.flush();
@@ -205,6 +217,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       throw error;
     } finally {
+      leave();
       await leg?.release();
       if (session.abortController?.signal === signal) session.abortController = undefined;
       unsubscribe?.();

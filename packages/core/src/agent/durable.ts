@@ -213,9 +213,27 @@ export class DurableLeg {
     return this.#checkpointer;
   }
 
+  /** True once this leg learned that another run took the session over (a refused write or renewal). */
+  get lost(): boolean {
+    return this.#lost;
+  }
+
+  /** The fence for this leg's event appends: the store refuses them once the lease is gone. */
+  readonly fence = { holder: this.holder, onLost: (): void => void (this.#lost = true) };
+
   save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
     if (this.#lost) throw new SessionLeaseLostError(this.sessionId);
-    return this.checkpointer.save(snapshot, state);
+    const noteLoss = (error: unknown): never => {
+      if (error instanceof SessionLeaseLostError || (error as { code?: unknown })?.code === 'LOUSHO_SESSION_LEASE_LOST') this.#lost = true;
+      throw error;
+    };
+    let answer: MaybePromise<void>;
+    try {
+      answer = this.checkpointer.save(snapshot, state);
+    } catch (error) {
+      return noteLoss(error);
+    }
+    return isPromise(answer) ? answer.catch(noteLoss) : answer;
   }
 
   /** Stops the heartbeat and gives the lease up. Never throws: the lease runs out by itself otherwise. */

@@ -1,12 +1,14 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
+import type { CheckpointStore } from '../stores/types.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { AgentConfig } from './agent-config.js';
 import { InMemoryApprovalStore, type ApprovalStore } from './approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { driveRun } from './drive-run.js';
+import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -25,6 +27,14 @@ export interface ExecuteOptions extends LoopOptions {
   signal?: AbortSignal;
   /** Where a pause is kept (default: a process-wide in-memory store). */
   approvalStore?: ApprovalStore;
+  /**
+   * With `sessionId`: where the session's transcript and run state are checkpointed (after every
+   * model response, tool result and pause). `execute()` again with the same `sessionId` resumes an
+   * interrupted run, continues a finished conversation with the new input, or throws
+   * `SessionAwaitingApprovalError` while an approval is pending. E.g. `memoryStore().checkpoints`
+   * or `new SqliteStore(file).checkpoints`.
+   */
+  checkpointStore?: CheckpointStore;
   approve?: ApproveFn;
   /** Steps already taken by an earlier leg of this run; they count against `maxSteps`. */
   initialSteps?: number;
@@ -107,14 +117,18 @@ function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun 
     stepUsage: [],
     toolCalls: [],
   };
+  const approvalStore = options.approvalStore ?? defaultApprovalStore;
   return driveRun({
     session,
     snapshot,
     input: inputToMessages(options.input),
     deps: depsFor(options, useApprove),
     ...(options.signal ? { signal: options.signal } : {}),
-    approvalStore: options.approvalStore ?? defaultApprovalStore,
+    approvalStore,
     buffered: !useApprove,
+    ...(options.checkpointStore && options.sessionId !== undefined
+      ? { durable: { leg: new DurableLeg(options.checkpointStore, approvalStore, sessionId), mode: 'turn' as const } }
+      : {}),
   });
 }
 
@@ -138,7 +152,22 @@ export async function resumeAfterApproval(options: ResumeAfterApprovalOptions, c
   const store = options.approvalStore ?? defaultApprovalStore;
   const decision: ApprovalDecision =
     options.answer !== undefined ? { kind: 'question', answer: options.answer } : { kind: 'tool', approved: Boolean(options.approved), ...(options.note ? { note: options.note } : {}) };
-  const record = await claimApproval(store, options.approvalId, decision);
+  // With a checkpoint store, the session's lease first: a decision is only recorded when its continuation can run.
+  let leg: DurableLeg | undefined;
+  if (options.checkpointStore) {
+    const known = typeof options.approvalId === 'string' && options.approvalId ? await store.get(options.approvalId) : undefined;
+    if (known && known.status === 'pending') {
+      leg = new DurableLeg(options.checkpointStore, store, known.sessionId);
+      await leg.acquire();
+    }
+  }
+  let record;
+  try {
+    record = await claimApproval(store, options.approvalId, decision);
+  } catch (error) {
+    await leg?.release();
+    throw error;
+  }
   const session = new SessionRuntime(record.sessionId);
   session.messages = record.snapshot.messages.slice();
   const signal = callOptions.signal ?? options.signal;
@@ -150,5 +179,6 @@ export async function resumeAfterApproval(options: ResumeAfterApprovalOptions, c
     ...(signal ? { signal } : {}),
     approvalStore: store,
     continuation: continuationFor(record, decision),
+    ...(leg && leg.sessionId === record.sessionId ? { durable: { leg, mode: 'approval' as const } } : {}),
   }).result;
 }

@@ -10,3 +10,5 @@ export { ConfigResolverError } from './run-config.js';
 export type { RunSnapshot, PausedBatch } from './run-snapshot.js';
 export type { SessionStatus, SessionListener } from './session-runtime.js';
 export type * from './types.js';
+// The stores are part of createAgent()'s `store` option, so they come with the agent API.
+export * from '../stores/index.js';

@@ -18,6 +18,13 @@ export interface HydratedSession {
   events: AgentStreamEvent[];
 }
 
+/** A run's lease on the session: its events are only appended while it holds it. */
+export interface AppendFence {
+  holder: string;
+  /** Called when the store refused an append because the lease is gone. */
+  onLost(): void;
+}
+
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -45,6 +52,11 @@ export class SessionRuntime {
   runStartIndex: number | undefined;
   owner: string | undefined;
   lastUsage: RunUsage | undefined;
+  /** The run leg of this process working on the session, if any (`status` may also say 'running' for another process's run). */
+  activeLeg: object | undefined;
+  get active(): boolean {
+    return this.activeLeg !== undefined;
+  }
   /** The controller of the running turn, so `stop()` can reach it from anywhere. */
   abortController: AbortController | undefined;
   /** Bumped by every local run, so a load from the store never overwrites newer local state. */
@@ -54,7 +66,7 @@ export class SessionRuntime {
   #log: AgentStreamEvent[] = [];
   readonly #listeners = new Set<SessionListener>();
   readonly #store: SessionStore | undefined;
-  #queue: { item: EventToAppend; reset: boolean }[] = [];
+  #queue: { item: EventToAppend; reset: boolean; fence: AppendFence | undefined }[] = [];
   #inflight: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -68,14 +80,22 @@ export class SessionRuntime {
   }
 
   /** Numbers an event (through the store, if any), records it and hands it to every listener. */
-  emit(runId: string, event: UnsequencedStreamEvent): void {
+  emit(runId: string, event: UnsequencedStreamEvent, fence?: AppendFence): void {
     const reset = startsLog(event);
     if (!this.#store) {
       this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], reset);
       return;
     }
-    this.#queue.push({ item: { runId, event }, reset });
+    this.#queue.push({ item: { runId, event }, reset, fence });
     if (!this.#inflight) this.#drain();
+  }
+
+  /**
+   * Numbers an event here and hands it to the local listeners without storing it: for a run that
+   * lost the session to another one, whose events must not land in the shared log.
+   */
+  emitLocal(runId: string, event: UnsequencedStreamEvent): void {
+    this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], startsLog(event));
   }
 
   /** Resolves once every emitted event is numbered and delivered; throws if the store failed. */
@@ -90,13 +110,15 @@ export class SessionRuntime {
     const store = this.#store!;
     while (this.#queue.length > 0) {
       // One store call per batch; a log reset only ever starts a batch.
+      const fence = this.#queue[0]!.fence;
       let n = 1;
-      while (n < this.#queue.length && !this.#queue[n]!.reset) n++;
+      while (n < this.#queue.length && !this.#queue[n]!.reset && this.#queue[n]!.fence === fence) n++;
       const batch = this.#queue.splice(0, n);
       const reset = batch[0]!.reset;
+      const options = reset || fence ? { ...(reset ? { resetLog: true } : {}), ...(fence ? { holder: fence.holder } : {}) } : undefined;
       let answer: AgentStreamEvent[] | Promise<AgentStreamEvent[]>;
       try {
-        answer = store.appendEvents(this.id, batch.map((b) => b.item), reset ? { resetLog: true } : undefined);
+        answer = store.appendEvents(this.id, batch.map((b) => b.item), options);
       } catch (error) {
         this.#fail(error, batch, reset);
         continue;
@@ -119,7 +141,8 @@ export class SessionRuntime {
   }
 
   /** The store refused: the events still reach local listeners (numbered here), and the run learns of it. */
-  #fail(error: unknown, batch: { item: EventToAppend }[], reset: boolean): void {
+  #fail(error: unknown, batch: { item: EventToAppend; fence: AppendFence | undefined }[], reset: boolean): void {
+    if ((error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST' && batch[0]?.fence) batch[0].fence.onLost();
     this.#failure ??= { error };
     this.#deliver(
       batch.map((b, i) => ({ ...b.item.event, seq: this.#seq + 1 + i, runId: b.item.runId, sessionId: this.id }) as AgentStreamEvent),

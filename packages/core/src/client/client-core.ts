@@ -18,16 +18,18 @@ type Opener = (signal: AbortSignal) => Promise<EventReader>;
 type CodedError = Error & { code: string };
 
 /** Calls user code; an exception there is reported like a DOM listener's, never thrown into the client. */
-function callSafely<A extends unknown[]>(fn: ((...args: A) => void) | undefined, ...args: A): void {
-  try {
-    fn?.(...args);
-  } catch (error) {
-    const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
-    if (report) report(error);
-    else
-      queueMicrotask(() => {
-        throw error;
-      });
+function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
+  if (fn) {
+    try {
+      fn(arg);
+    } catch (error) {
+      const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
+      if (report) report(error);
+      else
+        queueMicrotask(() => {
+          throw error;
+        });
+    }
   }
 }
 
@@ -57,7 +59,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
   let leg: AbortController | undefined;
   /** As far as the client knows, a run leg is going on the server. */
   let serverRunning = false;
-  let waiters: ((result: AgentActionResult) => void)[] = [];
+  const waiters: ((result: AgentActionResult) => void)[] = [];
   /** The last subscriber left: nothing is followed automatically until one comes back. */
   let detached = false;
   let destroyed = false;
@@ -282,7 +284,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
         pending.kind === 'question' ? 'The run asks a question: use answer(text).' : 'The run waits for approval of a tool call: use approve() or reject().',
       );
     }
-    if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', 'A turn is already running.');
+    if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', 'A turn is already running; wait for it to end or stop() it first.');
     return action((signal) => transport.decide(id, pending.approvalId, decision, signal));
   }
 

@@ -1,6 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { EventStreamError, type EventStreamErrorCode } from './errors.js';
-import { PROTOCOL_EVENT_NAME, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from './sse.js';
+import { PROTOCOL_EVENT_NAME, SUPPORTED_PROTOCOL_VERSIONS } from './sse.js';
 
 export interface EventStreamDecoderOptions {
   /** Called when the server sends a `retry:` field (reconnection delay in ms). */
@@ -149,15 +149,15 @@ export function createEventStreamDecoder(
       if (id !== undefined) decoder.lastEventId = id;
       if (data === undefined) return;
       if (name === undefined || name === 'message') {
-        if (decoder.version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, `Send encodeSseVersion() ("${PROTOCOL_VERSION}") first in every stream.`);
+        if (decoder.version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, 'Send encodeSseVersion() first in every stream.');
         let value: unknown;
         try {
           value = JSON.parse(data);
         } catch (cause) {
-          fail('LOUSHO_STREAM_BAD_JSON', `Event${idText(id)} is not valid JSON: ${snippet(data)}`, id, 'Check what the server (or a proxy) writes to the stream.', cause);
+          fail('LOUSHO_STREAM_BAD_JSON', `Event${idText(id)} is not valid JSON: ${snippet(data)}`, id, 'Check what the server (or a proxy) sends.', cause);
         }
         if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string' || Array.isArray(value)) {
-          fail('LOUSHO_STREAM_BAD_EVENT', `Event${idText(id)} is not an agent event (an object with a string "type"): ${snippet(data)}`, id);
+          fail('LOUSHO_STREAM_BAD_EVENT', `Event${idText(id)} is not an agent event (no string "type"): ${snippet(data)}`, id);
         }
         onEvent(value as AgentStreamEvent);
       } else if (name === PROTOCOL_EVENT_NAME) {
@@ -203,7 +203,7 @@ function readVersion(data: string): string {
     // Reported below as an unreadable version.
   }
   if (typeof announced === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(announced)) return announced;
-  return fail('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${typeof announced === 'string' ? `"${announced}"` : snippet(data)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, undefined, 'Use the same @lousho/core version on the client and the server.');
+  return fail('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${typeof announced === 'string' ? `"${announced}"` : snippet(data)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, undefined, 'Use the same @lousho/core version on both sides.');
 }
 
 function fail(code: EventStreamErrorCode, message: string, eventId: string | undefined, hint?: string, cause?: unknown): never {

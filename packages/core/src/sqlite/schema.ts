@@ -1,7 +1,5 @@
-import type BetterSqlite3 from 'better-sqlite3';
+import type { SqliteDatabase as Database } from './driver.js';
 import { corruptFileError, newerSchemaError } from './errors.js';
-
-type Database = BetterSqlite3.Database;
 
 /**
  * The schema, as migrations: migration N brings a file from `user_version` N-1 to N. A released

@@ -1,5 +1,4 @@
 import { createRequire } from 'node:module';
-import type BetterSqlite3 from 'better-sqlite3';
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
@@ -21,11 +20,12 @@ import type {
   StoredCheckpoint,
 } from '../stores/types.js';
 import type { StepUsage } from '../usage/types.js';
+import type { SqliteDatabase, SqliteDatabaseConstructor, SqliteStatement } from './driver.js';
 import { corruptFileError, isCorruption, unavailableError } from './errors.js';
 import { migrate } from './schema.js';
 
-type Database = BetterSqlite3.Database;
-type Statement = BetterSqlite3.Statement;
+type Database = SqliteDatabase;
+type Statement = SqliteStatement;
 
 export interface SqliteStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
@@ -90,15 +90,19 @@ class Statements {
   }
 }
 
-class SqliteSessionStore implements SessionStore {
+export class SqliteSessionStore implements SessionStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
-  readonly #appendTx: (id: string, events: readonly EventToAppend[], reset: boolean) => AgentStreamEvent[];
+  readonly #appendTx: (id: string, events: readonly EventToAppend[], reset: boolean, holder: string | undefined) => AgentStreamEvent[];
 
   constructor(statements: Statements, guard: <T>(fn: () => T) => T) {
     this.#s = statements;
     this.#guard = guard;
-    this.#appendTx = statements.db.transaction((id: string, events: readonly EventToAppend[], reset: boolean) => {
+    this.#appendTx = statements.db.transaction((id: string, events: readonly EventToAppend[], reset: boolean, holder: string | undefined) => {
+      if (holder !== undefined) {
+        const lease = this.#s.get('SELECT lease_holder FROM lousho_checkpoints WHERE session_id = ?').get(id) as { lease_holder: string | null } | undefined;
+        if (lease?.lease_holder !== holder) throw new SessionLeaseLostError(id);
+      }
       const now = Date.now();
       this.#ensure(id, now);
       const { last_seq } = this.#s.get('SELECT last_seq FROM lousho_sessions WHERE id = ?').get(id) as { last_seq: number };
@@ -113,7 +117,7 @@ class SqliteSessionStore implements SessionStore {
       }
       this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ? WHERE id = ?').run(seq, now, id);
       return numbered;
-    }).immediate as never;
+    }).immediate;
   }
 
   #ensure(id: string, now: number, owner?: string): boolean {
@@ -183,8 +187,8 @@ class SqliteSessionStore implements SessionStore {
     );
   }
 
-  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean } = {}): AgentStreamEvent[] {
-    return this.#guard(() => this.#appendTx(id, events, options.resetLog === true));
+  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): AgentStreamEvent[] {
+    return this.#guard(() => this.#appendTx(id, events, options.resetLog === true, options.holder));
   }
 
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
@@ -206,7 +210,7 @@ interface CheckpointRow {
   tool_call_count: number;
 }
 
-class SqliteCheckpointStore implements CheckpointStore {
+export class SqliteCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
@@ -229,7 +233,7 @@ class SqliteCheckpointStore implements CheckpointStore {
       }
       this.#s.get('UPDATE lousho_checkpoints SET lease_holder = ?, lease_expires = ? WHERE session_id = ?').run(holder, now + this.leaseMs, sessionId);
       return { acquired: true, checkpoint: this.#read(sessionId, { ...row, lease_holder: holder, lease_expires: now + this.leaseMs }, now) };
-    }).immediate as never;
+    }).immediate;
     this.#saveTx = db.transaction((sessionId: string, write: CheckpointWrite) => {
       const now = Date.now();
       const row = this.#row(sessionId);
@@ -253,7 +257,7 @@ class SqliteCheckpointStore implements CheckpointStore {
            message_count = ?, step_usage_count = ?, tool_call_count = ? WHERE session_id = ?`,
         )
         .run(now + this.leaseMs, start ? toJson(start) : null, toJson(progress), messageCount, stepCount, toolCount, sessionId);
-    }).immediate as never;
+    }).immediate;
   }
 
   #row(sessionId: string): CheckpointRow | undefined {
@@ -339,7 +343,7 @@ class SqliteCheckpointStore implements CheckpointStore {
   }
 }
 
-class SqliteApprovalStore implements ApprovalStore {
+export class SqliteApprovalStore implements ApprovalStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
   readonly #claimTx: (id: string) => ApprovalRecord | undefined;
@@ -353,7 +357,7 @@ class SqliteApprovalStore implements ApprovalStore {
       record.status = 'resolving';
       this.#put(record);
       return record;
-    }).immediate as never;
+    }).immediate;
   }
 
   #get(id: string): ApprovalRecord | undefined {
@@ -423,11 +427,9 @@ class SqliteApprovalStore implements ApprovalStore {
   }
 }
 
-type DatabaseConstructor = new (path: string, options?: BetterSqlite3.Options) => Database;
-
-function loadDriver(path: string): DatabaseConstructor {
+function loadDriver(path: string): SqliteDatabaseConstructor {
   try {
-    return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
+    return createRequire(import.meta.url)('better-sqlite3') as SqliteDatabaseConstructor;
   } catch (error) {
     throw unavailableError(path, 'the better-sqlite3 package is not installed (it is an optional peer dependency)', error);
   }
@@ -445,9 +447,10 @@ function loadDriver(path: string): DatabaseConstructor {
  */
 export class SqliteStore implements CompleteAgentStore {
   readonly path: string;
-  readonly sessions: SessionStore;
-  readonly checkpoints: CheckpointStore;
-  readonly approvals: ApprovalStore;
+  // The parts answer synchronously (better-sqlite3 is synchronous); typed as such for Node callers.
+  readonly sessions: SqliteSessionStore;
+  readonly checkpoints: SqliteCheckpointStore;
+  readonly approvals: SqliteApprovalStore;
   readonly #db: Database;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {

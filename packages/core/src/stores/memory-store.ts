@@ -34,6 +34,12 @@ function newRecord(id: string, now: number, owner?: string): SessionRecord {
 export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
   readonly #logs = new Map<string, AgentStreamEvent[]>();
+  readonly #leaseHolder: ((id: string) => string | undefined) | undefined;
+
+  /** `leaseHolder`: who holds a session's lease (the checkpoint store's view), to fence appends. */
+  constructor(leaseHolder?: (id: string) => string | undefined) {
+    this.#leaseHolder = leaseHolder;
+  }
 
   get(id: string): SessionRecord | undefined {
     const record = this.#records.get(id);
@@ -73,7 +79,8 @@ export class MemorySessionStore implements SessionStore {
     this.#logs.delete(id);
   }
 
-  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean } = {}): AgentStreamEvent[] {
+  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): AgentStreamEvent[] {
+    if (options.holder !== undefined && this.#leaseHolder && this.#leaseHolder(id) !== options.holder) throw new SessionLeaseLostError(id);
     const record = this.#ensure(id);
     let log = this.#logs.get(id);
     if (!log || options.resetLog) this.#logs.set(id, (log = []));
@@ -168,6 +175,11 @@ export class MemoryCheckpointStore implements CheckpointStore {
     applyList(entry.run.toolCalls, write.run.toolCalls);
   }
 
+  /** The current lease holder of a session, expired or not (what fencing compares against). */
+  holderOf(sessionId: string): string | undefined {
+    return this.#entries.get(sessionId)?.lease?.holder;
+  }
+
   load(sessionId: string): StoredCheckpoint | undefined {
     const entry = this.#entries.get(sessionId);
     return entry && this.#view(sessionId, entry, Date.now());
@@ -190,5 +202,6 @@ export interface MemoryStore extends CompleteAgentStore {
  * is lost when the process ends; use `SqliteStore` (from `/sqlite`) to survive restarts.
  */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  return { sessions: new MemorySessionStore(), checkpoints: new MemoryCheckpointStore(options), approvals: new InMemoryApprovalStore() };
+  const checkpoints = new MemoryCheckpointStore(options);
+  return { sessions: new MemorySessionStore((id) => checkpoints.holderOf(id)), checkpoints, approvals: new InMemoryApprovalStore() };
 }

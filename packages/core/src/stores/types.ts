@@ -59,8 +59,13 @@ export interface SessionStore {
    * assigns `seq` (`lastSeq + 1`, `+ 2`, ...), which is what makes numbers unique even when several
    * processes share the store. With `resetLog`, the events before these are dropped first (the log
    * keeps only the latest run). Creates the session record if needed.
+   *
+   * `holder` is the appending run's lease holder (see `CheckpointStore.acquire`). A store that keeps
+   * leases too (memory, SQLite) refuses, with `LOUSHO_SESSION_LEASE_LOST` and without appending, the
+   * events of a run that no longer holds the session: a run that was taken over cannot write into
+   * the log of the run that took over. A store without leases may ignore it.
    */
-  appendEvents(id: string, events: readonly EventToAppend[], options?: { resetLog?: boolean }): MaybePromise<AgentStreamEvent[]>;
+  appendEvents(id: string, events: readonly EventToAppend[], options?: { resetLog?: boolean; holder?: string }): MaybePromise<AgentStreamEvent[]>;
   /** Logged events with `seq > afterSeq`, in seq order. */
   eventsAfter(id: string, afterSeq: number): MaybePromise<AgentStreamEvent[]>;
 }

@@ -72,13 +72,17 @@ function cut(text: string, sizes: readonly number[]): string[] {
   return out;
 }
 
-/** eventsource-parser, the reference. It waits for the character after a CR, so a final CR gets its LF. */
-function reference(body: string, chunks: readonly string[]): { messages: Message[]; retries: number[] } {
+/**
+ * eventsource-parser, the reference. It holds a CR back until a later chunk with a line end
+ * arrives (to see whether an LF follows), so at the end it is fed one more CR: that settles every
+ * held CR, and, being last, is itself held, so an unfinished last line stays unfinished.
+ */
+function reference(chunks: readonly string[]): { messages: Message[]; retries: number[] } {
   const messages: Message[] = [];
   const retries: number[] = [];
   const parser = createParser({ onEvent: ({ id, event, data }) => messages.push({ id, event, data }), onRetry: (ms) => retries.push(ms) });
   for (const chunk of chunks) parser.feed(chunk);
-  if (body.endsWith('\r')) parser.feed('\n');
+  parser.feed('\r');
   return { messages, retries };
 }
 
@@ -102,7 +106,7 @@ describe('createSseParser against eventsource-parser', () => {
       fc.property(arbStream, arbCuts, ({ bom, body }, sizes) => {
         // eventsource-parser does not strip U+FEFF (it expects a BOM as three Latin-1 characters).
         const chunks = cut((bom ? '\ufeff' : '') + body, sizes);
-        expect(ours(chunks)).toEqual(reference(body, cut(body, sizes)));
+        expect(ours(chunks)).toEqual(reference(cut(body, sizes)));
       }),
       { numRuns: 1000 },
     );

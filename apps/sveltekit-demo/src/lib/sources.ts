@@ -1,0 +1,27 @@
+import { browser } from '$app/environment';
+import { createDemoAgent, type DemoAgent } from '@lousho/demo-agent';
+import type { AgentUIState } from '@lousho/build-ai-agent';
+import { SESSION_COOKIE, sessionCookieStorage } from './session-cookie.js';
+
+/** The agent's routes in this app (src/routes/api/agent/[...path]/+server.ts). */
+export const AGENT_URL = '/api/agent';
+
+export type ChatSource = { agent: DemoAgent } | { url: string; sessionId?: string; storage: typeof sessionCookieStorage; storageKey: string };
+
+let pageAgent: DemoAgent | undefined;
+
+/**
+ * The demo agent running in this page: made once in the browser, so switching modes back and
+ * forth keeps its chat. On the server (rendering a `?mode=page` URL) a throwaway one per render:
+ * the store never starts it there, and nothing is shared between requests.
+ */
+export function inPageSource(): { agent: DemoAgent } {
+  if (!browser) return { agent: createDemoAgent() };
+  pageAgent ??= createDemoAgent();
+  return { agent: pageAgent };
+}
+
+/** The agent on this app's server; the session id comes from the cookie, through the page's load. */
+export function httpSource(session: { id: string; state?: AgentUIState } | null): ChatSource {
+  return { url: AGENT_URL, storage: sessionCookieStorage, storageKey: SESSION_COOKIE, ...(session ? { sessionId: session.id } : {}) };
+}

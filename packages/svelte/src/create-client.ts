@@ -1,0 +1,55 @@
+import { createAgentClientWithTransport, createHttpTransport, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientAgent, type ClientTransport } from '@lousho/core';
+import type { LoushoAgentSource } from './types.js';
+
+const METHODS = ['load', 'send', 'decide', 'follow', 'stop'] as const;
+
+/** The in-process transport, imported on first use: every transport call is async already. */
+function lazyInProcessTransport(agent: ClientAgent): ClientTransport {
+  let loading: Promise<ClientTransport> | undefined;
+  const transport = {} as Record<(typeof METHODS)[number], (...args: unknown[]) => Promise<unknown>>;
+  for (const method of METHODS) {
+    transport[method] = async (...args) => {
+      const loaded = await (loading ??= import('./in-process.js').then((module) => module.createInProcessTransport(agent)));
+      return (loaded[method] as (...args: unknown[]) => Promise<unknown>)(...args);
+    };
+  }
+  return transport as unknown as ClientTransport;
+}
+
+/**
+ * The transport with the server's reading of the session as its first `load`: the client restores
+ * from it without a request, and follows the turn from its `lastSeq` when one is running.
+ */
+function seeded(transport: ClientTransport, sessionId: string, state: AgentUIState): ClientTransport {
+  let seed: AgentUIState | undefined = state;
+  return {
+    ...transport,
+    load(id, signal) {
+      const first = seed;
+      seed = undefined;
+      return first && id === sessionId ? Promise.resolve({ state: first, running: first.status === 'submitted' || first.status === 'streaming' }) : transport.load(id, signal);
+    },
+  };
+}
+
+/**
+ * The client for a source, seeded with `initialState` when the client starts on a session. The HTTP
+ * client for `{ url }` (no in-process code in the bundle), the in-process one for `{ agent }`.
+ */
+export function createClient(source: LoushoAgentSource, options: AgentClientOptions, initialState: AgentUIState | undefined): { client: AgentClient; seed: AgentUIState | undefined } {
+  const http = 'url' in source ? source : undefined;
+  const storageKey = options.storageKey ?? (http ? `lousho:session:${http.url}` : 'lousho:session');
+  const transport = http ? createHttpTransport(http) : lazyInProcessTransport((source as { agent: ClientAgent }).agent);
+  // Where the client will start: the given session, else the one storage remembers.
+  let sessionId = source.sessionId;
+  if (sessionId === undefined && initialState) {
+    try {
+      sessionId = options.storage?.getItem(storageKey) ?? undefined;
+    } catch {
+      // blocked storage: the client finds nothing either
+    }
+  }
+  const seed = sessionId !== undefined ? initialState : undefined;
+  const client = createAgentClientWithTransport(seed ? seeded(transport, sessionId!, seed) : transport, { ...options, storageKey, sessionId: source.sessionId });
+  return { client, seed };
+}

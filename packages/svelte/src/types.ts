@@ -1,0 +1,80 @@
+import type {
+  AgentClient,
+  AgentClientOptions,
+  AgentUIState,
+  AnyUIToolPart,
+  ClientAgent,
+  DefinedTool,
+  HttpSource,
+  SessionIdStorage,
+  UIMessage,
+  UIToolPart,
+  UIToolPartOf,
+} from '@lousho/core';
+
+/** An agent running in this page (or test, or script). `A` carries its tool types when it has them. */
+export interface LoushoInProcessSource<A extends ClientAgent = ClientAgent> {
+  agent: A;
+  /** Continue this session (default: a new one, created on the first `send`). */
+  sessionId?: string;
+}
+
+/** An agent behind `createAgentHandler()` (e.g. a SvelteKit `+server.ts` route), reached over HTTP. */
+export interface LoushoHttpSource extends HttpSource {
+  /** Where to remember the session id across reloads (`sessionStorage`, a cookie); same as the option. */
+  storage?: SessionIdStorage;
+  /** The key in `storage` (default `lousho:session:<url>`); same as the option. */
+  storageKey?: string;
+}
+
+export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
+
+export interface LoushoAgentOptions extends AgentClientOptions {
+  /**
+   * The session's state as the server read it (e.g. in a SvelteKit `load`: the `state` of
+   * `GET <url>/sessions/:id`). The store shows it from the start, server rendering included, and
+   * in the browser goes on from it: it follows the turn when one is still running (from
+   * `lastSeq`), without reading the session again. Used only when the store starts on a session
+   * (`source.sessionId`, or an id found in `storage`).
+   */
+  initialState?: AgentUIState;
+}
+
+/**
+ * The tools a type parameter stands for: a union of `defineTool()` tools as is, or the tools an
+ * agent type declares through its type-only `__types.tools` marker.
+ */
+export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { readonly __types?: { readonly tools?: infer Tools } } ? Tools : never;
+
+/** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
+export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
+
+/** The store's value (`$agent`): the conversation as it is now. A new object on every change. */
+export interface LoushoAgentValue<ToolPart extends AnyUIToolPart = UIToolPart> {
+  /** The conversation. An update replaces only what changed: earlier messages keep their identity. */
+  readonly messages: readonly UIMessage<ToolPart>[];
+  readonly status: AgentUIState['status'];
+  readonly pendingApproval: AgentUIState['pendingApproval'];
+  readonly error: AgentUIState['error'];
+  readonly usage: AgentUIState['usage'];
+  readonly finishReason: AgentUIState['finishReason'];
+  /** The session's id, once there is one (given, restored from storage, or made by the first `send`). */
+  readonly sessionId: string | undefined;
+}
+
+/**
+ * What `loushoAgent()` returns: a Svelte store (`$agent` in a component, `get(agent)`, `derived`)
+ * with the actions on it. Actions never reject: each resolves with `{ ok, state, ... }`.
+ */
+export interface LoushoAgentStore<ToolPart extends AnyUIToolPart = UIToolPart> {
+  /** The Svelte store contract: calls `run` at once with the current value, then on every change. */
+  subscribe(run: (value: LoushoAgentValue<ToolPart>) => void, invalidate?: () => void): () => void;
+  /** The session's id now (the same as `$agent.sessionId`). */
+  readonly sessionId: string | undefined;
+  readonly send: AgentClient['send'];
+  readonly stop: AgentClient['stop'];
+  readonly approve: AgentClient['approve'];
+  readonly reject: AgentClient['reject'];
+  readonly answer: AgentClient['answer'];
+  readonly reset: AgentClient['reset'];
+}

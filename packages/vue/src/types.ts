@@ -1,0 +1,77 @@
+import type { MaybeRefOrGetter, ShallowRef } from 'vue';
+import type {
+  AgentClient,
+  AgentClientOptions,
+  AgentUIState,
+  AnyUIToolPart,
+  ClientAgent,
+  DefinedTool,
+  HttpSource,
+  SessionIdStorage,
+  UIMessage,
+  UIToolPart,
+  UIToolPartOf,
+} from '@lousho/core';
+
+/** An agent running in this page (or test, or server script). `A` carries its tool types when it has them. */
+export interface LoushoInProcessSource<A extends ClientAgent = ClientAgent> {
+  agent: A;
+  /** Continue this session (default: a new one, created on the first `send`). A ref or getter switches sessions when it changes. */
+  sessionId?: MaybeRefOrGetter<string | undefined>;
+}
+
+/** An agent behind `createAgentHandler()`, reached over HTTP with the HTTP-only client. */
+export interface LoushoHttpSource extends Omit<HttpSource, 'url' | 'sessionId'> {
+  /** The handler's base URL. A ref or getter switches to the other server's session when it changes. */
+  url: MaybeRefOrGetter<string>;
+  /** Continue this session (default: the one in `storage`, else a new one on the first `send`). May be a ref or getter. */
+  sessionId?: MaybeRefOrGetter<string | undefined>;
+  /** Where to remember the session id across reloads (e.g. `sessionStorage`); same as the option. */
+  storage?: SessionIdStorage;
+  /** The key in `storage` (default `lousho:session:<url>`); same as the option. */
+  storageKey?: string;
+}
+
+export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
+
+/**
+ * The client's options. `onEvent`, `onFinish` and `onError` are read from this object when they
+ * are called; `throttleMs`, `storage` and `storageKey` when a client is made (on setup, or when the
+ * session changes).
+ */
+export type UseLoushoAgentOptions = AgentClientOptions;
+
+/**
+ * The tools a type parameter stands for: a union of `defineTool()` tools as is, or the tools an
+ * agent type declares through its type-only `__types.tools` marker.
+ */
+export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { readonly __types?: { readonly tools?: infer Tools } } ? Tools : never;
+
+/** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
+export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
+
+/** A ref the composable writes and the component only reads. */
+export type ReadonlyShallowRef<T> = Readonly<ShallowRef<T>>;
+
+/**
+ * What `useLoushoAgent()` returns: the conversation as read-only shallow refs (use them in a
+ * template as they are, or `.value` in script), and the actions as plain functions that always act
+ * on the current session.
+ */
+export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPart> {
+  /** The conversation. An update replaces only what changed: earlier messages keep their identity. */
+  readonly messages: ReadonlyShallowRef<readonly UIMessage<ToolPart>[]>;
+  readonly status: ReadonlyShallowRef<AgentUIState['status']>;
+  readonly pendingApproval: ReadonlyShallowRef<AgentUIState['pendingApproval']>;
+  readonly error: ReadonlyShallowRef<AgentUIState['error']>;
+  readonly usage: ReadonlyShallowRef<AgentUIState['usage']>;
+  readonly finishReason: ReadonlyShallowRef<AgentUIState['finishReason']>;
+  /** The session's id, once there is one (given, restored from storage, or made by the first `send`). */
+  readonly sessionId: ReadonlyShallowRef<string | undefined>;
+  readonly send: AgentClient['send'];
+  readonly stop: AgentClient['stop'];
+  readonly approve: AgentClient['approve'];
+  readonly reject: AgentClient['reject'];
+  readonly answer: AgentClient['answer'];
+  readonly reset: AgentClient['reset'];
+}
