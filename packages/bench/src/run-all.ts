@@ -1,4 +1,6 @@
+import { runClientPipelineBench } from './client-pipeline.bench.js';
 import { runLoopBench } from './loop.bench.js';
 
 // Each benchmark prints its own table; this only sequences them.
 await runLoopBench();
+await runClientPipelineBench();
