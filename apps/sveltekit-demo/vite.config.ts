@@ -6,6 +6,10 @@ import { defaultClientConditions, defaultServerConditions, defineConfig } from '
 export default defineConfig({
   plugins: [sveltekit()],
   resolve: { conditions: ['@lousho/source', ...defaultClientConditions] },
-  ssr: { resolve: { conditions: ['@lousho/source', ...defaultServerConditions], externalConditions: ['@lousho/source'] } },
+  ssr: {
+    resolve: { conditions: ['@lousho/source', ...defaultServerConditions] },
+    // Always bundled (dev and build): Node itself cannot load their TypeScript sources.
+    noExternal: [/^@lousho\//],
+  },
   build: { sourcemap: true },
 });

@@ -67,7 +67,7 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
       };
       refreshers.add(refresh);
       // One client listener per subscriber: the client detaches one macrotask after the last one
-      // leaves, so Svelte re-subscribing (a `{#key}` block, a `$derived` store) restarts nothing.
+      // leaves, so an unsubscribe followed by a subscribe (a `{#key}` block re-running) restarts nothing.
       const unsubscribe = client.subscribe(refresh);
       return () => {
         refreshers.delete(refresh);
