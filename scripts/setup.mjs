@@ -10,7 +10,19 @@ const stale = !existsSync(marker) || statSync('pnpm-lock.yaml').mtimeMs > statSy
 
 if (stale) {
   console.log(`Installing the workspace with ${PNPM} (first run)...`);
-  execFileSync('npx', ['--yes', PNPM, 'install', '--frozen-lockfile'], { stdio: 'inherit' });
+  // better-sqlite3 is a native addon: build it against the local Node headers (npm's `nodedir`),
+  // since pnpm does not read npm's config and node-gyp would otherwise try to download them.
+  const env = { ...process.env };
+  if (!env.npm_config_nodedir) {
+    let nodedir = '';
+    try {
+      nodedir = execFileSync('npm', ['config', 'get', 'nodedir'], { encoding: 'utf8' }).trim();
+    } catch {
+      // fall through to the default below
+    }
+    env.npm_config_nodedir = nodedir && nodedir !== 'undefined' && nodedir !== 'null' ? nodedir : '/usr';
+  }
+  execFileSync('npx', ['--yes', PNPM, 'install', '--frozen-lockfile'], { stdio: 'inherit', env });
 }
 
 const wantsBrowser = process.argv.includes('--browser');

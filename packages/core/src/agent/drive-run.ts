@@ -90,7 +90,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
             snapshot = opening.snapshot;
             continuation = opening.continuation;
             recovered = true;
-          } else if (opening.history) {
+          } else if (opening.history && opening.history.length > 0) {
             snapshot.messages = opening.history.slice();
             snapshot.runStart = snapshot.messages.length;
           }

@@ -1,0 +1,125 @@
+/**
+ * The load generator: opens `sessions` concurrent turns against a server on loopback, reads every
+ * SSE stream to the end and checks it end to end. Bounded in count (exactly `sessions` requests,
+ * no retries) and in time (every request still open at `deadlineMs` is destroyed and counted as
+ * failed), so it always stops by itself.
+ */
+import { Agent, request, type IncomingMessage } from 'node:http';
+import { parseEventStream } from '@lousho/build-ai-agent';
+import { createParser } from 'eventsource-parser';
+import { DELTAS, expectedText } from './mock-models.js';
+
+export type Wire = 'lousho' | 'ai-sdk';
+
+export interface LoadResult {
+  completed: number;
+  failed: number;
+  /** Streams whose events were lost, duplicated or reordered, or whose text differs (subset of failed). */
+  corrupt: number;
+  firstError: string | undefined;
+  events: number;
+  wallMs: number;
+  eventsPerSecond: number;
+  /** Time to first event, per completed session (ms). */
+  ttfe: number[];
+}
+
+interface SessionOutcome {
+  events: number;
+  ttfe: number;
+}
+
+class StreamCheckError extends Error {}
+
+const EXPECTED = expectedText(DELTAS);
+
+function post(agent: Agent, port: number, path: string, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: '127.0.0.1', port, path, method: 'POST', agent, signal, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      resolve,
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** Lousho: `parseEventStream` over the socket; seq must run 1, 2, 3… with no gap, and the deltas must add up. */
+async function readLousho(res: IncomingMessage, start: number): Promise<SessionOutcome> {
+  let ttfe = -1;
+  let expectedSeq = 1;
+  let text = '';
+  let events = 0;
+  let last = '';
+  for await (const event of parseEventStream(res as AsyncIterable<Uint8Array>)) {
+    if (ttfe < 0) ttfe = performance.now() - start;
+    events++;
+    if (event.seq !== expectedSeq) throw new StreamCheckError(`seq ${event.seq} where ${expectedSeq} was expected`);
+    expectedSeq++;
+    if (event.type === 'text.delta') text += event.delta;
+    last = event.type;
+  }
+  if (last !== 'run.done') throw new StreamCheckError(`the stream ended after '${last}', not 'run.done'`);
+  if (text !== EXPECTED) throw new StreamCheckError(`text of ${text.length} characters differs from the ${EXPECTED.length} expected`);
+  return { events, ttfe };
+}
+
+/** AI SDK: UI message chunks (no sequence numbers): the deltas must add up, and the stream must end with `finish` and `[DONE]`. */
+async function readAiSdk(res: IncomingMessage, start: number): Promise<SessionOutcome> {
+  let ttfe = -1;
+  let text = '';
+  let events = 0;
+  let last = '';
+  let done = false;
+  let failure: Error | undefined;
+  const parser = createParser({
+    onEvent: ({ data }) => {
+      if (ttfe < 0) ttfe = performance.now() - start;
+      if (data === '[DONE]') {
+        done = true;
+        return;
+      }
+      if (done) failure ??= new StreamCheckError('a chunk after [DONE]');
+      events++;
+      const chunk = JSON.parse(data) as { type: string; delta?: string };
+      if (chunk.type === 'text-delta') text += chunk.delta;
+      last = chunk.type;
+    },
+  });
+  res.setEncoding('utf8');
+  for await (const piece of res as AsyncIterable<string>) parser.feed(piece);
+  if (failure) throw failure;
+  if (!done || last !== 'finish') throw new StreamCheckError(`the stream ended after '${last}'${done ? '' : ' without [DONE]'}`);
+  if (text !== EXPECTED) throw new StreamCheckError(`text of ${text.length} characters differs from the ${EXPECTED.length} expected`);
+  return { events, ttfe };
+}
+
+export async function runLoad(options: { port: number; wire: Wire; sessions: number; deadlineMs: number; label: string }): Promise<LoadResult> {
+  const { port, wire, sessions, deadlineMs, label } = options;
+  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
+  const deadline = AbortSignal.timeout(deadlineMs);
+  const body = JSON.stringify({ input: 'Write the benchmark reply.', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Write the benchmark reply.' }] }] });
+  const result: LoadResult = { completed: 0, failed: 0, corrupt: 0, firstError: undefined, events: 0, wallMs: 0, eventsPerSecond: 0, ttfe: [] };
+  const one = async (i: number): Promise<void> => {
+    const start = performance.now();
+    try {
+      const path = wire === 'lousho' ? `/sessions/${label}_${i}/messages` : '/api/chat';
+      const res = await post(agent, port, path, body, deadline);
+      if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
+      const outcome = wire === 'lousho' ? await readLousho(res, start) : await readAiSdk(res, start);
+      result.completed++;
+      result.events += outcome.events;
+      result.ttfe.push(outcome.ttfe);
+    } catch (error) {
+      result.failed++;
+      if (error instanceof StreamCheckError) result.corrupt++;
+      result.firstError ??= error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+  };
+  const start = performance.now();
+  await Promise.all(Array.from({ length: sessions }, (_, i) => one(i)));
+  result.wallMs = performance.now() - start;
+  result.eventsPerSecond = (result.events / result.wallMs) * 1000;
+  agent.destroy();
+  return result;
+}

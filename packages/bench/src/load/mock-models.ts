@@ -1,0 +1,51 @@
+/**
+ * The two mock models of the load benchmark: both answer every call at once with the same
+ * `DELTAS` text deltas and no delay, so the servers' own cost is what the load measures.
+ */
+import type { LLMProvider, StreamChunk } from '@lousho/build-ai-agent';
+
+export const DELTAS = 500;
+
+/** Delta `i` of every reply (distinct, so a reordered or duplicated delta changes the text). */
+export function deltaText(i: number): string {
+  return `w${i} `;
+}
+
+/** The text every reply must add up to. */
+export function expectedText(deltas = DELTAS): string {
+  let text = '';
+  for (let i = 0; i < deltas; i++) text += deltaText(i);
+  return text;
+}
+
+/** A Lousho provider that streams `deltas` text deltas per call, then finishes. */
+export function burstProvider(deltas = DELTAS): LLMProvider {
+  return {
+    name: 'bench',
+    defaultModel: 'bench-burst',
+    async *stream(): AsyncIterable<StreamChunk> {
+      for (let i = 0; i < deltas; i++) yield { type: 'text-delta', text: deltaText(i) };
+      yield { type: 'finish', finishReason: 'stop', usage: { promptTokens: 10, completionTokens: deltas } };
+    },
+  };
+}
+
+/** The AI SDK's `MockLanguageModelV3` (from `ai/test`), streaming the same deltas per call. */
+export function burstLanguageModel(aiTest: any, deltas = DELTAS): unknown {
+  const parts: unknown[] = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't1' }];
+  for (let i = 0; i < deltas; i++) parts.push({ type: 'text-delta', id: 't1', delta: deltaText(i) });
+  parts.push(
+    { type: 'text-end', id: 't1' },
+    {
+      type: 'finish',
+      finishReason: { unified: 'stop', raw: 'stop' },
+      usage: {
+        inputTokens: { total: 10, noCache: 10, cacheRead: undefined, cacheWrite: undefined },
+        outputTokens: { total: deltas, text: deltas, reasoning: undefined },
+      },
+    },
+  );
+  return new aiTest.MockLanguageModelV3({
+    doStream: async () => ({ stream: aiTest.convertArrayToReadableStream(parts) }),
+  });
+}

@@ -1,0 +1,60 @@
+/**
+ * A load-benchmark server, run in its own process (so the load generator's work does not count):
+ *   node server.ts lousho    the demo agent (burst provider) behind createNodeListener()
+ *   node server.ts ai-fetch  streamText() + toUIMessageStreamResponse(), served by the same
+ *                            Fetch-to-Node adapter (toNodeHandler) as Lousho
+ *   node server.ts ai-node   streamText() + pipeUIMessageStreamToResponse(), the AI SDK's own Node path
+ * Listens on 127.0.0.1 only, on a free port, and sends `{ port }` to the parent over IPC.
+ */
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import { createNodeListener, toNodeHandler } from '@lousho/core/node';
+import { createDemoAgent } from '@lousho/demo-agent';
+import { burstLanguageModel, burstProvider } from './mock-models.js';
+
+export type ServerKind = 'lousho' | 'ai-fetch' | 'ai-node';
+
+async function readJson(req: IncomingMessage): Promise<{ input?: string }> {
+  let body = '';
+  for await (const chunk of req) body += chunk;
+  return JSON.parse(body) as { input?: string };
+}
+
+async function listener(kind: ServerKind): Promise<RequestListener> {
+  if (kind === 'lousho') {
+    const agent = createDemoAgent({ provider: burstProvider(), toolDelayScale: 0 });
+    // No keep-alive comments: a turn lasts well under the default 15 s anyway.
+    return createNodeListener(agent, { keepAliveMs: 0 }) as RequestListener;
+  }
+  const ai = await import('ai');
+  const aiTest = await import('ai/test');
+  if (kind === 'ai-fetch') {
+    return toNodeHandler(async (request) => {
+      const { input } = (await request.json()) as { input: string };
+      const result = ai.streamText({ model: burstLanguageModel(aiTest) as any, prompt: input });
+      return result.toUIMessageStreamResponse();
+    }) as RequestListener;
+  }
+  return (req, res) => {
+    void readJson(req).then(({ input }) => {
+      const result = ai.streamText({ model: burstLanguageModel(aiTest) as any, prompt: input ?? '' });
+      result.pipeUIMessageStreamToResponse(res);
+    });
+  };
+}
+
+const kind = process.argv[2] as ServerKind;
+const server = createServer(await listener(kind));
+server.keepAliveTimeout = 1000;
+server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 }, () => {
+  const address = server.address();
+  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
+});
+// CPU time of this process, so the parent can tell server cost from load-generator cost.
+process.on('message', (message) => {
+  if (message === 'cpu') {
+    const { user, system } = process.cpuUsage();
+    process.send?.({ cpuMs: (user + system) / 1000, heapUsed: process.memoryUsage().heapUsed });
+  }
+});
+// The parent ends this process; never outlive it.
+process.on('disconnect', () => process.exit(0));
