@@ -19,9 +19,9 @@ const email = defineTool({
 });
 const agent = createAgent({ provider: mockModel(['hi']), tools: [weather, email] });
 
-/** An agent type that names its tools (the type-only marker core's `Agent` would carry). */
-type TypedAgent = typeof agent & { readonly __types?: { tools: typeof weather | typeof email } };
-declare const typedAgent: TypedAgent;
+/** createAgent() types the agent with its tools (a type-only marker), so bindings can narrow tool parts. */
+type TypedAgent = typeof agent;
+const typedAgent = agent;
 
 type WeatherPart = UIToolPart<'get_weather', { city: string }, { city: string; tempC: number }>;
 type EmailPart = UIToolPart<'send_email', { to: string; subject: string }, { messageId: string }>;
@@ -52,7 +52,8 @@ describe('useLoushoAgent types', () => {
 
   it('falls back to untyped tool parts when nothing names the tools', () => {
     expectTypeOf(useLoushoAgent({ url: '/api/agent' })).toEqualTypeOf<UseLoushoAgentResult<UIToolPart>>();
-    expectTypeOf(useLoushoAgent({ agent })).toEqualTypeOf<UseLoushoAgentResult<UIToolPart>>();
+    const untyped = createAgent({ provider: mockModel(['hi']) });
+    expectTypeOf(useLoushoAgent({ agent: untyped })).toEqualTypeOf<UseLoushoAgentResult<UIToolPart>>();
   });
 
   it('returns the state fields and never-rejecting actions', () => {

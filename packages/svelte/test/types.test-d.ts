@@ -20,9 +20,9 @@ const email = defineTool({
 });
 const agent = createAgent({ provider: mockModel(['hi']), tools: [weather, email] });
 
-/** An agent type that names its tools (the type-only marker core's `Agent` would carry). */
-type TypedAgent = typeof agent & { readonly __types?: { tools: typeof weather | typeof email } };
-declare const typedAgent: TypedAgent;
+/** createAgent() types the agent with its tools (a type-only marker). */
+type TypedAgent = typeof agent;
+const typedAgent: TypedAgent = agent;
 
 type WeatherPart = UIToolPart<'get_weather', { city: string }, { city: string; tempC: number }>;
 type EmailPart = UIToolPart<'send_email', { to: string; subject: string }, { messageId: string }>;
@@ -55,7 +55,9 @@ describe('loushoAgent types', () => {
     expectTypeOf(loushoAgent({ agent: typedAgent })).toEqualTypeOf<LoushoAgentStore<WeatherPart | EmailPart>>();
     expectTypeOf(loushoAgent<TypedAgent>({ url: '/api/agent' })).toEqualTypeOf<LoushoAgentStore<WeatherPart | EmailPart>>();
     expectTypeOf<ToolPartFor<TypedAgent>>().toEqualTypeOf<WeatherPart | EmailPart>();
-    expectTypeOf(loushoAgent({ agent })).toEqualTypeOf<LoushoAgentStore<UIToolPart>>();
+    // createAgent() types the agent with its tools, so a plain agent narrows too.
+    expectTypeOf(loushoAgent({ agent })).toEqualTypeOf<LoushoAgentStore<WeatherPart | EmailPart>>();
+    expectTypeOf(loushoAgent({ agent: createAgent({ provider: mockModel(['hi']) }) })).toEqualTypeOf<LoushoAgentStore<UIToolPart>>();
   });
 
   it('takes the client options and an initialState; actions never reject', () => {

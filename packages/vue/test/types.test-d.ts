@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { computed, ref, type ShallowRef } from 'vue';
-import type { AgentActionResult, UIMessage, UIToolPart } from '@lousho/core';
+import { createAgent, type AgentActionResult, type UIMessage, type UIToolPart } from '@lousho/core';
+import { mockModel } from '@lousho/core/testing';
 import { useLoushoAgent, type ReadonlyShallowRef, type ToolPartFor, type UseLoushoAgentResult } from '../src/index.js';
 import TypedChat from './fixtures/TypedChat.vue';
 import { agent, type email, type TypedAgent, type weather } from './fixtures/tools.js';
@@ -38,7 +39,7 @@ describe('useLoushoAgent types', () => {
 
   it('falls back to untyped tool parts when nothing names the tools', () => {
     expectTypeOf(useLoushoAgent({ url: '/api/agent' })).toEqualTypeOf<UseLoushoAgentResult<UIToolPart>>();
-    expectTypeOf(useLoushoAgent({ agent })).toEqualTypeOf<UseLoushoAgentResult<UIToolPart>>();
+    expectTypeOf(useLoushoAgent({ agent: createAgent({ provider: mockModel(['hi']) }) })).toEqualTypeOf<UseLoushoAgentResult<UIToolPart>>();
   });
 
   it('returns read-only shallow refs and never-rejecting actions', () => {

@@ -1,3 +1,4 @@
+import type { AskQuestionTool } from '../tools/builtin/ask-question.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
@@ -21,6 +22,12 @@ import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, Run
 export { SessionAwaitingApprovalError };
 
 type OutputOf<C> = C extends { output: infer S extends StandardSchemaV1 } ? StandardSchemaV1.InferOutput<S> : unknown;
+
+/** The tools a config gives the agent, as a union of their types (for typed UI tool parts). */
+type ToolListOf<T> = T extends readonly (infer E)[] ? E : T extends Readonly<Record<string, infer E>> ? E : never;
+type ToolsOfConfig<C> = (C extends { tools: infer T }
+  ? ToolListOf<T extends (...args: any[]) => infer R ? Awaited<R> : T>
+  : never) | (C extends { askQuestion: true } ? AskQuestionTool : never);
 
 /** What the UI layer and the HTTP handler read of a session. */
 export interface SessionState {
@@ -78,7 +85,9 @@ export interface AgentSessions {
   create(id: string, options?: { owner?: string }): Promise<boolean>;
 }
 
-export interface Agent<TObject = unknown> {
+export interface Agent<TObject = unknown, TTools = unknown> {
+  /** Type-only marker: the structured output type and the union of the agent's tool types. */
+  readonly __types?: { readonly output: TObject; readonly tools: TTools };
   readonly name?: string;
   readonly description?: string;
   send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
@@ -116,7 +125,7 @@ function normalizeMaxSteps(value: number | undefined): number {
 }
 
 /** Creates an agent: `send()` / `stream()` runs, sessions, and approvals. */
-export function createAgent<const C extends CreateAgentConfig<any>>(config: C): Agent<OutputOf<C>> {
+export function createAgent<const C extends CreateAgentConfig<any>>(config: C): Agent<OutputOf<C>, ToolsOfConfig<C>> {
   type Out = OutputOf<C>;
   const provider: LLMProvider | undefined = config.provider;
   if (!provider) {
@@ -369,7 +378,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     },
   };
 
-  const agent: Agent<Out> = {
+  const agent: Agent<Out, ToolsOfConfig<C>> = {
     ...(config.name !== undefined ? { name: config.name } : {}),
     ...(config.description !== undefined ? { description: config.description } : {}),
     send(input, options = {}) {
