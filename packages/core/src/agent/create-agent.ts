@@ -4,6 +4,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
+import { resolveProvider } from '../providers/registry.js';
 import { memoryStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore } from '../stores/types.js';
 import { emptyUsage } from '../usage/tracker.js';
@@ -127,12 +128,17 @@ function normalizeMaxSteps(value: number | undefined): number {
 /** Creates an agent: `send()` / `stream()` runs, sessions, and approvals. */
 export function createAgent<const C extends CreateAgentConfig<any>>(config: C): Agent<OutputOf<C>, ToolsOfConfig<C>> {
   type Out = OutputOf<C>;
-  const provider: LLMProvider | undefined = config.provider;
+  // A model string alone is enough: `createAgent({ model: 'openai/gpt-4o-mini' })` builds the provider
+  // from the environment's credentials (a missing key is a clear error naming the variable).
+  const fromModelString = !config.provider && typeof config.model === 'string';
+  const provider: LLMProvider | undefined = config.provider ?? (fromModelString ? resolveProvider(config.model as string) : undefined);
   if (!provider) {
-    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, 'createAgent() needs a `provider`.', {
-      hint: "Pass `provider` (e.g. mockModel([...]) from '@lousho/build-ai-agent/testing', or a real provider).",
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, 'createAgent() needs a `provider` or a `model` string such as \'openai/gpt-4o-mini\'.', {
+      hint: "Pass `provider` (e.g. mockModel([...]) from '@lousho/build-ai-agent/testing', or a real provider), or `model: 'provider/model'`.",
     });
   }
+  if (fromModelString) config = { ...config, model: provider.defaultModel ?? (config.model as string) };
+
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
   // Parts of the store that are not given live in memory (the default store).

@@ -1,4 +1,4 @@
-import { SDKError, type SerializedError } from '../errors.js';
+import type { SerializedError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
@@ -7,39 +7,34 @@ import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader, LoadedSession } from './types.js';
 
 // Written as one closure rather than a class, with few property names of its own: local names
-// minify, properties and private `#fields` do not, and this file is in every browser bundle
-// that uses the client (docs/protocol.md, "Size").
+// minify, properties do not, and this file is in every browser bundle that uses the client
+// (docs/protocol.md, "Size"). Messages are one line: docs/protocol.md ("Client error codes")
+// says what each code means and what to do.
 
 /** Reconnections in a row that bring no new event before the client gives up on a stream. */
 const MAX_RECONNECTS = 3;
 const RECONNECT_DELAY_MS = 250;
+const BUSY = 'A turn is already running.';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
 type CodedError = Error & { code: string };
 
-/** Calls user code; an exception there is reported like a DOM listener's, never thrown into the client. */
+/** Calls user code; an exception there is reported as uncaught (like a DOM listener's), never thrown into the client. */
 function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
-  if (fn) {
-    try {
-      fn(arg);
-    } catch (error) {
-      const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
-      if (report) report(error);
-      else
-        queueMicrotask(() => {
-          throw error;
-        });
-    }
+  try {
+    fn?.(arg);
+  } catch (error) {
+    queueMicrotask(() => {
+      throw error;
+    });
   }
 }
 
-/** Any failure as an error with a stable code (a failed `fetch` becomes `LOUSHO_NETWORK_ERROR`). */
+/** Any failure as an error with a stable code: one that has a string `code` keeps it; a failed `fetch` (a TypeError) is `LOUSHO_NETWORK_ERROR`. */
 function toClientError(error: unknown): CodedError {
-  if (SDKError.is(error)) return error;
-  const message = error instanceof Error ? error.message : String(error);
-  return error instanceof TypeError
-    ? new AgentClientError('LOUSHO_NETWORK_ERROR', `The agent server could not be reached or the connection broke (${message}).`, { cause: error })
-    : new AgentClientError('LOUSHO_INTERNAL', message, { cause: error });
+  return typeof (error as CodedError | undefined)?.code === 'string'
+    ? (error as CodedError)
+    : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error instanceof Error ? error.message : error), { cause: error });
 }
 
 /** The client over any transport; `createAgentClient()` picks the transport. */
@@ -109,23 +104,23 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
   }
 
   /** A failed outcome with the current state. */
-  const failed = (error: SerializedError): AgentActionResult => ({ ok: false, state, error });
+  const failed = (code: string, message: string): AgentActionResult => ({ ok: false, state, error: { code, message } });
 
   /** A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting actions. */
   function fail(error: unknown): AgentActionResult {
     const clientError = toClientError(error);
-    const body: SerializedError = { code: clientError.code, message: clientError.message };
+    const { code, message } = clientError;
     serverRunning = false;
     // Through the reducer, so the state shows it as a server-side `error` event would.
-    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: body } as unknown as AgentStreamEvent));
+    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code, message } } as AgentStreamEvent));
     callSafely(options.onError, clientError);
-    return settle(failed(body));
+    return settle(failed(code, message));
   }
 
   /** An action that cannot happen now: reported; the state is left alone. */
   function refuse(code: string, message: string): AgentActionResult {
     callSafely(options.onError, new AgentClientError(code, message));
-    return failed({ code, message });
+    return failed(code, message);
   }
 
   /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
@@ -133,7 +128,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     restoring?.abort();
     leg?.abort();
     restoring = leg = undefined;
-    settle(failed({ code, message }));
+    settle(failed(code, message));
   }
 
   // ---- events ----
@@ -144,14 +139,14 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     if (typeof seq === 'number') {
       if (seq <= seen) return false;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on.
-      if (seq > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Event ${seq} arrived after ${seen}.`);
+      if (seq > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Event ${seq} came after ${seen}.`);
       seen = seq;
     }
     let next: AgentUIState;
     try {
       next = reduceAgentEvents(state, event);
     } catch (cause) {
-      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${String(seq)} ("${String(type)}") is malformed; are client and server on the same version?`, { cause });
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} ("${type}") is malformed.`, { cause });
     }
     if (next === state) return false;
     const ends = isLegEnd(event);
@@ -212,7 +207,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           // The server's log no longer has what we missed: take the session as it is now.
           const loaded = await transport.load(sessionId!, signal);
           if (signal.aborted) return;
-          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session no longer exists on the server.');
+          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session no longer exists.');
           adopt(loaded);
           if (!loaded.running) break;
         } else {
@@ -221,9 +216,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           if (!serverRunning) break;
           // The stream ended (or broke) before the leg did: resume after the last applied event.
           reconnects = progressed ? 1 : reconnects + 1;
-          if (reconnects > MAX_RECONNECTS) {
-            throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream kept ending before the run did; check proxies (timeouts, buffering).');
-          }
+          if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream kept ending before the run did.');
           if (reconnects > 1) {
             await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
             if (signal.aborted) return;
@@ -266,10 +259,10 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
 
   const start = (): Promise<void> => (destroyed ? Promise.resolve() : (started ??= restore()));
 
-  /** Waits for the restore; a refusal when the client cannot act. */
-  async function ready(): Promise<AgentActionResult | undefined> {
+  /** Waits for the restore; a refusal when the client cannot act, or when `busy` and a turn runs. */
+  async function ready(busy?: boolean): Promise<AgentActionResult | undefined> {
     if (!destroyed) await start();
-    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'This client was destroyed; create a new one.') : undefined;
+    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'This client was destroyed.') : busy && serverRunning ? refuse('LOUSHO_SESSION_BUSY', BUSY) : undefined;
   }
 
   async function decide(decision: ClientDecision): Promise<AgentActionResult> {
@@ -278,17 +271,12 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     const pending = state.pendingApproval;
     const id = sessionId;
     if (!pending || id === undefined) return refuse('LOUSHO_APPROVAL_NOT_FOUND', 'Nothing is waiting for a decision.');
-    if (pending.kind !== decision.kind) {
-      return refuse(
-        'LOUSHO_APPROVAL_KIND_MISMATCH',
-        pending.kind === 'question' ? 'The run asks a question: use answer(text).' : 'The run waits for approval of a tool call: use approve() or reject().',
-      );
-    }
-    if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', 'A turn is already running; wait for it to end or stop() it first.');
+    if (pending.kind !== decision.kind) return refuse('LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`);
+    if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', BUSY);
     return action((signal) => transport.decide(id, pending.approvalId, decision, signal));
   }
 
-  const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, ...(note !== undefined && { note }) });
+  const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, note });
 
   return {
     get sessionId() {
@@ -320,7 +308,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           detached = true;
           clearTimeout(notifyTimer);
           notifyTimer = undefined;
-          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'The client stopped following the run (no subscriber left); the run goes on.');
+          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'No subscriber left; the run goes on.');
         }, 0);
       };
     },
@@ -328,10 +316,9 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
     start,
 
     async send(input, sendOptions = {}) {
-      const refused = await ready();
+      const refused = await ready(true);
       if (refused) return refused;
-      if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', 'A turn is already running; wait for it to end or stop() it first.');
-      if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'The run is waiting for a decision: approve(), reject() or answer() it first.');
+      if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'Decide the pending approval first.');
       const id = (sessionId ??= randomSessionId());
       stored(() => storage?.setItem(storageKey, id));
       const metadata = sendOptions.metadata;
@@ -360,7 +347,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
 
     reset() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() started a new session; the previous run goes on without this client.');
+      stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() started a new session; the run goes on.');
       serverRunning = false;
       sessionId = undefined;
       seen = 0;
@@ -371,7 +358,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
 
     destroy() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'The client was destroyed; the run goes on without it.');
+      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'destroy() was called; the run goes on.');
       destroyed = true;
       listeners.clear();
       clearTimeout(detachTimer);

@@ -1,4 +1,4 @@
-import { SDKError } from '../errors.js';
+import { CodedError, type CodedErrorOptions } from '../protocol/errors.js';
 
 /** Stable codes of the errors the client and the HTTP handler add to the SDK's own. */
 export const CLIENT_ERROR_CODES = {
@@ -20,25 +20,14 @@ export const CLIENT_ERROR_CODES = {
 
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
 
-/** An error the client reports (through `onError` and `state.error`); `status` is the HTTP status when there was one. */
-export class AgentClientError extends SDKError {
-  declare readonly status: number | undefined;
-  constructor(code: ClientErrorCode | (string & {}), message: string, options: { hint?: string; status?: number; cause?: unknown } = {}) {
-    // Passed on whole: SDKError takes `hint` and `cause` from them and ignores the rest.
+/**
+ * An error the client reports (through `onError` and `state.error`): a stable `code`, a one-line
+ * message, and `status` when an HTTP response was the problem. docs/protocol.md ("Client error
+ * codes") says what each code means and what to do.
+ */
+export class AgentClientError extends CodedError {
+  constructor(code: ClientErrorCode | (string & {}), message: string, options?: CodedErrorOptions) {
     super(code, message, options);
     this.name = 'AgentClientError';
-    this.status = options.status;
   }
-}
-
-/** The resume point is outside the log: says what the log holds, so the caller can re-read the session. */
-export function streamGapError(sessionId: string, after: number, firstSeq: number, lastSeq: number): AgentClientError {
-  const what =
-    after > lastSeq
-      ? `event ${after} is past the last one (${lastSeq})`
-      : `the events after ${after} are no longer kept (the log starts at ${firstSeq})`;
-  return new AgentClientError(CLIENT_ERROR_CODES.LOUSHO_STREAM_GAP, `Cannot resume session '${sessionId}': ${what}.`, {
-    hint: 'Read the session again (GET /sessions/:id) and resume from its lastSeq.',
-    status: 409,
-  });
 }

@@ -1,6 +1,6 @@
 import type { AgentSessions } from '../agent/create-agent.js';
+import { SDKError } from '../errors.js';
 import { EventFeed, isLegEnd } from './event-feed.js';
-import { streamGapError } from './errors.js';
 
 /** What following a session needs from an agent (type only: nothing of the agent loop is imported). */
 export type SessionSource = Pick<AgentSessions, 'get' | 'eventsAfter' | 'subscribe'>;
@@ -44,4 +44,16 @@ export function followSession(sessions: SessionSource, sessionId: string, afterS
   replayedUpTo = replay.length > 0 ? replay[replay.length - 1]!.seq : (afterSeq ?? 0);
   if (!running) feed.end();
   return feed;
+}
+
+/** The resume point is outside the log: says what the log holds, so the caller can re-read the session. */
+function streamGapError(sessionId: string, after: number, firstSeq: number, lastSeq: number): SDKError {
+  const what =
+    after > lastSeq
+      ? `event ${after} is past the last one (${lastSeq})`
+      : `the events after ${after} are no longer kept (the log starts at ${firstSeq})`;
+  // An SDKError (this runs on the server): the HTTP handler answers it as 409 with this code.
+  return new SDKError('LOUSHO_STREAM_GAP', `Cannot resume session '${sessionId}': ${what}.`, {
+    hint: 'Read the session again (GET /sessions/:id) and resume from its lastSeq.',
+  });
 }

@@ -26,16 +26,10 @@ export async function responseBody(response: Response): Promise<ReadableStream<U
   const type = response.headers.get('content-type') ?? '';
   if (!/^\s*text\/event-stream\s*(;|$)/i.test(type)) {
     await response.body?.cancel().catch(() => {});
-    throw new EventStreamError('LOUSHO_STREAM_NOT_SSE', `Expected a text/event-stream response, got "${type}".`, {
-      hint: "Point the client at the agent handler's streaming route.",
-      status: response.status,
-    });
+    throw new EventStreamError('LOUSHO_STREAM_NOT_SSE', `Expected a text/event-stream response, got "${type}".`, { status: response.status });
   }
   if (response.bodyUsed || response.body?.locked) {
-    throw new EventStreamError('LOUSHO_STREAM_BODY_UNAVAILABLE', 'The response body was already read.', {
-      hint: 'Pass the response before reading it, or pass response.clone().',
-      status: response.status,
-    });
+    throw new EventStreamError('LOUSHO_STREAM_BODY_UNAVAILABLE', 'The response body was already read.', { status: response.status });
   }
   return response.body;
 }
@@ -52,10 +46,7 @@ async function httpError(response: Response): Promise<EventStreamError> {
   if (error && typeof error.code === 'string' && typeof error.message === 'string') {
     return new EventStreamError(error.code, error.message, { status: response.status });
   }
-  return new EventStreamError('LOUSHO_STREAM_HTTP_ERROR', `Event stream request failed: HTTP ${response.status} ${response.statusText}`.trim(), {
-    hint: 'Check the URL, the request body and the credentials.',
-    status: response.status,
-  });
+  return new EventStreamError('LOUSHO_STREAM_HTTP_ERROR', `Event stream request failed: HTTP ${response.status} ${response.statusText}`.trim(), { status: response.status });
 }
 
 function safeJson(text: string): unknown {

@@ -50,7 +50,6 @@ export interface SseParser {
 const DEFAULT_MAX_EVENT_SIZE = 32 * 1024 * 1024;
 const LF = 10;
 const BOM = 0xfeff;
-const SNIPPET_LENGTH = 80;
 const STREAM = { stream: true };
 
 /**
@@ -61,7 +60,8 @@ const STREAM = { stream: true };
  * stays linear however the stream is cut. Text only: UTF-8 decoding is the caller's.
  *
  * A block's `id` is its own (as `eventsource-parser` reports it); the standard's last event ID is
- * the last `id` of any completed block, which the caller keeps.
+ * the last `id` of any completed block, which the caller keeps. Past `maxEventSize` characters
+ * (pending line plus buffered data), `feed` throws `LOUSHO_STREAM_EVENT_TOO_LARGE`.
  */
 export function createSseParser(onBlock: SseBlockHandler, onRetry?: (milliseconds: number) => void, maxEventSize = Infinity): SseParser {
   /** The start of a line whose end has not arrived yet. */
@@ -77,12 +77,11 @@ export function createSseParser(onBlock: SseBlockHandler, onRetry?: (millisecond
   const line = (text: string): void => {
     if (!text) {
       // A blank line ends the block (reset first: the handler may throw).
-      const blockData = data;
-      const blockEvent = event;
+      const block = data;
+      const name = event;
       const blockId = id;
       data = event = id = undefined;
-      onBlock(blockData, blockEvent, blockId);
-      return;
+      return onBlock(block, name, blockId);
     }
     const colon = text.indexOf(':');
     if (!colon) return; // a comment
@@ -92,40 +91,27 @@ export function createSseParser(onBlock: SseBlockHandler, onRetry?: (millisecond
     else if (field === 'id') {
       if (!value.includes('\0')) id = value;
     } else if (field === 'event') event = value || undefined;
-    else if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(parseInt(value, 10));
+    else if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(+value);
     // Any other field is ignored, as the standard says.
   };
 
   return {
     feed(text) {
-      let pos = 0;
       if (text) {
-        pos = (first ? text.charCodeAt(0) === BOM : afterCR && text.charCodeAt(0) === LF) ? 1 : 0;
-        first = afterCR = false;
+        if (first ? text.charCodeAt(0) === BOM : afterCR && text.charCodeAt(0) === LF) text = text.slice(1);
+        first = false;
+        afterCR = text.endsWith('\r');
       }
-      // The next CR and LF at or after `pos`, each searched again only once passed: one scan per chunk.
-      let cr = text.indexOf('\r', pos);
-      let lf = text.indexOf('\n', pos);
-      for (;;) {
-        if (cr >= 0 && cr < pos) cr = text.indexOf('\r', pos);
-        if (lf >= 0 && lf < pos) lf = text.indexOf('\n', pos);
-        const end = cr < 0 || (lf >= 0 && lf < cr) ? lf : cr;
-        if (end < 0) break;
-        const part = text.slice(pos, end);
-        line(pending ? pending + part : part);
+      // CR and CRLF end lines too: made LF first (rare; a CRLF cut between chunks is joined by
+      // `afterCR`), so the loop looks for one character and each chunk is scanned once.
+      if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+      let pos = 0;
+      for (let end; (end = text.indexOf('\n', pos)) >= 0; pos = end + 1) {
+        line(pending + text.slice(pos, end));
         pending = '';
-        pos = end + 1;
-        if (end === cr) {
-          if (pos === text.length) afterCR = true;
-          else if (text.charCodeAt(pos) === LF) pos++;
-        }
       }
       pending += text.slice(pos);
-      if (pending.length + (data ?? '').length > maxEventSize) {
-        throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event exceeded maxEventSize (${maxEventSize} characters).`, {
-          hint: 'Raise maxEventSize, or send smaller events.',
-        });
-      }
+      if (pending.length + (data ?? '').length > maxEventSize) throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event is over maxEventSize (${maxEventSize}).`);
     },
     end() {
       pending = '';
@@ -149,19 +135,27 @@ export function createEventStreamDecoder(
       if (id !== undefined) decoder.lastEventId = id;
       if (data === undefined) return;
       if (name === undefined || name === 'message') {
-        if (decoder.version === undefined) fail('LOUSHO_STREAM_MISSING_VERSION', `Event${idText(id)} came before the protocol version frame.`, id, 'Send encodeSseVersion() first in every stream.');
-        let value: unknown;
+        if (decoder.version === undefined) throw eventError('LOUSHO_STREAM_MISSING_VERSION', id, 'came before the protocol version frame.');
+        let value: { type?: unknown } | null;
         try {
           value = JSON.parse(data);
         } catch (cause) {
-          fail('LOUSHO_STREAM_BAD_JSON', `Event${idText(id)} is not valid JSON: ${snippet(data)}`, id, 'Check what the server (or a proxy) sends.', cause);
+          throw eventError('LOUSHO_STREAM_BAD_JSON', id, 'is not valid JSON.', cause);
         }
-        if (typeof value !== 'object' || value === null || typeof (value as { type?: unknown }).type !== 'string' || Array.isArray(value)) {
-          fail('LOUSHO_STREAM_BAD_EVENT', `Event${idText(id)} is not an agent event (no string "type"): ${snippet(data)}`, id);
-        }
+        // Only an object can have a string `type` (JSON arrays, strings and numbers have none).
+        if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'is not an agent event (no string "type").');
         onEvent(value as AgentStreamEvent);
       } else if (name === PROTOCOL_EVENT_NAME) {
-        decoder.version = readVersion(data);
+        let version: unknown;
+        try {
+          version = JSON.parse(data).version;
+        } catch {
+          // Not JSON, or null: reported below as an unsupported version.
+        }
+        if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
+          throw new EventStreamError('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${JSON.stringify(version)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
+        }
+        decoder.version = version as string;
       }
       // Any other named frame is a control frame of a later version: ignored, as the standard allows.
     },
@@ -195,25 +189,6 @@ export function createEventStreamDecoder(
   return decoder;
 }
 
-function readVersion(data: string): string {
-  let announced: unknown;
-  try {
-    announced = (JSON.parse(data) as { version?: unknown } | null)?.version;
-  } catch {
-    // Reported below as an unreadable version.
-  }
-  if (typeof announced === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(announced)) return announced;
-  return fail('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${typeof announced === 'string' ? `"${announced}"` : snippet(data)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`, undefined, 'Use the same @lousho/core version on both sides.');
-}
-
-function fail(code: EventStreamErrorCode, message: string, eventId: string | undefined, hint?: string, cause?: unknown): never {
-  throw new EventStreamError(code, message, { hint, cause, eventId });
-}
-
-function idText(id: string | undefined): string {
-  return id ? ` ${id}` : ' (without id)';
-}
-
-function snippet(data: string): string {
-  return JSON.stringify(data.length > SNIPPET_LENGTH ? `${data.slice(0, SNIPPET_LENGTH)}…` : data);
+function eventError(code: EventStreamErrorCode, id: string | undefined, what: string, cause?: unknown): EventStreamError {
+  return new EventStreamError(code, `Event ${id || '(no id)'} ${what}`, { eventId: id, cause });
 }

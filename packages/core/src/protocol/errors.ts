@@ -1,5 +1,3 @@
-import { SDKError } from '../errors.js';
-
 /** Stable codes of the errors `parseEventStream` throws. */
 export const EVENT_STREAM_ERROR_CODES = {
   /** The response status was not 2xx and its body carried no `{ error: { code, message } }`. */
@@ -22,30 +20,47 @@ export const EVENT_STREAM_ERROR_CODES = {
 
 export type EventStreamErrorCode = (typeof EVENT_STREAM_ERROR_CODES)[keyof typeof EVENT_STREAM_ERROR_CODES];
 
-export interface EventStreamErrorOptions {
-  hint?: string;
-  /** The SSE `id` of the offending event, when it had one. */
-  eventId?: string;
-  /** The HTTP status, for errors about the response itself. */
+export interface CodedErrorOptions {
+  /** The HTTP status, for errors about a response. */
   status?: number;
   cause?: unknown;
+}
+
+/**
+ * The base of the errors a browser client can see (`EventStreamError`, `AgentClientError`): a
+ * stable `code` and a one-line message. Lighter than `SDKError` on purpose, since it is in every
+ * client bundle: what each code means and how to fix it is documented under the code
+ * (docs/protocol.md, "Client error codes"), not carried in every error.
+ */
+export class CodedError extends Error {
+  declare readonly code: string;
+  /** The HTTP status, when the problem is a response. */
+  declare readonly status: number | undefined;
+
+  constructor(code: string, message: string, options: CodedErrorOptions = {}) {
+    // The options go to Error whole: it takes `cause` when there is one and ignores the rest.
+    super(message, options);
+    this.code = code;
+    this.status = options.status;
+  }
+}
+
+export interface EventStreamErrorOptions extends CodedErrorOptions {
+  /** The SSE `id` of the offending event, when it had one. */
+  eventId?: string;
 }
 
 /**
  * A stream that cannot be read as agent events. `code` is one of `EVENT_STREAM_ERROR_CODES`, or,
  * for an HTTP error whose body was `{ error: { code, message } }`, the server's own code.
  */
-export class EventStreamError extends SDKError {
+export class EventStreamError extends CodedError {
   /** The SSE `id` of the offending event (its sequence number), when it had one. */
   declare readonly eventId: string | undefined;
-  /** The HTTP status, when the problem is the response itself. */
-  declare readonly status: number | undefined;
 
   constructor(code: EventStreamErrorCode | (string & {}), message: string, options: EventStreamErrorOptions = {}) {
-    // Passed on whole: SDKError takes `hint` and `cause` from them and ignores the rest.
     super(code, message, options);
     this.name = 'EventStreamError';
     this.eventId = options.eventId;
-    this.status = options.status;
   }
 }

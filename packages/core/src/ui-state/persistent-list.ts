@@ -1,73 +1,84 @@
+/** How many elements at the end of a list can be replaced at constant cost. */
+export const LIST_WINDOW = 8;
+
 /**
- * An immutable list built for a chat transcript: appending and replacing the last element are
- * O(1) whatever the length, and the plain array is built only when someone reads it (then cached).
+ * An immutable list built for a chat transcript and for the parts of a streaming message:
+ * appending, and replacing one of the last `LIST_WINDOW` elements, cost O(LIST_WINDOW) whatever
+ * the length; the plain array is built only when someone reads it (then cached).
  *
- * Elements before the last live in `base`, an append-only buffer shared by every version of the
- * list: a version owns `base[0 .. before)` and never looks past it, so a later version may
- * append to the same buffer without changing what an earlier one sees. A version that is not at
- * the end of the buffer (an older state that gets a new event) copies its part first.
+ * The last elements live in `tail`, a small array private to each version. Elements before them
+ * live in `base`, an append-only buffer shared by every version of the list: a version owns
+ * `base[0 .. size)` and never looks past it, so a later version may append to the same buffer
+ * without changing what an earlier one sees. A version that is not at the end of the buffer (an
+ * older state that gets a new event), or that replaces an element before the tail, copies first.
  */
-export class PersistentList<T> {
+export class PersistentList<T, Shared = unknown> {
+  /**
+   * Data for every version derived from this one by `push` and `set` (not from versions made
+   * before it was set): the message list keeps its tool-call index here.
+   */
+  shared: Shared | undefined;
   readonly #base: T[];
-  /** How many elements come before the last one (-1 when the list is empty). */
-  readonly #before: number;
-  readonly #last: T | undefined;
+  readonly #size: number;
+  /** The last elements: at most `LIST_WINDOW`, and at least one unless the list is empty. */
+  readonly #tail: T[];
   #array: readonly T[] | undefined;
 
-  constructor(base: T[], before: number, last: T | undefined) {
+  constructor(base: T[], size: number, tail: T[], shared?: Shared) {
     this.#base = base;
-    this.#before = before;
-    this.#last = last;
+    this.#size = size;
+    this.#tail = tail;
+    this.shared = shared;
   }
 
   /** A list holding a copy of `items`. */
-  static from<T>(items: readonly T[]): PersistentList<T> {
-    return new PersistentList(items.slice(0, -1), items.length - 1, items[items.length - 1]);
+  static from<T, Shared = unknown>(items: readonly T[]): PersistentList<T, Shared> {
+    const size = Math.max(items.length - LIST_WINDOW, 0);
+    return new PersistentList(items.slice(0, size), size, items.slice(size));
   }
 
   get length(): number {
-    return this.#before + 1;
+    return this.#size + this.#tail.length;
   }
 
   /** The last element (undefined when empty). */
   get last(): T | undefined {
-    return this.#last;
+    return this.#tail[this.#tail.length - 1];
   }
 
   at(index: number): T | undefined {
-    return index === this.#before ? this.#last : index < this.#before ? this.#base[index] : undefined;
+    const size = this.#size;
+    return index < size ? this.#base[index] : this.#tail[index - size];
   }
 
-  push(item: T): PersistentList<T> {
-    const before = this.#before;
-    // An empty list starts its own buffer (never one shared with every other empty list).
-    let base = before < 0 ? [] : this.#base;
-    if (before >= 0) {
-      // Someone already appended to the shared buffer past this version: fork a private copy.
-      if (base.length !== before) base = base.slice(0, before);
-      base.push(this.#last as T);
+  push(item: T): PersistentList<T, Shared> {
+    const tail = [...this.#tail, item];
+    let base = this.#base;
+    let size = this.#size;
+    if (tail.length > LIST_WINDOW) {
+      // Someone appended to the shared buffer past this version (or there is none yet; an empty
+      // list never shares one with every other empty list): start a private copy.
+      if (base.length !== size || !size) base = base.slice(0, size);
+      base.push(tail.shift()!);
+      size++;
     }
-    return new PersistentList(base, before + 1, item);
+    return new PersistentList(base, size, tail, this.shared);
   }
 
-  /** Replaces one element; O(1) for the last one, O(n) for any other. */
-  set(index: number, item: T): PersistentList<T> {
-    const before = this.#before;
-    if (index === before) return new PersistentList(this.#base, before, item);
-    const base = this.#base.slice(0, before);
-    base[index] = item;
-    return new PersistentList(base, before, this.#last);
+  /** Replaces one element: O(LIST_WINDOW) near the end, O(n) before it. */
+  set(index: number, item: T): PersistentList<T, Shared> {
+    const size = this.#size;
+    const inTail = index >= size;
+    const copy = inTail ? this.#tail.slice() : this.#base.slice(0, size);
+    copy[inTail ? index - size : index] = item;
+    return new PersistentList(inTail ? this.#base : copy, size, inTail ? copy : this.#tail, this.shared);
   }
 
   /** The elements as a plain array: built on first read, then the same array every time. */
   toArray(): readonly T[] {
-    let array = this.#array;
-    if (!array) {
-      const copy = this.#base.slice(0, Math.max(this.#before, 0));
-      if (this.#before >= 0) copy.push(this.#last as T);
-      // Shared by every reader of this version: typed readonly, not frozen (freezing costs per event).
-      array = this.#array = copy;
-    }
-    return array;
+    // Shared by every reader of this version: typed readonly, not frozen (freezing costs per event).
+    // A short list is its tail, which no version changes once made: handed out without a copy.
+    const size = this.#size;
+    return size ? (this.#array ??= this.#base.slice(0, size).concat(this.#tail)) : this.#tail;
   }
 }

@@ -1,7 +1,7 @@
-import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import type { AgentStreamEvent } from '../events/types.js';
 import { appendReplyText, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, upsertToolPart, type MessageList } from './message-ops.js';
-import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialSnapshot, messageListOf, Snapshot } from './snapshot.js';
-import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialSnapshot, messageListOf, Snapshot, type Draft } from './snapshot.js';
+import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -11,7 +11,8 @@ import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolApproval, UITool
  * - An event whose `seq` is not above `state.lastSeq` was already applied: the same state is
  *   returned, so a resumed stream never duplicates text or parts.
  * - An event type it does not know is ignored (same state returned).
- * - A text delta costs O(1) in the number of messages and in the length of the text.
+ * - A text delta, and a change to one of the last parts of the streaming message, cost O(1) in
+ *   the number of messages, of parts and in the length of the text.
  *
  * The type parameter only narrows tool parts for a known tool set (`UIToolPartOf<...>`); it is
  * not checked at run time.
@@ -27,36 +28,33 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   return (apply(current, event, known ? seq : current.lastSeq) ?? state ?? current) as unknown as AgentUIState<ToolPart>;
 }
 
-/** Reply content arrived: the list changed, the reply is open, the run is streaming. */
-function reply(s: Snapshot, seq: number, list: MessageList): Snapshot {
-  const status = s.status;
-  return new Snapshot(list, CURSOR_OPEN, status === 'submitted' || status === 'idle' ? 'streaming' : status, s.pendingApproval, s.error, s.usage, s.finishReason, seq, s.runId);
-}
-
-/** Only the list or the cursor changed. */
-function keep(s: Snapshot, seq: number, list: MessageList, cursor: number): Snapshot {
-  return new Snapshot(list, cursor, s.status, s.pendingApproval, s.error, s.usage, s.finishReason, seq, s.runId);
-}
-
 /** Streamed argument text, while the arguments are still streaming. */
 function appendArgs(part: UIToolPart, delta: string): UIToolPart | undefined {
-  return part.state === 'input-streaming' ? { ...part, argsText: (part.argsText ?? '') + delta } : undefined;
+  return part.state === 'input-streaming' ? Object.assign({}, part, { argsText: (part.argsText ?? '') + delta }) : undefined;
 }
 
-function withProgress(part: UIToolPart, progress: unknown): UIToolPart {
-  return { ...part, progress };
-}
+const withProgress = (part: UIToolPart, progress: unknown): UIToolPart => Object.assign({}, part, { progress });
 
 /** A decision on the part's approval: recorded, and the call runs or is rejected. */
 function decided(part: UIToolPart, event: Extract<AgentStreamEvent, { type: 'approval.resolved' }>): UIToolPart {
   const { approved, note, answer } = event;
-  const approval: UIToolApproval = {
-    ...(part.approval ?? { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' }),
-    approved,
-    ...(note !== undefined && { note }),
-    ...(answer !== undefined && { answer }),
-  };
-  return { ...part, state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
+  const approval: UIToolApproval = Object.assign({ approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' }, part.approval, { approved });
+  if (note !== undefined) approval.note = note;
+  if (answer !== undefined) approval.answer = answer;
+  return Object.assign({}, part, { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval });
+}
+
+/** The next state with `list` and `cursor`, the rest as in `s` (the caller adjusts it). */
+function next(s: Snapshot, seq: number, list: MessageList, cursor: number): Draft {
+  return new Snapshot(s, list, cursor, seq);
+}
+
+/** Reply content arrived: the reply is open, the run is streaming. */
+function reply(s: Snapshot, seq: number, list: MessageList): Snapshot {
+  const draft = next(s, seq, list, CURSOR_OPEN);
+  const status = s.status;
+  if (status === 'submitted' || status === 'idle') draft.status = 'streaming';
+  return draft as Snapshot;
 }
 
 /** The next state, or undefined when the event changes nothing (unknown type). */
@@ -64,7 +62,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   const list = messageListOf(s);
   const cursor = cursorOfState(s);
   let fields: Partial<UIToolPart>;
-  let next: MessageList | undefined;
+  let changed: MessageList | undefined;
+  let draft: Draft;
 
   switch (event.type) {
     case 'text.delta':
@@ -74,36 +73,41 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     case 'run.start': {
       // A continuation goes on in the same assistant message; a new run starts a new one.
       const continuation = event.continuation;
-      return new Snapshot(list, continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY, 'submitted', null, null, continuation ? s.usage : null, null, seq, event.runId);
+      draft = next(s, seq, list, continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY);
+      draft.status = 'submitted';
+      draft.pendingApproval = draft.error = draft.finishReason = null;
+      if (!continuation) draft.usage = null;
+      break;
     }
 
     case 'user.message': {
       // Input may carry whole messages; only user and assistant content is shown (a stored history
       // with tool calls renders through `stateFromTranscript`).
       const { role, content } = event.message;
-      return keep(s, seq, role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list, CURSOR_STEP_BOUNDARY);
+      return next(s, seq, role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list, CURSOR_STEP_BOUNDARY) as Snapshot;
     }
 
     case 'step.start':
-      return keep(s, seq, list, cursor | CURSOR_STEP_BOUNDARY);
+      return next(s, seq, list, cursor | CURSOR_STEP_BOUNDARY) as Snapshot;
 
     case 'tool.input.start':
       return reply(s, seq, upsertToolPart(list, cursor, event, undefined, { state: 'input-streaming', argsText: '' }));
 
     case 'tool.input.delta':
-      next = updateToolPart(list, event.toolCallId, appendArgs, event.delta);
-      return next ? reply(s, seq, next) : keep(s, seq, list, cursor);
+      changed = updateToolPart(list, event.toolCallId, appendArgs, event.delta);
+      return changed ? reply(s, seq, changed) : (next(s, seq, list, cursor) as Snapshot);
 
     case 'tool.call':
       fields = { state: 'running', args: event.args };
-      return reply(s, seq, upsertToolPart(list, cursor, event, { toolName: event.toolName, displayName: event.displayName, ...fields }, fields));
+      return reply(s, seq, upsertToolPart(list, cursor, event, { toolName: event.toolName, displayName: event.displayName, state: 'running', args: event.args }, fields));
 
     case 'tool.progress':
-      next = updateToolPart(list, event.toolCallId, withProgress, event.progress);
-      return next ? reply(s, seq, next) : keep(s, seq, list, cursor);
+      changed = updateToolPart(list, event.toolCallId, withProgress, event.progress);
+      return changed ? reply(s, seq, changed) : (next(s, seq, list, cursor) as Snapshot);
 
     case 'tool.done':
-      fields = { state: 'done', result: event.result, ...(event.artifacts && { artifacts: event.artifacts }) };
+      fields = { state: 'done', result: event.result };
+      if (event.artifacts) fields.artifacts = event.artifacts;
       return reply(s, seq, upsertToolPart(list, cursor, event, fields, fields));
 
     case 'tool.error':
@@ -112,44 +116,51 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
 
     case 'approval.requested': {
       const pending = event.approval;
-      fields = {
-        state: 'awaiting-approval',
-        args: pending.args,
-        approval: { approvalId: pending.approvalId, kind: pending.kind, ...(pending.question !== undefined && { question: pending.question }) },
-      };
-      next = upsertToolPart(list, cursor, pending, fields, fields);
-      return new Snapshot(next, cursor | CURSOR_OPEN, 'awaiting-approval', pending, s.error, s.usage, s.finishReason, seq, event.runId);
+      const approval: UIToolApproval = { approvalId: pending.approvalId, kind: pending.kind };
+      if (pending.question !== undefined) approval.question = pending.question;
+      fields = { state: 'awaiting-approval', args: pending.args, approval };
+      draft = next(s, seq, upsertToolPart(list, cursor, pending, fields, fields), cursor | CURSOR_OPEN);
+      draft.status = 'awaiting-approval';
+      draft.pendingApproval = pending;
+      break;
     }
 
     case 'approval.resolved': {
-      next = updateToolPart(list, event.toolCallId, decided, event);
-      const pending: PendingApprovalInfo | null = s.pendingApproval?.approvalId === event.approvalId ? null : s.pendingApproval;
-      const status: AgentUIStatus = s.status === 'awaiting-approval' && !pending ? 'submitted' : s.status;
-      return new Snapshot(next ?? list, cursor, status, pending, s.error, s.usage, s.finishReason, seq, event.runId);
+      draft = next(s, seq, updateToolPart(list, event.toolCallId, decided, event) ?? list, cursor);
+      const pending = s.pendingApproval?.approvalId === event.approvalId ? null : s.pendingApproval;
+      draft.pendingApproval = pending;
+      if (s.status === 'awaiting-approval' && !pending) draft.status = 'submitted';
+      break;
     }
 
     case 'step.done':
-      return new Snapshot(list, cursor, s.status, s.pendingApproval, s.error, event.usage, s.finishReason, seq, event.runId);
+      draft = next(s, seq, list, cursor);
+      draft.usage = event.usage;
+      break;
 
     case 'run.done': {
       const reason = event.finishReason;
       const paused = reason === 'awaiting-approval';
       const aborted = reason === 'aborted';
-      return new Snapshot(
-        aborted ? cancelUnfinishedTools(list) : list,
-        cursor,
-        paused || aborted ? reason : 'idle',
-        paused ? s.pendingApproval : null,
-        null,
-        event.usage,
-        reason,
-        seq,
-        event.runId,
-      );
+      draft = next(s, seq, aborted ? cancelUnfinishedTools(list) : list, cursor);
+      draft.status = paused || aborted ? reason : 'idle';
+      if (!paused) draft.pendingApproval = null;
+      draft.error = null;
+      draft.usage = event.usage;
+      draft.finishReason = reason;
+      break;
     }
 
     case 'error':
-      return new Snapshot(cancelUnfinishedTools(list), cursor, 'error', null, event.error, s.usage, null, seq, event.runId);
+      draft = next(s, seq, cancelUnfinishedTools(list), cursor);
+      draft.status = 'error';
+      draft.pendingApproval = draft.finishReason = null;
+      draft.error = event.error;
+      break;
+
+    default:
+      return undefined;
   }
-  return undefined;
+  draft.runId = event.runId;
+  return draft as Snapshot;
 }

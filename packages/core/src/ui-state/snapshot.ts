@@ -1,5 +1,6 @@
 import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
 import type { RunUsage } from '../usage/types.js';
+import type { MessageList } from './message-ops.js';
 import { PersistentList } from './persistent-list.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
 
@@ -10,7 +11,7 @@ export const CURSOR_OPEN = 1;
 export const CURSOR_STEP_BOUNDARY = 2;
 
 /** The message list of a state the reducer made. */
-export let messageListOf: (state: Snapshot) => PersistentList<UIMessage>;
+export let messageListOf: (state: Snapshot) => MessageList;
 /** The cursor bits of a state the reducer made. */
 export let cursorOfState: (state: Snapshot) => number;
 let isSnapshot: (value: object) => value is Snapshot;
@@ -31,6 +32,9 @@ const MESSAGES_PROPERTY: PropertyDescriptor = {
   },
 };
 
+/** The state's fields, writable: the reducer fills in a new snapshot before anyone sees it. */
+export type Draft = { -readonly [K in keyof AgentUIState]: AgentUIState[K] };
+
 /**
  * The reducer's state object. Messages are kept in a `PersistentList`, so an event that changes
  * the last message costs the same with 10 or 10,000 messages before it. States that share the
@@ -45,7 +49,7 @@ export class Snapshot implements AgentUIState {
   declare readonly finishReason: FinishReason | null;
   declare readonly lastSeq: number;
   declare readonly runId: string | undefined;
-  readonly #list: PersistentList<UIMessage>;
+  readonly #list: MessageList;
   readonly #cursor: number;
 
   static {
@@ -54,28 +58,20 @@ export class Snapshot implements AgentUIState {
     isSnapshot = (value): value is Snapshot => #list in value;
   }
 
-  constructor(
-    list: PersistentList<UIMessage>,
-    cursor: number,
-    status: AgentUIStatus,
-    pendingApproval: PendingApprovalInfo | null,
-    error: SerializedError | null,
-    usage: RunUsage | null,
-    finishReason: FinishReason | null,
-    lastSeq: number,
-    runId: string | undefined,
-  ) {
+  /** A state with `list` and `cursor`, its other fields taken from `from` (missing ones as in the initial state). */
+  constructor(from: Partial<AgentUIState>, list: MessageList, cursor: number, lastSeq: number) {
+    const self = this as Draft;
     this.#list = list;
     this.#cursor = cursor;
-    if (list.length <= EAGER_MESSAGES_LIMIT) (this as { messages: readonly UIMessage[] }).messages = list.toArray();
+    if (list.length <= EAGER_MESSAGES_LIMIT) self.messages = list.toArray();
     else Object.defineProperty(this, 'messages', MESSAGES_PROPERTY);
-    this.status = status;
-    this.pendingApproval = pendingApproval;
-    this.error = error;
-    this.usage = usage;
-    this.finishReason = finishReason;
-    this.lastSeq = lastSeq;
-    this.runId = runId;
+    self.status = from.status ?? 'idle';
+    self.pendingApproval = from.pendingApproval ?? null;
+    self.error = from.error ?? null;
+    self.usage = from.usage ?? null;
+    self.finishReason = from.finishReason ?? null;
+    self.lastSeq = lastSeq;
+    self.runId = from.runId;
   }
 }
 
@@ -87,21 +83,12 @@ export function adoptState(state: AgentUIState): Snapshot {
   if (isSnapshot(state)) return state;
   const messages = Array.isArray(state.messages) ? (state.messages as readonly UIMessage[]) : [];
   const status = state.status;
-  return new Snapshot(
-    PersistentList.from(messages),
-    // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
-    messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval') ? CURSOR_OPEN : 0,
-    status ?? 'idle',
-    state.pendingApproval ?? null,
-    state.error ?? null,
-    state.usage ?? null,
-    state.finishReason ?? null,
-    typeof state.lastSeq === 'number' ? state.lastSeq : 0,
-    state.runId,
-  );
+  // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
+  const open = messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval');
+  return new Snapshot(state, PersistentList.from<UIMessage, Map<string, number>>(messages), open ? CURSOR_OPEN : 0, typeof state.lastSeq === 'number' ? state.lastSeq : 0);
 }
 
-const INITIAL = Object.freeze(new Snapshot(PersistentList.from<UIMessage>([]), 0, 'idle', null, null, null, null, 0, undefined)) as Snapshot;
+const INITIAL = Object.freeze(new Snapshot({}, PersistentList.from<UIMessage, Map<string, number>>([]), 0, 0)) as Snapshot;
 
 /** The state before any event: no messages, `idle`. Always the same object. */
 export function initialAgentUIState<ToolPart extends AnyUIToolPart = UIToolPart>(): AgentUIState<ToolPart> {

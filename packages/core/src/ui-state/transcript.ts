@@ -72,7 +72,7 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
     cursor = CURSOR_OPEN | CURSOR_STEP_BOUNDARY;
   }
   const status: AgentUIStatus = pending ? 'awaiting-approval' : (options.status ?? 'idle');
-  return new Snapshot(list, cursor | CURSOR_STEP_BOUNDARY, status, pending ?? null, null, null, null, options.lastSeq ?? 0, options.runId) as unknown as AgentUIState<ToolPart>;
+  return new Snapshot({ status, pendingApproval: pending, runId: options.runId }, list, cursor | CURSOR_STEP_BOUNDARY, options.lastSeq ?? 0) as unknown as AgentUIState<ToolPart>;
 }
 
 function parseArgs(text: string): { args?: unknown; argsText?: string } {

@@ -106,3 +106,19 @@ describe('dynamic config', () => {
     expect(toolCtx[1]).toEqual(toolCtx[0]);
   });
 });
+
+describe('createAgent from a model string', () => {
+  it('builds the provider from the environment, and names the missing variable when the key is absent', () => {
+    const saved = process.env.OPENAI_API_KEY;
+    delete process.env.OPENAI_API_KEY;
+    try {
+      expect(() => createAgent({ model: 'openai/gpt-4o-mini' })).toThrow(/OPENAI_API_KEY/);
+      process.env.OPENAI_API_KEY = 'sk-test-not-used';
+      const agent = createAgent({ model: 'openai/gpt-4o-mini', instructions: 'hi' });
+      expect(typeof agent.send).toBe('function');
+    } finally {
+      if (saved === undefined) delete process.env.OPENAI_API_KEY;
+      else process.env.OPENAI_API_KEY = saved;
+    }
+  });
+});
