@@ -1,5 +1,9 @@
 // Starts the demo server: `pnpm --filter demo-server start` (PORT, HOST and LOUSHO_MODEL from the environment).
+import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { createDemoAgent } from '@lousho/demo-agent';
 import { STATIC_APPS } from './apps.js';
 import { chooseModel } from './model.js';
@@ -10,9 +14,15 @@ const port = parsePort(process.env['PORT']);
 
 const chosen = chooseModel(process.env);
 if (chosen.warning) console.warn(chosen.warning);
+// Sessions, checkpoints and pending approvals live in one SQLite file, so they survive a restart.
+// DEMO_DATA_DIR moves it (the browser tests use a temporary folder).
+const dataDir = process.env['DEMO_DATA_DIR']?.trim() || resolve(dirname(fileURLToPath(import.meta.url)), '../data');
+mkdirSync(dataDir, { recursive: true });
+const store = new SqliteStore(resolve(dataDir, 'demo.db'));
 const agent = createDemoAgent({
   ...(chosen.provider ? { provider: chosen.provider } : {}),
   ...(chosen.model ? { model: chosen.model } : {}),
+  store,
 });
 
 const server = createDemoServer({ agent, model: chosen.info, apps: STATIC_APPS });

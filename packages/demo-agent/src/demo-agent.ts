@@ -1,4 +1,4 @@
-import { createAgent, type Agent, type LLMProvider } from '@lousho/build-ai-agent';
+import { createAgent, type Agent, type AgentStore, type LLMProvider } from '@lousho/build-ai-agent';
 import { createDemoModel } from './demo-model.js';
 import { createDemoTools, type DemoEmail } from './tools/index.js';
 
@@ -11,6 +11,8 @@ export interface DemoAgentOptions {
   toolDelayScale?: number;
   /** Where `send_email` puts what it sends (default: a new array, exposed as `agent.outbox`). */
   outbox?: DemoEmail[];
+  /** Where sessions, checkpoints and approvals live (default: in memory). The demo server passes a SqliteStore. */
+  store?: AgentStore;
 }
 
 /** The demo agent, plus the outbox its `send_email` tool writes to. */
@@ -33,6 +35,7 @@ export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
     ...(options.model !== undefined ? { model: options.model } : {}),
     instructions: DEMO_AGENT_INSTRUCTIONS,
     tools: createDemoTools({ delayScale: options.toolDelayScale ?? 1, outbox }),
+    ...(options.store ? { store: options.store } : {}),
   });
   return Object.assign(agent, { outbox: outbox as readonly DemoEmail[] });
 }
