@@ -55,15 +55,18 @@ export interface DemoPage {
   pageErrors: string[];
 }
 
-/** Opens the React demo in a new tab (its own sessionStorage) in the given mode. */
-export async function openDemo(browser: Browser, mode: DemoMode): Promise<DemoPage> {
+/**
+ * Opens the React demo in a new tab (its own sessionStorage) in the given mode, from the shared demo
+ * server unless `serverUrl` names another one.
+ */
+export async function openDemo(browser: Browser, mode: DemoMode, serverUrl: string = inject('demoUrl')): Promise<DemoPage> {
   const page = await browser.context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
-  const url = new URL(mode === 'page' ? '/?mode=page' : '/', inject('demoUrl'));
+  const url = new URL(mode === 'page' ? '/?mode=page' : '/', serverUrl);
   await page.goto(url.href);
   await page.locator('#composer-input').waitFor();
   return { page, pageErrors };

@@ -3,19 +3,33 @@ import { DEMO_SERVER_DIR } from './paths.js';
 
 export interface RunningServer {
   url: string;
+  /** The port it listens on (to start a replacement on the same address). */
+  port: number;
+  /** A graceful stop (SIGTERM, SIGKILL after 5 s). */
   stop(): Promise<void>;
+  /** `kill -9`: no shutdown code runs, as in a crash. Resolves with the signal that ended the process. */
+  kill(): Promise<NodeJS.Signals | null>;
+}
+
+export interface DemoServerOptions {
+  /** 0 (the default) takes a free port. */
+  port?: number;
+  /** Where the server keeps its SQLite file (DEMO_DATA_DIR); default: the demo server's own data folder. */
+  dataDir?: string;
 }
 
 const START_TIMEOUT_MS = 60_000;
 
 /**
- * Starts the demo server as a child process on a free port of 127.0.0.1 (PORT=0; the server prints
- * the address it got) and resolves once it answers. Always the offline demo model.
+ * Starts the demo server as a child process on 127.0.0.1 (by default on a free port: PORT=0, and the
+ * server prints the address it got) and resolves once it answers. Always the offline demo model.
  */
-export async function startDemoServer(): Promise<RunningServer> {
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<RunningServer> {
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(options.port ?? 0), HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production' };
+  if (options.dataDir !== undefined) env['DEMO_DATA_DIR'] = options.dataDir;
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@lousho/source', 'src/main.ts'], {
     cwd: DEMO_SERVER_DIR,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production' },
+    env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -40,7 +54,7 @@ export async function startDemoServer(): Promise<RunningServer> {
     });
     const info = await fetch(new URL('/api/info', url));
     if (!info.ok) throw new Error(`GET /api/info answered ${info.status}.`);
-    return { url, stop: () => stopProcess(child) };
+    return { url, port: Number(new URL(url).port), stop: () => stopProcess(child), kill: () => killProcess(child) };
   } catch (error) {
     await stopProcess(child);
     throw new Error(`${(error as Error).message}\nIts output:\n${output}`);
@@ -56,5 +70,13 @@ function stopProcess(child: ChildProcess): Promise<void> {
       resolve();
     });
     child.kill('SIGTERM');
+  });
+}
+
+function killProcess(child: ChildProcess): Promise<NodeJS.Signals | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.signalCode);
+  return new Promise((resolve) => {
+    child.once('exit', (_code, signal) => resolve(signal));
+    child.kill('SIGKILL');
   });
 }

@@ -1,4 +1,7 @@
 // Copied from apps/e2e/test/demo-server-process.ts (the React demo's browser tests), so the two suites stay independent.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { DEMO_SERVER_DIR } from './paths.js';
 
@@ -16,7 +19,8 @@ const START_TIMEOUT_MS = 60_000;
 export async function startDemoServer(): Promise<RunningServer> {
   const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@lousho/source', 'src/main.ts'], {
     cwd: DEMO_SERVER_DIR,
-    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production' },
+    // A fresh SQLite data folder per run, so sessions of earlier runs never leak into this one.
+    env: { ...process.env, PORT: '0', HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production', DEMO_DATA_DIR: mkdtempSync(join(tmpdir(), 'lousho-vue-e2e-data-')) },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

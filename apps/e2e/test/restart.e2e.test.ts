@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, lastAssistantText, openDemo, screenshot, sendMessage, waitForStatus, type Browser } from './browser.js';
+import { startDemoServer, type RunningServer } from './demo-server-process.js';
+
+// A crash, not a reload: this test runs its own demo server (its own SQLite file in a temporary
+// folder), kills it with SIGKILL while the run waits for an approval, and starts a new process on
+// the same file and port. Everything the page shows afterwards comes from the database.
+
+const WAIT_MS = 30_000;
+const PROMPT = 'email bob@example.com about the launch';
+
+let browser: Browser | undefined;
+let dataDir: string | undefined;
+let server: RunningServer | undefined;
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), 'lousho-e2e-restart-'));
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await server?.stop();
+  await browser?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+/** The parts of `GET /api/agent/sessions/:id` this test reads. */
+interface StoredSession {
+  status: string;
+  pendingApproval: unknown;
+  messages: { role: string; content?: unknown; toolCalls?: { id: string }[]; toolCallId?: string }[];
+}
+
+/** What the page shows of the conversation, to compare before and after the restart. */
+async function transcriptOf(page: Page): Promise<{ roles: string[]; texts: string[]; cards: string[] }> {
+  return page.evaluate(() => {
+    const messages = [...document.querySelectorAll<HTMLElement>('[data-testid="message"]')];
+    return {
+      roles: messages.map((m) => m.dataset['role'] ?? ''),
+      texts: messages.map((m) => [...m.querySelectorAll('[data-testid="text"]')].map((t) => t.textContent ?? '').join('\n')),
+      cards: [...document.querySelectorAll<HTMLElement>('[data-testid="tool-card"]')].map((c) => `${c.dataset['tool']}:${c.dataset['state']}`),
+    };
+  });
+}
+
+/** The session the page keeps in sessionStorage (the HTTP client's `lousho:session:<url>` key). */
+async function sessionIdOf(page: Page): Promise<string> {
+  const id = await page.evaluate(() => {
+    for (let i = 0; i < sessionStorage.length; i++) {
+      const key = sessionStorage.key(i);
+      if (key?.startsWith('lousho:session')) return sessionStorage.getItem(key);
+    }
+    return null;
+  });
+  if (!id) throw new Error('The page kept no session id in sessionStorage.');
+  return id;
+}
+
+describe('server restart (http, SQLite)', () => {
+  it('after kill -9 and a restart, the reloaded page shows the transcript and the pending approval, and approving completes the run', async () => {
+    server = await startDemoServer({ dataDir: dataDir! });
+    const { port, url } = server;
+    const { page, pageErrors } = await openDemo(browser!, 'http', url);
+
+    await sendMessage(page, PROMPT);
+    const panel = page.getByTestId('approval-panel');
+    await panel.waitFor({ timeout: WAIT_MS });
+    await waitForStatus(page, 'awaiting-approval', WAIT_MS);
+    await page.locator('[data-testid="tool-card"][data-tool="send_email"][data-state="awaiting-approval"]').waitFor({ timeout: WAIT_MS });
+    const before = await transcriptOf(page);
+    const argsBefore = (await panel.getByTestId('approval-args').textContent()) ?? '';
+    const sessionId = await sessionIdOf(page);
+    expect(before.roles).toEqual(['user', 'assistant']);
+    expect(before.cards).toEqual(['send_email:awaiting-approval']);
+    expect(argsBefore).toContain('bob@example.com');
+
+    // The crash: no shutdown code runs. Then a new process on the same SQLite file and port.
+    const killedBy = await server.kill();
+    expect(killedBy).toBe('SIGKILL');
+    await expect(fetch(new URL('/api/info', url))).rejects.toThrow();
+    server = await startDemoServer({ dataDir: dataDir!, port });
+    expect(server.url).toBe(url);
+
+    // Errors from the dead connection belong to the old document; count only those after the reload.
+    pageErrors.length = 0;
+    await page.reload();
+    await panel.waitFor({ timeout: WAIT_MS });
+    await waitForStatus(page, 'awaiting-approval', WAIT_MS);
+    expect(await sessionIdOf(page)).toBe(sessionId);
+
+    const after = await transcriptOf(page);
+    expect(after).toEqual(before);
+    expect(after.texts[0]).toBe(PROMPT);
+    expect(after.texts[1]).toMatch(/email to bob@example\.com/);
+    expect(await panel.count()).toBe(1);
+    const argsAfter = (await panel.getByTestId('approval-args').textContent()) ?? '';
+    expect(argsAfter).toBe(argsBefore);
+    expect(argsAfter).toContain('launch');
+    await screenshot(page, 'restart-restored-http');
+
+    await panel.getByRole('button', { name: 'Approve' }).click();
+    await waitForStatus(page, 'idle', WAIT_MS);
+    const card = page.locator('[data-testid="tool-card"][data-tool="send_email"]');
+    await page.locator('[data-testid="tool-card"][data-tool="send_email"][data-state="done"]').waitFor({ timeout: WAIT_MS });
+    expect(await panel.count()).toBe(0);
+
+    const result = await card.getByTestId('tool-result').innerText();
+    const messageId = /msg_\w+/.exec(result)?.[0];
+    expect(messageId, `a message id in the tool result: ${result}`).toBeDefined();
+    expect(await lastAssistantText(page)).toContain(messageId!);
+
+    // Exactly one of everything: one user message, one email card (sent once), no second approval.
+    const final = await transcriptOf(page);
+    expect(final.roles.filter((role) => role === 'user')).toHaveLength(1);
+    expect(final.cards).toEqual(['send_email:done']);
+    expect(new Set(final.texts.filter(Boolean)).size).toBe(final.texts.filter(Boolean).length);
+    expect(final.texts.join('\n').match(/Message id: msg_\w+/g)).toHaveLength(1);
+    await screenshot(page, 'restart-approved-http');
+
+    // The restarted server's own record agrees: the session is finished and nothing waits for a decision.
+    const response = await fetch(new URL(`/api/agent/sessions/${encodeURIComponent(sessionId)}`, url));
+    expect(response.status).toBe(200);
+    const session = (await response.json()) as StoredSession;
+    expect(session.status).toBe('idle');
+    expect(session.pendingApproval).toBeNull();
+    expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    const callIds = session.messages.flatMap((m) => m.toolCalls?.map((call) => call.id) ?? []);
+    const resultIds = session.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId);
+    expect(callIds).toHaveLength(1);
+    expect(resultIds).toEqual(callIds);
+    expect(session.messages.at(-1)?.content).toContain(messageId!);
+
+    expect(pageErrors).toEqual([]);
+    await page.close();
+  });
+});
