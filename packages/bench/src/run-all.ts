@@ -1,8 +1,14 @@
 import { runCheckpointBench } from './checkpoint.bench.js';
 import { runClientPipelineBench } from './client-pipeline.bench.js';
 import { runLoopBench } from './loop.bench.js';
+import { runRenderBench } from './render.bench.js';
+import { runServerLoadBench } from './server-load.bench.js';
+import { writeBenchmarksDoc } from './write-report.js';
 
-// Each benchmark prints its own table; this only sequences them.
+// Each benchmark prints its own table; this only sequences them and writes docs/benchmarks.md.
 await runLoopBench();
 await runClientPipelineBench();
 await runCheckpointBench();
+await runServerLoadBench();
+await runRenderBench();
+writeBenchmarksDoc();

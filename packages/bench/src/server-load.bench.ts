@@ -2,7 +2,7 @@
  * Server under load (issue: "Performance under load and in the browser, side by side with the AI SDK").
  *
  * Each server runs in a child process of its own on 127.0.0.1, started fresh for every run; this
- * process is the load generator. Per run and server: a warm-up of 100 turns, then 1,000 concurrent
+ * process is the load generator. Per run and server: a warm-up of 50 turns, then 1,000 concurrent
  * sessions each sending one turn and reading its SSE stream to the end, every stream checked end to
  * end (no lost, duplicated or reordered event; the text equals the 500 deltas). Side by side:
  *   - Lousho: the demo agent with a provider that streams 500 deltas at once, behind createNodeListener();
@@ -22,6 +22,11 @@ import { median, printTable } from './stats.js';
 export interface ServerLoadBenchOptions {
   /** Runs per server (default 5). */
   runs?: number;
+  /**
+   * Runs of the AI SDK's Fetch path (default 1): it is the slower AI SDK path (the comparison uses
+   * the faster one, which gets all `runs`), and each of its runs takes about 40 s on 2 cores.
+   */
+  fetchPathRuns?: number;
   /** Concurrent sessions per run (default 1,000). */
   sessions?: number;
   /** Idle sessions for the memory measurement (default 1,000). */
@@ -47,7 +52,7 @@ async function oneRun(kind: Kind, wire: Wire, sessions: number, deadlineMs: numb
   const server = startChild('./server.ts', [kind]);
   try {
     const { port } = await server.ask<{ port: number }>(undefined, 30_000);
-    const warm = await runLoad({ port, wire, sessions: 100, deadlineMs, label: `warm${run}` });
+    const warm = await runLoad({ port, wire, sessions: 50, deadlineMs, label: `warm${run}` });
     if (warm.failed > 0) throw new Error(`${kind}: warm-up failed: ${warm.firstError}`);
     const before = await server.ask<{ cpuMs: number }>('cpu');
     const load = await runLoad({ port, wire, sessions, deadlineMs, label: `load${run}` });
@@ -76,9 +81,11 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
   const idleSessions = options.idleSessions ?? 1000;
   const deadlineMs = options.deadlineMs ?? 60_000;
   const samples = new Map<Kind, RunSample[]>(SERVERS.map((s) => [s.kind, []]));
+  const fetchPathRuns = Math.min(runs, options.fetchPathRuns ?? 1);
   for (let run = 0; run < runs; run++) {
     for (let k = 0; k < SERVERS.length; k++) {
       const { kind, wire } = SERVERS[(run + k) % SERVERS.length]!;
+      if (kind === 'ai-fetch' && run >= fetchPathRuns) continue;
       samples.get(kind)!.push(await oneRun(kind, wire, sessions, deadlineMs, run));
     }
   }
@@ -88,6 +95,7 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
     return {
       kind,
       label,
+      runs: list.length,
       completed: Math.min(...list.map((s) => s.load.completed)),
       failed: list.reduce((n, s) => n + s.load.failed, 0),
       corrupt: list.reduce((n, s) => n + s.load.corrupt, 0),
@@ -106,24 +114,23 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
 
   const memory: { bytesPerSession: number; eventsPerSession: number }[] = [];
   const memoryShort: number[] = [];
-  for (let run = 0; run < runs; run++) {
-    memory.push(await idleMemory(idleSessions, DELTAS));
-    memoryShort.push((await idleMemory(idleSessions, 1)).bytesPerSession);
-  }
+  for (let run = 0; run < runs; run++) memory.push(await idleMemory(idleSessions, DELTAS));
+  // For the note on where the memory goes: the same sessions after a 1-delta turn (one run: it varies little).
+  memoryShort.push((await idleMemory(idleSessions, 1)).bytesPerSession);
   const bytesPerIdle = median(memory.map((m) => m.bytesPerSession));
   const bytesPerIdleShort = median(memoryShort);
 
   const rows: [string, string][] = [];
   for (const s of summary) {
     rows.push([`${s.label}: sessions completed / lost events`, `${s.completed} of ${sessions} per run, ${s.failed} failed, ${s.corrupt} corrupt ${s.failed === 0 ? 'OK' : `WRONG (${s.firstError})`}`]);
-    rows.push([`${s.label}: events per second`, `${Math.round(s.eventsPerSecond).toLocaleString('en-US')}  (${s.turnsPerSecond.toFixed(0)} turns/s, ${s.eventsPerTurn.toFixed(0)} events per turn)`]);
+    rows.push([`${s.label}: events per second`, `${Math.round(s.eventsPerSecond).toLocaleString('en-US')}  (median of ${s.runs} runs; ${s.turnsPerSecond.toFixed(0)} turns/s, ${s.eventsPerTurn.toFixed(0)} events per turn)`]);
     rows.push([`${s.label}: time to first event p50 / p99`, `${s.ttfeP50.toFixed(0)} ms / ${s.ttfeP99.toFixed(0)} ms`]);
     rows.push([`${s.label}: server CPU per event`, `${s.serverCpuPerEventUs.toFixed(2)} µs`]);
   }
   rows.push([`throughput Lousho / ${aiBest.label} (target ≥ 2)`, `${throughputRatio.toFixed(2)} ${flag(throughputRatio >= 2)}`]);
   rows.push([`memory per idle session, one ${DELTAS}-delta turn (target ≤ 20 KB)`, `${kb(bytesPerIdle)} ${flag(bytesPerIdle <= 20 * 1024)}  (${memory[0]?.eventsPerSession} events kept per session)`]);
   rows.push(['memory per idle session, one 1-delta turn (for comparison)', kb(bytesPerIdleShort)]);
-  printTable(`Server under load: ${sessions.toLocaleString('en-US')} concurrent sessions × ${DELTAS} deltas on 127.0.0.1 (median of ${runs} runs)`, rows);
+  printTable(`Server under load: ${sessions.toLocaleString('en-US')} concurrent sessions × ${DELTAS} deltas on 127.0.0.1 (medians of runs)`, rows);
 
   const result = {
     runs,

@@ -4,6 +4,7 @@
  * no retries) and in time (every request still open at `deadlineMs` is destroyed and counted as
  * failed), so it always stops by itself.
  */
+import { setMaxListeners } from 'node:events';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { parseEventStream } from '@lousho/build-ai-agent';
 import { createParser } from 'eventsource-parser';
@@ -98,6 +99,8 @@ export async function runLoad(options: { port: number; wire: Wire; sessions: num
   const { port, wire, sessions, deadlineMs, label } = options;
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const deadline = AbortSignal.timeout(deadlineMs);
+  setMaxListeners(sessions + 10, deadline); // one listener per open request, by design
+  // One body for both servers: Lousho's handler reads `input`, the AI SDK servers read it too.
   const body = JSON.stringify({ input: 'Write the benchmark reply.', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Write the benchmark reply.' }] }] });
   const result: LoadResult = { completed: 0, failed: 0, corrupt: 0, firstError: undefined, events: 0, wallMs: 0, eventsPerSecond: 0, ttfe: [] };
   const one = async (i: number): Promise<void> => {
