@@ -2,7 +2,6 @@ import type { SerializedError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
-import { isLegEnd } from './event-feed.js';
 import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader, LoadedSession } from './types.js';
 
@@ -14,7 +13,6 @@ import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision
 /** Reconnections in a row that bring no new event before the client gives up on a stream. */
 const MAX_RECONNECTS = 3;
 const RECONNECT_DELAY_MS = 250;
-const BUSY = 'A turn is already running.';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
 type CodedError = Error & { code: string };
@@ -38,16 +36,19 @@ function toClientError(error: unknown): CodedError {
 }
 
 /** The client over any transport; `createAgentClient()` picks the transport. */
-export function createClientCore(transport: ClientTransport, initialSessionId: string | undefined, storageKey: string, options: AgentClientOptions): AgentClient {
-  const throttle = options.throttleMs ?? 16;
-  const throttleMs = throttle > 0 && throttle < Infinity ? throttle : 0;
-  const storage = options.storage;
+export function createClientCore(
+  transport: ClientTransport,
+  initialSessionId: string | undefined,
+  storageKey: string,
+  { onEvent, onFinish, onError, storage, throttleMs = 16 }: AgentClientOptions,
+): AgentClient {
+  const throttle = throttleMs > 0 && throttleMs < Infinity ? throttleMs : 0;
   const listeners = new Set<(state: AgentUIState) => void>();
 
   let state = initialAgentUIState();
   /** The last sequence number received (ignored event types included): events must follow it without a gap. */
   let seen = 0;
-  let sessionId = initialSessionId ?? stored(() => storage?.getItem(storageKey) ?? undefined);
+  let sessionId = initialSessionId ?? stored('getItem') ?? undefined;
   let started: Promise<void> | undefined;
   let restoring: AbortController | undefined;
   /** The stream being read now (an action's, or a resumed one). */
@@ -62,11 +63,12 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
   let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let lastNotify = -Infinity;
 
-  function stored<T>(access: () => T): T | undefined {
+  /** The session id in `storage`; storage can be blocked (privacy settings): then nothing is remembered. */
+  function stored(method: 'getItem' | 'setItem' | 'removeItem', value?: string): string | null | undefined {
     try {
-      return access();
+      return (storage?.[method] as (key: string, value?: string) => string | null | undefined)?.call(storage, storageKey, value);
     } catch {
-      return undefined; // storage can be blocked (privacy settings): then nothing is remembered
+      return undefined;
     }
   }
 
@@ -81,12 +83,11 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
 
   /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
   function changed(urgent: boolean): void {
-    if (!listeners.size) return;
-    if (urgent || !throttleMs) return notify();
-    if (notifyTimer !== undefined) return;
-    const wait = lastNotify + throttleMs - Date.now();
-    if (wait <= 0) notify();
-    else notifyTimer = setTimeout(notify, wait);
+    if (listeners.size && (urgent || notifyTimer === undefined)) {
+      const wait = urgent ? 0 : lastNotify + throttle - Date.now();
+      if (wait > 0) notifyTimer = setTimeout(notify, wait);
+      else notify();
+    }
   }
 
   function setState(next: AgentUIState): void {
@@ -109,17 +110,16 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
   /** A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting actions. */
   function fail(error: unknown): AgentActionResult {
     const clientError = toClientError(error);
-    const { code, message } = clientError;
     serverRunning = false;
     // Through the reducer, so the state shows it as a server-side `error` event would.
-    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code, message } } as AgentStreamEvent));
-    callSafely(options.onError, clientError);
-    return settle(failed(code, message));
+    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code: clientError.code, message: clientError.message } } as AgentStreamEvent));
+    callSafely(onError, clientError);
+    return settle({ ok: false, state, error: state.error! });
   }
 
   /** An action that cannot happen now: reported; the state is left alone. */
   function refuse(code: string, message: string): AgentActionResult {
-    callSafely(options.onError, new AgentClientError(code, message));
+    callSafely(onError, new AgentClientError(code, message));
     return failed(code, message);
   }
 
@@ -149,19 +149,19 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} ("${type}") is malformed.`, { cause });
     }
     if (next === state) return false;
-    const ends = isLegEnd(event);
+    const ends = type === 'run.done' || type === 'error';
     if (type === 'run.start') serverRunning = true;
     if (ends) serverRunning = false;
     state = next;
     changed(ends);
-    callSafely(options.onEvent, event);
+    callSafely(onEvent, event);
     if (type === 'run.done') {
       const finishReason = event.finishReason;
-      callSafely(options.onFinish, { state: next, finishReason });
+      callSafely(onFinish, { state: next, finishReason });
       settle({ ok: true, state: next, finishReason });
     } else if (type === 'error') {
       const error = event.error;
-      callSafely(options.onError, new AgentClientError(error.code, error.message));
+      callSafely(onError, new AgentClientError(error.code, error.message));
       settle({ ok: false, state: next, error });
     }
     return true;
@@ -196,7 +196,8 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           const read = await opener(signal);
           opened = true;
           await read((event) => {
-            if (!signal.aborted && apply(event)) progressed = true;
+            // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
+            if (leg === controller && apply(event)) progressed = true;
           });
         } catch (error) {
           failure = error;
@@ -207,7 +208,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           // The server's log no longer has what we missed: take the session as it is now.
           const loaded = await transport.load(sessionId!, signal);
           if (signal.aborted) return;
-          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session no longer exists.');
+          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session is gone.');
           adopt(loaded);
           if (!loaded.running) break;
         } else {
@@ -216,7 +217,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           if (!serverRunning) break;
           // The stream ended (or broke) before the leg did: resume after the last applied event.
           reconnects = progressed ? 1 : reconnects + 1;
-          if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The event stream kept ending before the run did.');
+          if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream kept ending early.');
           if (reconnects > 1) {
             await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
             if (signal.aborted) return;
@@ -262,17 +263,16 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
   /** Waits for the restore; a refusal when the client cannot act, or when `busy` and a turn runs. */
   async function ready(busy?: boolean): Promise<AgentActionResult | undefined> {
     if (!destroyed) await start();
-    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'This client was destroyed.') : busy && serverRunning ? refuse('LOUSHO_SESSION_BUSY', BUSY) : undefined;
+    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'destroy() was called.') : busy && serverRunning ? refuse('LOUSHO_SESSION_BUSY', 'A turn is already running.') : undefined;
   }
 
   async function decide(decision: ClientDecision): Promise<AgentActionResult> {
-    const refused = await ready();
+    const refused = await ready(true);
     if (refused) return refused;
     const pending = state.pendingApproval;
     const id = sessionId;
-    if (!pending || id === undefined) return refuse('LOUSHO_APPROVAL_NOT_FOUND', 'Nothing is waiting for a decision.');
+    if (!pending || id === undefined) return refuse('LOUSHO_APPROVAL_NOT_FOUND', 'Nothing to decide.');
     if (pending.kind !== decision.kind) return refuse('LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`);
-    if (serverRunning) return refuse('LOUSHO_SESSION_BUSY', BUSY);
     return action((signal) => transport.decide(id, pending.approvalId, decision, signal));
   }
 
@@ -308,7 +308,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
           detached = true;
           clearTimeout(notifyTimer);
           notifyTimer = undefined;
-          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'No subscriber left; the run goes on.');
+          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'No subscriber left.');
         }, 0);
       };
     },
@@ -320,7 +320,7 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
       if (refused) return refused;
       if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'Decide the pending approval first.');
       const id = (sessionId ??= randomSessionId());
-      stored(() => storage?.setItem(storageKey, id));
+      stored('setItem', id);
       const metadata = sendOptions.metadata;
       return action((signal) => transport.send(id, input, metadata, signal));
     },
@@ -347,18 +347,18 @@ export function createClientCore(transport: ClientTransport, initialSessionId: s
 
     reset() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() started a new session; the run goes on.');
+      stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() was called.');
       serverRunning = false;
       sessionId = undefined;
       seen = 0;
-      stored(() => storage?.removeItem(storageKey));
+      stored('removeItem');
       started = Promise.resolve(); // a new session has nothing to restore
       setState(initialAgentUIState());
     },
 
     destroy() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'destroy() was called; the run goes on.');
+      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'destroy() was called.');
       destroyed = true;
       listeners.clear();
       clearTimeout(detachTimer);

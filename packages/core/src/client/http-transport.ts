@@ -1,4 +1,4 @@
-import { createEventStreamDecoder } from '../protocol/decoder.js';
+import { createSseParser, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM, UTF8_OPTIONS } from '../protocol/decoder.js';
 import type { AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
 import type { ClientTransport, EventReader, HttpSource } from './types.js';
@@ -10,30 +10,30 @@ const ignore = (): void => {};
 /** The response's JSON body, or undefined when it has none. */
 const jsonOf = (response: Response): Promise<any> => response.json().catch(ignore);
 
-const badResponse = (message: string, status?: number): AgentClientError => new AgentClientError('LOUSHO_BAD_RESPONSE', message, { status });
-
 /**
- * Reads an SSE body with the protocol's push decoder: each chunk's events are applied as they are
- * decoded, without a promise per event. Aborting `signal` cancels the body and ends the reading.
+ * Reads an SSE body: each chunk's events are applied as they are decoded, without a promise per
+ * event. Aborting `signal` cancels the body and ends the reading.
  */
 const sseReader =
   (response: Response, signal: AbortSignal): EventReader =>
   async (onEvent) => {
     const body = response.body;
-    if (!body || !/^\s*text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
+    if (!body || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
       await body?.cancel().catch(ignore);
       throw new AgentClientError('LOUSHO_STREAM_NOT_SSE', 'The response is not an event stream.');
     }
     const reader = body.getReader();
     const cancel = (): void => void reader.cancel().catch(ignore);
-    signal.addEventListener('abort', cancel, { once: true });
-    const decoder = createEventStreamDecoder(onEvent);
+    signal.addEventListener('abort', cancel);
+    // The parser and the protocol check without the decoder's push/end wrapper: a failure ends the reading anyway.
+    const parser = createSseParser(protocolBlockHandler(onEvent, { lastEventId: '', version: undefined }), undefined, DEFAULT_MAX_EVENT_SIZE);
+    const text = new TextDecoder('utf-8', UTF8_OPTIONS);
     let finished = false;
     try {
       while (!signal.aborted) {
         const { done, value } = await reader.read();
-        if ((finished = !!done)) return decoder.end();
-        decoder.push(value);
+        if ((finished = !!done)) return parser.feed(text.decode());
+        parser.feed(text.decode(value, STREAM));
       }
     } finally {
       signal.removeEventListener('abort', cancel);
@@ -45,7 +45,7 @@ const sseReader =
 export function createHttpTransport(source: HttpSource): ClientTransport {
   const base = `${source.url.replace(/\/+$/, '')}/sessions/`;
 
-  /** A request to `sessions/<path...>`; a non-2xx answer throws the server's `{ error: { code, message } }`. */
+  /** A request to `sessions/<path>`; a non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one). */
   const request = async (path: string[], method: string, signal?: AbortSignal, body?: object, accept?: string, lastEventId?: number): Promise<Response> => {
     const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
     if (accept) headers.set('accept', accept);
@@ -54,13 +54,11 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     // Looked up per call: a global fetch may be installed (or mocked) after the client was made.
     const response = await (source.fetch ?? fetch)(base + path.map(encodeURIComponent).join('/'), { method, headers, body: body && JSON.stringify(body), signal });
     const status = response.status;
-    if (!response.ok) {
-      const error = (await jsonOf(response))?.error;
-      throw typeof error?.code === 'string' && typeof error.message === 'string'
-        ? new AgentClientError(error.code, error.message, { status })
-        : badResponse(`HTTP ${status} without an error body.`, status);
-    }
-    return response;
+    if (response.ok) return response;
+    const error = (await jsonOf(response))?.error;
+    throw typeof error?.code === 'string' && typeof error.message === 'string'
+      ? new AgentClientError(error.code, error.message, { status })
+      : new AgentClientError('LOUSHO_BAD_RESPONSE', `HTTP ${status} without an error body.`, { status });
   };
 
   const stream = async (path: string[], method: string, signal: AbortSignal, body?: object, lastEventId?: number): Promise<EventReader> =>
@@ -68,17 +66,12 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
 
   return {
     async load(sessionId, signal) {
-      let response: Response;
-      try {
-        response = await request([sessionId], 'GET', signal);
-      } catch (error) {
-        if ((error as AgentClientError).status === 404) return undefined;
-        throw error;
-      }
-      const body = (await jsonOf(response)) as { status?: unknown; state?: AgentUIState } | undefined;
-      const state = body?.state;
-      if (!Array.isArray(state?.messages) || typeof state.lastSeq !== 'number') throw badResponse('The session has no readable state.');
-      return { state, running: body!.status === 'running' };
+      const body = await request([sessionId], 'GET', signal).then(jsonOf, (error: AgentClientError) => {
+        if (error.status !== 404) throw error;
+      });
+      const state = body?.state as AgentUIState | undefined;
+      if (body && !Array.isArray(state?.messages)) throw new AgentClientError('LOUSHO_BAD_RESPONSE', 'The session has no readable state.');
+      return body && { state: state!, running: body.status === 'running' };
     },
     send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], 'POST', signal, metadata ? { input, metadata } : { input }),
     decide: (sessionId, approvalId, decision, signal) =>

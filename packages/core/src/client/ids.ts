@@ -1,8 +1,3 @@
 /** A random session id (`sess_` + 32 hex digits) from the platform's cryptographic random source. */
-export function randomSessionId(): string {
-  const bytes = new Uint8Array(16);
-  globalThis.crypto.getRandomValues(bytes);
-  let hex = '';
-  for (const byte of bytes) hex += byte.toString(16).padStart(2, '0');
-  return `sess_${hex}`;
-}
+export const randomSessionId = (): string =>
+  `sess_${Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => (byte | 256).toString(16).slice(1)).join('')}`;

@@ -47,10 +47,14 @@ export interface SseParser {
   end(): void;
 }
 
-const DEFAULT_MAX_EVENT_SIZE = 32 * 1024 * 1024;
+/** The default `maxEventSize`: 32 Mi characters. */
+export const DEFAULT_MAX_EVENT_SIZE = 32 * 1024 * 1024;
+/** `TextDecoder` options for an event stream: the SSE parser drops the byte-order mark itself. */
+export const UTF8_OPTIONS: TextDecoderOptions = { ignoreBOM: true };
+/** `TextDecoder.decode` options for a chunk of a stream. */
+export const STREAM: TextDecodeOptions = { stream: true };
 const LF = 10;
 const BOM = 0xfeff;
-const STREAM = { stream: true };
 
 /**
  * A server-sent events parser as the WHATWG standard describes it: LF, CR and CRLF line ends
@@ -121,71 +125,73 @@ export function createSseParser(onBlock: SseBlockHandler, onRetry?: (millisecond
   };
 }
 
-export function createEventStreamDecoder(
-  onEvent: (event: AgentStreamEvent) => void,
-  options: EventStreamDecoderOptions = {},
-): EventStreamDecoder {
-  // The SSE standard strips one byte-order mark; the parser does it, so the decoder must not.
-  const textDecoder = new TextDecoder('utf-8', { ignoreBOM: true });
+/** Where `protocolBlockHandler` records what the stream said about itself. */
+export interface ProtocolState {
+  /** The SSE `id` of the last block that had one. */
+  lastEventId: string;
+  /** The protocol version the stream announced, once it has. */
+  version: string | undefined;
+}
+
+/**
+ * The Lousho protocol on top of SSE blocks: the version frame must come before any event and
+ * name a version this build reads; each event is one JSON object with a string `type`, handed to
+ * `onEvent`. Other named frames (control frames of later versions) are skipped. A violation
+ * throws an `EventStreamError` naming the event.
+ */
+export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void, state: ProtocolState): SseBlockHandler {
+  return (data, name, id) => {
+    if (id !== undefined) state.lastEventId = id;
+    if (data === undefined) return;
+    if (name === undefined || name === 'message') {
+      if (state.version === undefined) throw eventError('LOUSHO_STREAM_MISSING_VERSION', id, 'came before the protocol version frame.');
+      let value: { type?: unknown } | null;
+      try {
+        value = JSON.parse(data);
+      } catch (cause) {
+        throw eventError('LOUSHO_STREAM_BAD_JSON', id, 'is not valid JSON.', cause);
+      }
+      // Only an object can have a string `type` (JSON arrays, strings and numbers have none).
+      if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'is not an agent event (no string "type").');
+      onEvent(value as AgentStreamEvent);
+    } else if (name === PROTOCOL_EVENT_NAME) {
+      let version: unknown;
+      try {
+        version = JSON.parse(data).version;
+      } catch {
+        // Not JSON, or null: reported below as an unsupported version.
+      }
+      if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
+        throw new EventStreamError('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${JSON.stringify(version)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
+      }
+      state.version = version as string;
+    }
+  };
+}
+
+export function createEventStreamDecoder(onEvent: (event: AgentStreamEvent) => void, options: EventStreamDecoderOptions = {}): EventStreamDecoder {
+  // The SSE standard strips one byte-order mark; the parser does it, so the text decoder must not.
+  const textDecoder = new TextDecoder('utf-8', UTF8_OPTIONS);
   // Set once parsing failed (or `onEvent` threw): the parser may be mid-line then, so it is not fed again.
   let failure: { error: unknown } | undefined;
-
-  const parser = createSseParser(
-    (data, name, id) => {
-      if (id !== undefined) decoder.lastEventId = id;
-      if (data === undefined) return;
-      if (name === undefined || name === 'message') {
-        if (decoder.version === undefined) throw eventError('LOUSHO_STREAM_MISSING_VERSION', id, 'came before the protocol version frame.');
-        let value: { type?: unknown } | null;
-        try {
-          value = JSON.parse(data);
-        } catch (cause) {
-          throw eventError('LOUSHO_STREAM_BAD_JSON', id, 'is not valid JSON.', cause);
-        }
-        // Only an object can have a string `type` (JSON arrays, strings and numbers have none).
-        if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'is not an agent event (no string "type").');
-        onEvent(value as AgentStreamEvent);
-      } else if (name === PROTOCOL_EVENT_NAME) {
-        let version: unknown;
-        try {
-          version = JSON.parse(data).version;
-        } catch {
-          // Not JSON, or null: reported below as an unsupported version.
-        }
-        if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
-          throw new EventStreamError('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${JSON.stringify(version)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
-        }
-        decoder.version = version as string;
-      }
-      // Any other named frame is a control frame of a later version: ignored, as the standard allows.
-    },
-    options.onRetry,
-    options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE,
-  );
-
-  const guard = (text: string, last?: boolean): void => {
+  const feed = (text: () => string, last?: boolean): void => {
     if (failure) throw failure.error;
     try {
-      parser.feed(text);
+      parser.feed(text());
       if (last) parser.end();
     } catch (error) {
       failure = { error };
       throw error;
     }
   };
-
-  // Plain fields rather than getters: the parser's handler keeps them current.
+  // Plain fields rather than getters: the block handler keeps them current.
   const decoder = {
     lastEventId: '',
     version: undefined as string | undefined,
-    push(chunk: Uint8Array | string) {
-      // After a failure nothing is decoded any more (guard throws first).
-      guard(failure ? '' : typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, STREAM));
-    },
-    end() {
-      guard(failure ? '' : textDecoder.decode(), true);
-    },
+    push: (chunk: Uint8Array | string) => feed(() => (typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, STREAM))),
+    end: () => feed(() => textDecoder.decode(), true),
   };
+  const parser = createSseParser(protocolBlockHandler(onEvent, decoder), options.onRetry, options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE);
   return decoder;
 }
 

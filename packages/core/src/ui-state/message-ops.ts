@@ -1,6 +1,6 @@
 import type { Message } from '../messages.js';
 import type { ToolErrorKind } from '../tools/types.js';
-import { PersistentList } from './persistent-list.js';
+import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
 import type { UIMessage, UIPart, UIToolPart, UIToolState } from './types.js';
 
@@ -11,49 +11,33 @@ import type { UIMessage, UIPart, UIToolPart, UIToolState } from './types.js';
  * or result) costs the same with 5 or 500 parts before it, and never depends on the messages
  * before it.
  *
- * The list's `shared` slot holds which message each tool call is in (`toolCallId` → message
- * index), shared by the versions of one conversation: finding a call, or finding that there is
- * none yet, is one lookup instead of a scan of every part. Another branch of the same states
- * may have moved an entry, so a hit is checked, and a miss there falls back to the scan.
+ * The list's `shared` slot holds the ids of every tool call the versions of one conversation
+ * have seen (all branches): a new call, absent from it, is appended without a scan of every part;
+ * a known one is searched from the end, where the live calls are.
  */
-export type MessageList = PersistentList<UIMessage, Map<string, number>>;
+export type MessageList = PersistentList<UIMessage, Set<string>>;
 type Parts = PersistentList<UIPart>;
 
-/**
- * Up to this many parts, `parts` is a plain data property, copied per change. Past it, `parts`
- * is an own enumerable accessor that builds the array on first read (then caches it), so a long
- * tool-heavy reply does not copy its parts on every event.
- */
+/** Up to this many parts, `parts` is a plain array copied per change; past it, built on first read (see `ListView`). */
 export const EAGER_PARTS_LIMIT = 32;
 
-let partsListOf: (message: UIMessage) => Parts | undefined;
-
-const PARTS_PROPERTY: PropertyDescriptor = {
-  enumerable: true,
-  get(this: UIMessage) {
-    return partsListOf(this)!.toArray();
-  },
-};
-
-/** A message the reducer made: its parts live in a `PersistentList`, exposed as `parts`. */
-class ListMessage implements UIMessage {
+/** A message the reducer made: its parts live in a `PersistentList`, shown as `parts`. */
+class ListMessage extends ListView implements UIMessage {
+  declare readonly id: string;
+  declare readonly role: UIMessage['role'];
   declare readonly parts: readonly UIPart[];
-  readonly #parts: Parts;
 
-  static {
-    partsListOf = (message) => (#parts in message ? message.#parts : undefined);
-  }
-
-  constructor(
-    readonly id: string,
-    readonly role: UIMessage['role'],
-    parts: Parts,
-  ) {
-    this.#parts = parts;
-    if (parts.length > EAGER_PARTS_LIMIT) Object.defineProperty(this, 'parts', PARTS_PROPERTY);
-    else (this as { parts: readonly UIPart[] }).parts = parts.toArray();
+  constructor(id: string, role: UIMessage['role'], parts: Parts) {
+    super(parts);
+    const self = this as { id: string; role: string; parts: readonly UIPart[] };
+    self.id = id;
+    self.role = role;
+    if (parts.length > EAGER_PARTS_LIMIT) this.lazy('parts');
+    else self.parts = parts.toArray();
   }
 }
+
+const partsListOf = (message: UIMessage): Parts | undefined => listOf(message);
 
 /** A message's parts as a list (a plain message, e.g. one restored from JSON, is converted). */
 const partsOf = (message: UIMessage): Parts => partsListOf(message) ?? PersistentList.from(message.parts);
@@ -74,7 +58,7 @@ function openReply(list: MessageList, cursor: number): UIMessage | undefined {
 export function appendReplyPart(list: MessageList, cursor: number, part: UIPart): MessageList {
   const reply = openReply(list, cursor);
   const next = reply ? withParts(list, list.length - 1, reply, partsOf(reply).push(part)) : pushMessage(list, 'assistant', [part]);
-  if (part.type === 'tool') next.shared?.set(part.toolCallId, next.length - 1);
+  if (part.type === 'tool') next.shared?.add(part.toolCallId);
   return next;
 }
 
@@ -94,29 +78,20 @@ export function appendReplyText(list: MessageList, cursor: number, type: 'text' 
   return appendReplyPart(list, cursor, { type, text: delta });
 }
 
-/** Where `toolCallId`'s part is among the parts of `message` (searched from the end, where the live calls are), or -1. */
-function findToolPart(message: UIMessage | undefined, toolCallId: string): number {
-  const parts = message?.role === 'assistant' ? partsOf(message) : undefined;
-  for (let p = parts?.length ?? 0; p--; ) {
-    const part = parts!.at(p)!;
-    if (part.type === 'tool' && part.toolCallId === toolCallId) return p;
-  }
-  return -1;
-}
-
 /** A tool call's identity: what a new part for it is made from. */
 export interface ToolCallRef {
   toolCallId: string;
-  toolName: string;
+  /** Needed only to create a part. */
+  toolName?: string;
   displayName?: string;
 }
 
 /**
- * Replaces the part of `call` with what `update(part, arg)` returns (the same list when that is
- * the same part). When there is no such part and `create` is given, appends a new part for
- * `call` with `create` to the reply (its display name defaults to its name). Undefined when
- * nothing was found or made. (A function and its argument rather than a closure: no allocation
- * per event.)
+ * Replaces the part of `call` (searched from the end, where the live calls are) with what
+ * `update(part, arg)` returns (the same list when that is the same part). When there is no such
+ * part and `create` is given, appends a new part for `call` with `create` to the reply (its
+ * display name defaults to its name). Undefined when nothing was found or made. (A function and
+ * its argument rather than a closure: no allocation per event.)
  */
 export function updateToolPart<A>(
   list: MessageList,
@@ -127,27 +102,26 @@ export function updateToolPart<A>(
   create?: Partial<UIToolPart>,
 ): MessageList | undefined {
   const { toolCallId, toolName } = call;
-  let index = list.shared;
-  if (!index) {
-    // The first lookup of this conversation: index what is there (one scan).
-    index = list.shared = new Map();
-    for (let m = 0; m < list.length; m++) {
-      const message = list.at(m)!;
-      if (message.role === 'assistant') for (const part of message.parts) if (part.type === 'tool') index.set(part.toolCallId, m);
+  // A call no version of this conversation ever had is not here: no need to look.
+  for (let m = (list.shared ??= toolCallIds(list)).has(toolCallId) ? list.length : 0; m--; ) {
+    const message = list.at(m)!;
+    const parts = message.role === 'assistant' ? (partsListOf(message) ?? message.parts) : [];
+    for (let p = parts.length; p--; ) {
+      const part = parts.at(p)!;
+      if (part.type === 'tool' && part.toolCallId === toolCallId) {
+        const next = update(part, arg);
+        return next === part ? list : next && withParts(list, m, message, partsOf(message).set(p, next));
+      }
     }
   }
-  let m = index.get(toolCallId);
-  let p = m === undefined ? -1 : findToolPart(list.at(m), toolCallId);
-  // Moved by another branch of the states: look everywhere.
-  if (p < 0 && m !== undefined) for (m = list.length; p < 0 && m--; ) p = findToolPart(list.at(m), toolCallId);
-  if (p < 0) {
-    return create && appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, create) as UIToolPart);
-  }
-  const message = list.at(m!)!;
-  const parts = partsOf(message);
-  const part = parts.at(p) as UIToolPart;
-  const next = update(part, arg);
-  return next === part ? list : next && withParts(list, m!, message, parts.set(p, next));
+  return create && appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, create) as UIToolPart);
+}
+
+/** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */
+function toolCallIds(list: MessageList): Set<string> {
+  const ids = new Set<string>();
+  for (let m = list.length; m--; ) for (const part of list.at(m)!.parts) if (part.type === 'tool') ids.add(part.toolCallId);
+  return ids;
 }
 
 /**

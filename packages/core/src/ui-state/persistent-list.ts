@@ -22,7 +22,7 @@ export class PersistentList<T, Shared = unknown> {
   readonly #size: number;
   /** The last elements: at most `LIST_WINDOW`, and at least one unless the list is empty. */
   readonly #tail: T[];
-  #array: readonly T[] | undefined;
+  #array: T[] | undefined;
 
   constructor(base: T[], size: number, tail: T[], shared?: Shared) {
     this.#base = base;
@@ -41,37 +41,35 @@ export class PersistentList<T, Shared = unknown> {
     return this.#size + this.#tail.length;
   }
 
-  /** The last element (undefined when empty). */
-  get last(): T | undefined {
-    return this.#tail[this.#tail.length - 1];
-  }
-
   at(index: number): T | undefined {
     const size = this.#size;
     return index < size ? this.#base[index] : this.#tail[index - size];
   }
 
   push(item: T): PersistentList<T, Shared> {
-    const tail = [...this.#tail, item];
-    let base = this.#base;
-    let size = this.#size;
-    if (tail.length > LIST_WINDOW) {
-      // Someone appended to the shared buffer past this version (or there is none yet; an empty
-      // list never shares one with every other empty list): start a private copy.
-      if (base.length !== size || !size) base = base.slice(0, size);
-      base.push(tail.shift()!);
-      size++;
-    }
-    return new PersistentList(base, size, tail, this.shared);
+    return this.set(this.length, item);
   }
 
-  /** Replaces one element: O(LIST_WINDOW) near the end, O(n) before it. */
+  /** Replaces one element (or appends at `length`): O(LIST_WINDOW) near the end, O(n) before it. */
   set(index: number, item: T): PersistentList<T, Shared> {
-    const size = this.#size;
-    const inTail = index >= size;
-    const copy = inTail ? this.#tail.slice() : this.#base.slice(0, size);
-    copy[inTail ? index - size : index] = item;
-    return new PersistentList(inTail ? this.#base : copy, size, inTail ? copy : this.#tail, this.shared);
+    let base = this.#base;
+    let size = this.#size;
+    let tail = this.#tail;
+    if (index < size) {
+      base = base.slice(0, size);
+      base[index] = item;
+    } else {
+      tail = tail.slice();
+      tail[index - size] = item;
+      if (tail.length > LIST_WINDOW) {
+        // Someone appended to the shared buffer past this version (or there is none yet; an empty
+        // list never shares one with every other empty list): start a private copy.
+        if (base.length !== size || !size) base = base.slice(0, size);
+        base.push(tail.shift()!);
+        size++;
+      }
+    }
+    return new PersistentList(base, size, tail, this.shared);
   }
 
   /** The elements as a plain array: built on first read, then the same array every time. */
@@ -79,6 +77,52 @@ export class PersistentList<T, Shared = unknown> {
     // Shared by every reader of this version: typed readonly, not frozen (freezing costs per event).
     // A short list is its tail, which no version changes once made: handed out without a copy.
     const size = this.#size;
-    return size ? (this.#array ??= this.#base.slice(0, size).concat(this.#tail)) : this.#tail;
+    const tail = this.#tail;
+    let array = this.#array;
+    if (!size) return tail;
+    if (!array) {
+      // One copy: the buffer's elements up to the end of this version (a later version may have
+      // appended others there), then this version's tail over the last ones.
+      array = this.#array = this.#base.slice(0, size + tail.length);
+      for (let i = 0; i < tail.length; i++) array[size + i] = tail[i]!;
+    }
+    return array;
+  }
+}
+
+let listOfView: (value: object) => PersistentList<unknown> | undefined;
+
+/** The list a `ListView` shows (undefined for any other object, e.g. a state parsed from JSON). */
+export const listOf = <L extends PersistentList<unknown, any>>(value: object): L | undefined => listOfView(value) as L | undefined;
+
+const LIST_PROPERTY: PropertyDescriptor = {
+  enumerable: true,
+  get(this: object) {
+    return listOfView(this)!.toArray();
+  },
+};
+
+/**
+ * The base of the objects that show a `PersistentList` as a plain array property: a state's
+ * `messages`, a message's `parts`. Up to a limit the property is a plain data property, copied
+ * per change (a copy that short costs less than defining an accessor). Past it, it is an own
+ * enumerable accessor that builds the array on first read and then returns the same one: it
+ * still looks like a plain property to spread, JSON.stringify, structuredClone and deep-equality
+ * checks, and a change no longer costs a copy of the whole list.
+ */
+export class ListView {
+  readonly #list: PersistentList<unknown>;
+
+  static {
+    listOfView = (value) => (#list in value ? value.#list : undefined);
+  }
+
+  constructor(list: PersistentList<unknown, any>) {
+    this.#list = list;
+  }
+
+  /** Shows the list as `key` through an accessor (the eager case is a plain assignment in the subclass: a fixed key is faster). */
+  protected lazy(key: string): void {
+    Object.defineProperty(this, key, LIST_PROPERTY);
   }
 }

@@ -1,6 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyText, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, upsertToolPart, type MessageList } from './message-ops.js';
-import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialSnapshot, messageListOf, Snapshot, type Draft } from './snapshot.js';
+import { appendReplyText, cancelUnfinishedTools, contentParts, merge, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, messageListOf, Snapshot, type Draft } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 
 /**
@@ -21,36 +21,40 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   state: AgentUIState<ToolPart> | undefined,
   event: AgentStreamEvent,
 ): AgentUIState<ToolPart> {
-  const current = state === undefined ? initialSnapshot() : adoptState(state as AgentUIState);
+  const current = adoptState(state ?? initialAgentUIState());
   const seq = event.seq;
   const known = typeof seq === 'number';
-  if (known && seq <= current.lastSeq) return state ?? (current as unknown as AgentUIState<ToolPart>);
-  return (apply(current, event, known ? seq : current.lastSeq) ?? state ?? current) as unknown as AgentUIState<ToolPart>;
+  if (known && seq <= current.lastSeq) return state ?? (current as AgentUIState as AgentUIState<ToolPart>);
+  return (apply(current, event, known ? seq : current.lastSeq) ?? state ?? current) as AgentUIState as AgentUIState<ToolPart>;
 }
 
 /** Streamed argument text, while the arguments are still streaming. */
-function appendArgs(part: UIToolPart, delta: string): UIToolPart | undefined {
-  return part.state === 'input-streaming' ? Object.assign({}, part, { argsText: (part.argsText ?? '') + delta }) : undefined;
-}
+const appendArgs = (part: UIToolPart, delta: string): UIToolPart | undefined =>
+  part.state === 'input-streaming' ? merge(part, { argsText: (part.argsText ?? '') + delta }) : undefined;
 
-const withProgress = (part: UIToolPart, progress: unknown): UIToolPart => Object.assign({}, part, { progress });
+/** The part as it is: what an update does to a part that needs no change. */
+const same = (part: UIToolPart): UIToolPart => part;
 
 /** A decision on the part's approval: recorded, and the call runs or is rejected. */
 function decided(part: UIToolPart, event: Extract<AgentStreamEvent, { type: 'approval.resolved' }>): UIToolPart {
   const { approved, note, answer } = event;
-  const approval: UIToolApproval = Object.assign({ approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' }, part.approval, { approved });
-  if (note !== undefined) approval.note = note;
-  if (answer !== undefined) approval.answer = answer;
-  return Object.assign({}, part, { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval });
+  // Object.assign skips the `false` of a missing note or answer.
+  const approval: UIToolApproval = Object.assign(
+    { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' },
+    part.approval,
+    { approved },
+    note !== undefined && { note },
+    answer !== undefined && { answer },
+  );
+  return merge(part, { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval });
 }
 
 /** The next state with `list` and `cursor`, the rest as in `s` (the caller adjusts it). */
-function next(s: Snapshot, seq: number, list: MessageList, cursor: number): Draft {
-  return new Snapshot(s, list, cursor, seq);
-}
+const next = (s: Snapshot, seq: number, list: MessageList, cursor: number): Draft => new Snapshot(s, list, cursor, seq);
 
-/** Reply content arrived: the reply is open, the run is streaming. */
-function reply(s: Snapshot, seq: number, list: MessageList): Snapshot {
+/** Reply content arrived: the reply is open, the run is streaming. Without a change (no such tool call), only `seq` moves. */
+function reply(s: Snapshot, seq: number, list: MessageList | undefined): Snapshot {
+  if (!list) return next(s, seq, messageListOf(s), cursorOfState(s)) as Snapshot;
   const draft = next(s, seq, list, CURSOR_OPEN);
   const status = s.status;
   if (status === 'submitted' || status === 'idle') draft.status = 'streaming';
@@ -62,7 +66,6 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   const list = messageListOf(s);
   const cursor = cursorOfState(s);
   let fields: Partial<UIToolPart>;
-  let changed: MessageList | undefined;
   let draft: Draft;
 
   switch (event.type) {
@@ -91,42 +94,38 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       return next(s, seq, list, cursor | CURSOR_STEP_BOUNDARY) as Snapshot;
 
     case 'tool.input.start':
-      return reply(s, seq, upsertToolPart(list, cursor, event, undefined, { state: 'input-streaming', argsText: '' }));
+      return reply(s, seq, updateToolPart(list, cursor, event, same, 0, { state: 'input-streaming', argsText: '' }));
 
     case 'tool.input.delta':
-      changed = updateToolPart(list, event.toolCallId, appendArgs, event.delta);
-      return changed ? reply(s, seq, changed) : (next(s, seq, list, cursor) as Snapshot);
+      return reply(s, seq, updateToolPart(list, cursor, event, appendArgs, event.delta));
 
     case 'tool.call':
       fields = { state: 'running', args: event.args };
-      return reply(s, seq, upsertToolPart(list, cursor, event, { toolName: event.toolName, displayName: event.displayName, state: 'running', args: event.args }, fields));
+      return reply(s, seq, updateToolPart(list, cursor, event, merge, { toolName: event.toolName, displayName: event.displayName, state: 'running', args: event.args }, fields));
 
     case 'tool.progress':
-      changed = updateToolPart(list, event.toolCallId, withProgress, event.progress);
-      return changed ? reply(s, seq, changed) : (next(s, seq, list, cursor) as Snapshot);
+      return reply(s, seq, updateToolPart(list, cursor, event, merge, { progress: event.progress }));
 
     case 'tool.done':
-      fields = { state: 'done', result: event.result };
-      if (event.artifacts) fields.artifacts = event.artifacts;
-      return reply(s, seq, upsertToolPart(list, cursor, event, fields, fields));
+      fields = Object.assign<Partial<UIToolPart>, false | Partial<UIToolPart> | undefined>({ state: 'done', result: event.result }, event.artifacts && { artifacts: event.artifacts });
+      return reply(s, seq, updateToolPart(list, cursor, event, merge, fields, fields));
 
     case 'tool.error':
       fields = { state: toolStateForError(event.error.kind), error: event.error };
-      return reply(s, seq, upsertToolPart(list, cursor, event, fields, fields));
+      return reply(s, seq, updateToolPart(list, cursor, event, merge, fields, fields));
 
     case 'approval.requested': {
       const pending = event.approval;
-      const approval: UIToolApproval = { approvalId: pending.approvalId, kind: pending.kind };
-      if (pending.question !== undefined) approval.question = pending.question;
+      const approval: UIToolApproval = Object.assign({ approvalId: pending.approvalId, kind: pending.kind }, pending.question !== undefined && { question: pending.question });
       fields = { state: 'awaiting-approval', args: pending.args, approval };
-      draft = next(s, seq, upsertToolPart(list, cursor, pending, fields, fields), cursor | CURSOR_OPEN);
+      draft = next(s, seq, updateToolPart(list, cursor, pending, merge, fields, fields)!, cursor | CURSOR_OPEN);
       draft.status = 'awaiting-approval';
       draft.pendingApproval = pending;
       break;
     }
 
     case 'approval.resolved': {
-      draft = next(s, seq, updateToolPart(list, event.toolCallId, decided, event) ?? list, cursor);
+      draft = next(s, seq, updateToolPart(list, cursor, event, decided, event) ?? list, cursor);
       const pending = s.pendingApproval?.approvalId === event.approvalId ? null : s.pendingApproval;
       draft.pendingApproval = pending;
       if (s.status === 'awaiting-approval' && !pending) draft.status = 'submitted';

@@ -1,7 +1,7 @@
 import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
 import type { RunUsage } from '../usage/types.js';
 import type { MessageList } from './message-ops.js';
-import { PersistentList } from './persistent-list.js';
+import { listOf, ListView, PersistentList } from './persistent-list.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
 
 // Reducer bookkeeping that is not part of the public state (bits of `cursor`).
@@ -11,26 +11,12 @@ export const CURSOR_OPEN = 1;
 export const CURSOR_STEP_BOUNDARY = 2;
 
 /** The message list of a state the reducer made. */
-export let messageListOf: (state: Snapshot) => MessageList;
+export const messageListOf = (state: Snapshot): MessageList => listOf(state)!;
 /** The cursor bits of a state the reducer made. */
 export let cursorOfState: (state: Snapshot) => number;
-let isSnapshot: (value: object) => value is Snapshot;
 
-/**
- * Up to this many messages, `messages` is a plain data property, copied per event (a copy this
- * short costs less than defining an accessor). Past it, `messages` is an own enumerable accessor
- * that builds the array on first read: it still looks like a plain property to spread,
- * JSON.stringify, structuredClone and deep-equality checks, and the cost of an event no longer
- * depends on the number of messages.
- */
+/** Up to this many messages, `messages` is a plain array copied per event; past it, built on first read (see `ListView`). */
 export const EAGER_MESSAGES_LIMIT = 64;
-
-const MESSAGES_PROPERTY: PropertyDescriptor = {
-  enumerable: true,
-  get(this: Snapshot) {
-    return messageListOf(this).toArray();
-  },
-};
 
 /** The state's fields, writable: the reducer fills in a new snapshot before anyone sees it. */
 export type Draft = { -readonly [K in keyof AgentUIState]: AgentUIState[K] };
@@ -40,7 +26,7 @@ export type Draft = { -readonly [K in keyof AgentUIState]: AgentUIState[K] };
  * the last message costs the same with 10 or 10,000 messages before it. States that share the
  * list share the `messages` array.
  */
-export class Snapshot implements AgentUIState {
+export class Snapshot extends ListView implements AgentUIState {
   declare readonly messages: readonly UIMessage[];
   declare readonly status: AgentUIStatus;
   declare readonly pendingApproval: PendingApprovalInfo | null;
@@ -49,22 +35,19 @@ export class Snapshot implements AgentUIState {
   declare readonly finishReason: FinishReason | null;
   declare readonly lastSeq: number;
   declare readonly runId: string | undefined;
-  readonly #list: MessageList;
   readonly #cursor: number;
 
   static {
-    messageListOf = (state) => state.#list;
     cursorOfState = (state) => state.#cursor;
-    isSnapshot = (value): value is Snapshot => #list in value;
   }
 
   /** A state with `list` and `cursor`, its other fields taken from `from` (missing ones as in the initial state). */
   constructor(from: Partial<AgentUIState>, list: MessageList, cursor: number, lastSeq: number) {
+    super(list);
     const self = this as Draft;
-    this.#list = list;
     this.#cursor = cursor;
-    if (list.length <= EAGER_MESSAGES_LIMIT) self.messages = list.toArray();
-    else Object.defineProperty(this, 'messages', MESSAGES_PROPERTY);
+    if (list.length > EAGER_MESSAGES_LIMIT) this.lazy('messages');
+    else self.messages = list.toArray();
     self.status = from.status ?? 'idle';
     self.pendingApproval = from.pendingApproval ?? null;
     self.error = from.error ?? null;
@@ -80,21 +63,17 @@ export class Snapshot implements AgentUIState {
  * rebuilt once, so the reducer can go on from it.
  */
 export function adoptState(state: AgentUIState): Snapshot {
-  if (isSnapshot(state)) return state;
+  if (state instanceof Snapshot) return state;
   const messages = Array.isArray(state.messages) ? (state.messages as readonly UIMessage[]) : [];
   const status = state.status;
   // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
   const open = messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval');
-  return new Snapshot(state, PersistentList.from<UIMessage, Map<string, number>>(messages), open ? CURSOR_OPEN : 0, typeof state.lastSeq === 'number' ? state.lastSeq : 0);
+  return new Snapshot(state, PersistentList.from<UIMessage, Set<string>>(messages), open ? CURSOR_OPEN : 0, typeof state.lastSeq === 'number' ? state.lastSeq : 0);
 }
 
-const INITIAL = Object.freeze(new Snapshot({}, PersistentList.from<UIMessage, Map<string, number>>([]), 0, 0)) as Snapshot;
+const INITIAL = Object.freeze(new Snapshot({}, PersistentList.from<UIMessage, Set<string>>([]), 0, 0)) as Snapshot;
 
 /** The state before any event: no messages, `idle`. Always the same object. */
 export function initialAgentUIState<ToolPart extends AnyUIToolPart = UIToolPart>(): AgentUIState<ToolPart> {
-  return INITIAL as unknown as AgentUIState<ToolPart>;
-}
-
-export function initialSnapshot(): Snapshot {
-  return INITIAL;
+  return INITIAL as AgentUIState as AgentUIState<ToolPart>;
 }
