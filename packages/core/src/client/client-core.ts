@@ -1,4 +1,3 @@
-import type { SerializedError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
@@ -169,10 +168,15 @@ export function createClientCore(
 
   const followOpener: Opener = (signal) => transport.follow(sessionId!, seen, signal);
 
-  function adopt(loaded: LoadedSession): void {
-    serverRunning = loaded.running;
-    seen = loaded.state.lastSeq;
-    setState(loaded.state);
+  /** Reads the session from the server and takes its state (unless `signal` was aborted meanwhile). */
+  async function reload(id: string, signal: AbortSignal): Promise<LoadedSession | undefined> {
+    const loaded = await transport.load(id, signal);
+    if (loaded && !signal.aborted) {
+      serverRunning = loaded.running;
+      seen = loaded.state.lastSeq;
+      setState(loaded.state);
+    }
+    return loaded;
   }
 
   /**
@@ -206,10 +210,9 @@ export function createClientCore(
         const code = (failure as { code?: unknown } | undefined)?.code;
         if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
-          const loaded = await transport.load(sessionId!, signal);
+          const loaded = await reload(sessionId!, signal);
           if (signal.aborted) return;
           if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session is gone.');
-          adopt(loaded);
           if (!loaded.running) break;
         } else {
           // A refused request, or a stream that cannot be read: reconnecting would not help.
@@ -246,16 +249,14 @@ export function createClientCore(
     const controller = (restoring = new AbortController());
     const signal = controller.signal;
     try {
-      const loaded = await transport.load(id, signal);
-      if (signal.aborted || !loaded) return;
-      adopt(loaded);
+      await reload(id, signal);
     } catch (error) {
       if (!signal.aborted) fail(error);
       return;
     } finally {
       if (restoring === controller) restoring = undefined;
     }
-    if (serverRunning && !detached && !leg) void consume(followOpener);
+    if (!signal.aborted && serverRunning && !detached && !leg) void consume(followOpener);
   }
 
   const start = (): Promise<void> => (destroyed ? Promise.resolve() : (started ??= restore()));
