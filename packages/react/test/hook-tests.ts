@@ -112,8 +112,10 @@ export function hookTests(reactName: string): void {
         expect(requestsSince(server, from)).toEqual([`GET /sessions/${id}`, `POST /sessions/${id}/messages`]);
         expect(model.calls).toHaveLength(2);
         expect(chat!.messages).toHaveLength(4);
-        // StrictMode runs the effect twice: the second send is refused (a turn is running), never sent.
-        expect(errors).toEqual(strict ? ['LOUSHO_SESSION_BUSY'] : []);
+        // StrictMode runs the effect twice: the second send is never sent (one POST, one run above); it may
+        // be reported as refused (a turn is running). Nothing else may reach onError.
+        expect(errors.filter((code) => code !== 'LOUSHO_SESSION_BUSY')).toEqual([]);
+        if (!strict) expect(errors).toEqual([]);
       });
 
       it('calls the latest callbacks, headers and fetch, without making a new client', async () => {
