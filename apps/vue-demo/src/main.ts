@@ -1,5 +1,5 @@
 import { createApp } from 'vue';
 import App from './App.vue';
-import './styles.css';
+import '@lousho/demo-agent/styles.css';
 
 createApp(App).mount('#root');
