@@ -31,7 +31,7 @@ function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
 function toClientError(error: unknown): CodedError {
   return typeof (error as CodedError | undefined)?.code === 'string'
     ? (error as CodedError)
-    : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error instanceof Error ? error.message : error), { cause: error });
+    : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String((error as Error | undefined)?.message ?? error), { cause: error });
 }
 
 /** The client over any transport; `createAgentClient()` picks the transport. */
@@ -65,7 +65,8 @@ export function createClientCore(
   /** The session id in `storage`; storage can be blocked (privacy settings): then nothing is remembered. */
   function stored(method: 'getItem' | 'setItem' | 'removeItem', value?: string): string | null | undefined {
     try {
-      return (storage?.[method] as (key: string, value?: string) => string | null | undefined)?.call(storage, storageKey, value);
+      // (A method the storage lacks throws here too, and is ignored the same way.)
+      return (storage as Record<typeof method, (key: string, value?: string) => string | null> | undefined)?.[method](storageKey, value);
     } catch {
       return undefined;
     }
@@ -279,10 +280,11 @@ export function createClientCore(
 
   const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, note });
 
-  return {
-    get sessionId() {
-      return sessionId;
-    },
+  // `sessionId` is a data property kept in step, not a getter: an object literal with a getter gets
+  // a hidden class of its own per client, which keeps a dropped client (and its last state) alive
+  // until the next full garbage collection.
+  const client: { -readonly [K in keyof AgentClient]: AgentClient[K] } = {
+    sessionId,
 
     getSnapshot: () => state,
 
@@ -320,7 +322,7 @@ export function createClientCore(
       const refused = await ready(true);
       if (refused) return refused;
       if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'Decide the pending approval first.');
-      const id = (sessionId ??= randomSessionId());
+      const id = (client.sessionId = sessionId ??= randomSessionId());
       stored('setItem', id);
       const metadata = sendOptions.metadata;
       return action((signal) => transport.send(id, input, metadata, signal));
@@ -350,7 +352,7 @@ export function createClientCore(
       if (destroyed) return;
       stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() was called.');
       serverRunning = false;
-      sessionId = undefined;
+      client.sessionId = sessionId = undefined;
       seen = 0;
       stored('removeItem');
       started = Promise.resolve(); // a new session has nothing to restore
@@ -366,4 +368,5 @@ export function createClientCore(
       clearTimeout(notifyTimer);
     },
   };
+  return client;
 }

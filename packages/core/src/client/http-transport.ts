@@ -20,7 +20,7 @@ const sseReader =
     const body = response.body;
     if (!body || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
       await body?.cancel().catch(ignore);
-      throw new AgentClientError('LOUSHO_STREAM_NOT_SSE', 'The response is not an event stream.');
+      throw new AgentClientError('LOUSHO_STREAM_NOT_SSE', 'Not an event stream.');
     }
     const reader = body.getReader();
     const cancel = (): void => void reader.cancel().catch(ignore);
@@ -58,7 +58,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     const error = (await jsonOf(response))?.error;
     throw typeof error?.code === 'string' && typeof error.message === 'string'
       ? new AgentClientError(error.code, error.message, { status })
-      : new AgentClientError('LOUSHO_BAD_RESPONSE', `HTTP ${status} without an error body.`, { status });
+      : new AgentClientError('LOUSHO_BAD_RESPONSE', `HTTP ${status}`, { status });
   };
 
   const stream = async (path: string[], method: string, signal: AbortSignal, body?: object, lastEventId?: number): Promise<EventReader> =>
@@ -70,7 +70,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
         if (error.status !== 404) throw error;
       });
       const state = body?.state as AgentUIState | undefined;
-      if (body && !Array.isArray(state?.messages)) throw new AgentClientError('LOUSHO_BAD_RESPONSE', 'The session has no readable state.');
+      if (body && !Array.isArray(state?.messages)) throw new AgentClientError('LOUSHO_BAD_RESPONSE', 'Unreadable session.');
       return body && { state: state!, running: body.status === 'running' };
     },
     send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], 'POST', signal, metadata ? { input, metadata } : { input }),

@@ -60,8 +60,9 @@ const BOM = 0xfeff;
  * A server-sent events parser as the WHATWG standard describes it: LF, CR and CRLF line ends
  * (also a CRLF split across two chunks), comments, multi-line `data`, `event`, `id` (one holding
  * NUL is ignored), `retry` (digits only), a field without a colon, a leading byte-order mark.
- * Each chunk is scanned once and a partial line is joined only when its end arrives, so the cost
- * stays linear however the stream is cut. Text only: UTF-8 decoding is the caller's.
+ * A chunk is scanned once for line ends (one more pass first when it holds a CR) and a partial
+ * line is joined only when its end arrives, so the cost stays linear however the stream is cut.
+ * Text only: UTF-8 decoding is the caller's.
  *
  * A block's `id` is its own (as `eventsource-parser` reports it); the standard's last event ID is
  * the last `id` of any completed block, which the caller keeps. Past `maxEventSize` characters
@@ -107,7 +108,7 @@ export function createSseParser(onBlock: SseBlockHandler, onRetry?: (millisecond
         afterCR = text.endsWith('\r');
       }
       // CR and CRLF end lines too: made LF first (rare; a CRLF cut between chunks is joined by
-      // `afterCR`), so the loop looks for one character and each chunk is scanned once.
+      // `afterCR`), so the loop below looks for one character only.
       if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
       let pos = 0;
       for (let end; (end = text.indexOf('\n', pos)) >= 0; pos = end + 1) {
@@ -115,7 +116,7 @@ export function createSseParser(onBlock: SseBlockHandler, onRetry?: (millisecond
         pending = '';
       }
       pending += text.slice(pos);
-      if (pending.length + (data ?? '').length > maxEventSize) throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event is over maxEventSize (${maxEventSize}).`);
+      if (pending.length + (data ?? '').length > maxEventSize) throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event is over ${maxEventSize} characters.`);
     },
     end() {
       pending = '';
@@ -152,7 +153,7 @@ export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void,
         throw eventError('LOUSHO_STREAM_BAD_JSON', id, 'is not valid JSON.', cause);
       }
       // Only an object can have a string `type` (JSON arrays, strings and numbers have none).
-      if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'is not an agent event (no string "type").');
+      if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'has no string "type".');
       onEvent(value as AgentStreamEvent);
     } else if (name === PROTOCOL_EVENT_NAME) {
       let version: unknown;
@@ -162,7 +163,7 @@ export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void,
         // Not JSON, or null: reported below as an unsupported version.
       }
       if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
-        throw new EventStreamError('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Unsupported event protocol ${JSON.stringify(version)}; this client reads ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}.`);
+        throw new EventStreamError('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Protocol ${JSON.stringify(version)} is not ${SUPPORTED_PROTOCOL_VERSIONS.join(' or ')}.`);
       }
       state.version = version as string;
     }

@@ -8,6 +8,6 @@ export {
   encodeSseComment,
   encodeSseRetry,
 } from './sse.js';
-export { EventStreamError, EVENT_STREAM_ERROR_CODES, type EventStreamErrorCode, type EventStreamErrorOptions } from './errors.js';
+export { CodedError, EventStreamError, EVENT_STREAM_ERROR_CODES, type CodedErrorOptions, type EventStreamErrorCode, type EventStreamErrorOptions } from './errors.js';
 export { createEventStreamDecoder, type EventStreamDecoder, type EventStreamDecoderOptions } from './decoder.js';
 export { parseEventStream, type AgentEventStream, type EventStreamSource, type ParseEventStreamOptions } from './parse-event-stream.js';

@@ -1,9 +1,10 @@
 /**
- * Reads a provider's Server-Sent Events response body with `eventsource-parser`, yielding one
- * event at a time. Stopping early (the consumer breaks, or the signal aborts) cancels the body,
- * so the connection is released at once instead of downloading the rest of the answer.
+ * Reads a provider's Server-Sent Events response body with the SDK's own SSE parser
+ * (`createSseParser`, the one the client uses), yielding one event at a time. Stopping early (the
+ * consumer breaks, or the signal aborts) cancels the body, so the connection is released at once
+ * instead of downloading the rest of the answer.
  */
-import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { createSseParser } from '../protocol/decoder.js';
 import { abortError, isAbortError } from './abort.js';
 import { ProviderResponseError } from './http-error.js';
 import { abortable, type ProviderIdentity } from './transport.js';
@@ -31,15 +32,29 @@ export async function* readEventStream(
   if (!body) return;
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let pending: EventSourceMessage[] = [];
-  let overflow = false;
-  const parser = createParser({
-    onEvent: (event) => pending.push(event),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') overflow = true;
+  let pending: ServerSentEvent[] = [];
+  let atEnd = false;
+  // Blocks without a `data` line are not events (as in a browser's EventSource).
+  const parser = createSseParser(
+    (data, event) => {
+      if (data !== undefined) pending.push({ event, data, atEnd });
     },
-    maxBufferSize: MAX_EVENT_CHARS,
-  });
+    undefined,
+    MAX_EVENT_CHARS,
+  );
+  const feed = (text: string): void => {
+    try {
+      parser.feed(text);
+    } catch {
+      // The only error the parser throws: one event outgrew MAX_EVENT_CHARS.
+      throw new ProviderResponseError({
+        provider: who.provider,
+        message: `${who.label} sent a stream event larger than ${MAX_EVENT_CHARS} characters.`,
+        hint: 'The endpoint is not a well-formed event stream: check the base URL.',
+        retryable: false,
+      });
+    }
+  };
   let completed = false;
   try {
     for (;;) {
@@ -57,25 +72,18 @@ export async function* readEventStream(
         });
       }
       if (read.done) break;
-      parser.feed(decoder.decode(read.value, { stream: true }));
-      if (overflow) {
-        throw new ProviderResponseError({
-          provider: who.provider,
-          message: `${who.label} sent a stream event larger than ${MAX_EVENT_CHARS} characters.`,
-          hint: 'The endpoint is not a well-formed event stream: check the base URL.',
-          retryable: false,
-        });
-      }
+      feed(decoder.decode(read.value, { stream: true }));
       if (pending.length > 0) {
         const events = pending;
         pending = [];
-        for (const event of events) yield { event: event.event, data: event.data, atEnd: false };
+        yield* events;
       }
     }
-    // A body that stops inside an event leaves it buffered: two newlines hand it over, marked.
-    parser.feed(`${decoder.decode()}\n\n`);
+    // A body that stops inside an event leaves it buffered: two line ends hand it over, marked.
+    atEnd = true;
+    feed(`${decoder.decode()}\n\n`);
     completed = true;
-    for (const event of pending) yield { event: event.event, data: event.data, atEnd: true };
+    yield* pending;
   } finally {
     if (!completed) reader.cancel().catch(() => {});
   }

@@ -105,12 +105,12 @@ export function updateToolPart<A>(
   // A call no version of this conversation ever had is not here: no need to look.
   for (let m = (list.shared ??= toolCallIds(list)).has(toolCallId) ? list.length : 0; m--; ) {
     const message = list.at(m)!;
-    const parts = message.role === 'assistant' ? (partsListOf(message) ?? message.parts) : [];
-    for (let p = parts.length; p--; ) {
-      const part = parts.at(p)!;
+    const parts = message.role === 'assistant' ? partsOf(message) : undefined;
+    for (let p = parts?.length ?? 0; p--; ) {
+      const part = parts!.at(p)!;
       if (part.type === 'tool' && part.toolCallId === toolCallId) {
         const next = update(part, arg);
-        return next === part ? list : next && withParts(list, m, message, partsOf(message).set(p, next));
+        return next === part ? list : next && withParts(list, m, message, parts!.set(p, next));
       }
     }
   }
@@ -143,9 +143,8 @@ export function cancelUnfinishedTools(list: MessageList): MessageList {
   return parts === before ? list : withParts(list, list.length - 1, last, parts);
 }
 
-/** The UI parts of a message's content: text, images and files, in order. */
-export const contentParts = (content: Message['content']): UIPart[] =>
-  typeof content === 'string' ? [{ type: 'text', text: content }] : content.map((part) => (part.type === 'text' ? { type: 'text', text: part.text } : { ...part }));
+/** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */
+export const contentParts = (content: Message['content']): UIPart[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content.map((part) => ({ ...part })));
 
 /** A tool error's UI state: a stop or a call that never started is `cancelled`, a person's no is `rejected`. */
 export const toolStateForError = (kind: ToolErrorKind): UIToolState =>

@@ -29,8 +29,12 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
 }
 
 /** Streamed argument text, while the arguments are still streaming. */
-const appendArgs = (part: UIToolPart, delta: string): UIToolPart | undefined =>
-  part.state === 'input-streaming' ? merge(part, { argsText: (part.argsText ?? '') + delta }) : undefined;
+function appendArgs(part: UIToolPart, delta: string): UIToolPart | undefined {
+  if (part.state !== 'input-streaming') return undefined;
+  const next: UIToolPart = Object.assign({}, part);
+  next.argsText = (part.argsText ?? '') + delta;
+  return next;
+}
 
 /** The part as it is: what an update does to a part that needs no change. */
 const same = (part: UIToolPart): UIToolPart => part;
