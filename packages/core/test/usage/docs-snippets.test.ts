@@ -2,7 +2,7 @@
 // lives in the agent loop (not built yet); the loop records each model call in a UsageTracker and
 // returns `tracker.snapshot()` as `result.usage`. This test drives a tracker the way that run would
 // (two gpt-4o-mini calls, one delegated child) and checks every line of the snippet against it.
-// TODO(lead): once AgentExecutor exists, run the snippet itself against a scripted provider.
+// The snippet itself runs against AgentExecutor in packages/build-ai-agent/test/docs/snippets.test.ts.
 import { describe, expect, it } from 'vitest';
 import { formatUsage, UsageTracker, type RunUsage, type StepUsage } from '../../src/usage/index.js';
 
