@@ -5,6 +5,7 @@ import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/app
 import type { SessionStatus } from '../agent/session-runtime.js';
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
+import { compactEventLog } from '../stores/compact-log.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
   CheckpointStore,
@@ -94,6 +95,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
   readonly #appendTx: (id: string, events: readonly EventToAppend[], reset: boolean, holder: string | undefined) => AgentStreamEvent[];
+  readonly #compactTx: (id: string, throughSeq: number) => void;
 
   constructor(statements: Statements, guard: <T>(fn: () => T) => T) {
     this.#s = statements;
@@ -117,6 +119,19 @@ export class SqliteSessionStore implements SessionStore {
       }
       this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ? WHERE id = ?').run(seq, now, id);
       return numbered;
+    }).immediate;
+    this.#compactTx = statements.db.transaction((id: string, throughSeq: number) => {
+      const rows = this.#s.get('SELECT body FROM lousho_events WHERE session_id = ? AND seq <= ? ORDER BY seq').all(id, throughSeq) as { body: string }[];
+      const events = rows.map((r) => JSON.parse(r.body) as AgentStreamEvent);
+      const compacted = compactEventLog(events);
+      if (compacted === events) return;
+      // Rows of merged deltas go; the last delta of each merged run is rewritten with the joined text.
+      const kept = new Set(compacted.map((event) => event.seq));
+      const remove = this.#s.get('DELETE FROM lousho_events WHERE session_id = ? AND seq = ?');
+      for (const event of events) if (!kept.has(event.seq)) remove.run(id, event.seq);
+      const rewrite = this.#s.get('UPDATE lousho_events SET body = ? WHERE session_id = ? AND seq = ?');
+      const original = new Set(events);
+      for (const event of compacted) if (!original.has(event)) rewrite.run(toJson(event), id, event.seq);
     }).immediate;
   }
 
@@ -196,6 +211,10 @@ export class SqliteSessionStore implements SessionStore {
       const rows = this.#s.get('SELECT body FROM lousho_events WHERE session_id = ? AND seq > ? ORDER BY seq').all(id, afterSeq) as { body: string }[];
       return rows.map((r) => JSON.parse(r.body) as AgentStreamEvent);
     });
+  }
+
+  compactEvents(id: string, throughSeq: number): void {
+    this.#guard(() => this.#compactTx(id, throughSeq));
   }
 }
 

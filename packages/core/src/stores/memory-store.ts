@@ -4,6 +4,7 @@ import type { StepUsage } from '../usage/types.js';
 import { InMemoryApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from './errors.js';
+import { compactEventLog } from './compact-log.js';
 import type {
   CheckpointStore,
   CheckpointWrite,
@@ -104,6 +105,16 @@ export class MemorySessionStore implements SessionStore {
       else hi = mid;
     }
     return log.slice(lo);
+  }
+
+  compactEvents(id: string, throughSeq: number): void {
+    const log = this.#logs.get(id);
+    if (!log) return;
+    const end = log.findIndex((event) => event.seq > throughSeq);
+    const head = end === -1 ? log : log.slice(0, end);
+    const compacted = compactEventLog(head);
+    if (compacted === head) return;
+    this.#logs.set(id, end === -1 ? compacted.slice() : [...compacted, ...log.slice(end)]);
   }
 }
 

@@ -68,6 +68,13 @@ export interface SessionStore {
   appendEvents(id: string, events: readonly EventToAppend[], options?: { resetLog?: boolean; holder?: string }): MaybePromise<AgentStreamEvent[]>;
   /** Logged events with `seq > afterSeq`, in seq order. */
   eventsAfter(id: string, afterSeq: number): MaybePromise<AgentStreamEvent[]>;
+  /**
+   * Replaces the logged events with `seq <= throughSeq` by `compactEventLog()` of them, in one
+   * atomic step (the agent calls it when a run leg has ended, so the deltas of a finished reply
+   * stop costing memory or rows). Events after `throughSeq` are left alone. Optional: a store
+   * without it keeps every event of the latest run.
+   */
+  compactEvents?(id: string, throughSeq: number): MaybePromise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -62,6 +62,35 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
       expect((await store.sessions.get('s1'))!.lastSeq).toBe(4);
     });
 
+    it('compacts a finished leg: merged deltas keep the last seq, later events stay, the state reduces the same', async () => {
+      const store = open();
+      const delta = (d: string) => ({ runId: 'r1', event: { type: 'text.delta' as const, step: 1, delta: d } });
+      await store.sessions.appendEvents('s1', [
+        { runId: 'r1', event: { type: 'run.start', model: 'm' } },
+        delta('Hel'),
+        delta('lo '),
+        delta('world'),
+        { runId: 'r1', event: { type: 'step.start', step: 2 } },
+        { runId: 'r1', event: { type: 'text.delta', step: 2, delta: 'a' } },
+        { runId: 'r1', event: { type: 'text.delta', step: 2, delta: 'b' } },
+      ]);
+      await store.sessions.compactEvents!('s1', 5);
+      const after = await store.sessions.eventsAfter('s1', 0);
+      expect(after.map((e) => [e.seq, e.type, 'delta' in e ? e.delta : ''])).toEqual([
+        [1, 'run.start', ''],
+        [4, 'text.delta', 'Hello world'],
+        [5, 'step.start', ''],
+        [6, 'text.delta', 'a'],
+        [7, 'text.delta', 'b'],
+      ]);
+      expect((await store.sessions.eventsAfter('s1', 4)).map((e) => e.seq)).toEqual([5, 6, 7]);
+      expect((await store.sessions.get('s1'))!.lastSeq).toBe(7);
+      await store.sessions.compactEvents!('s1', 7);
+      expect((await store.sessions.eventsAfter('s1', 5)).map((e) => [e.seq, 'delta' in e ? e.delta : ''])).toEqual([[7, 'ab']]);
+      // Appending goes on numbering after the last event.
+      expect((await store.sessions.appendEvents('s1', [delta('!')]))[0]!.seq).toBe(8);
+    });
+
     it('updates status, pending approval and run start; lists by owner', async () => {
       const store = open();
       await store.sessions.create('a', { owner: 'alice' });

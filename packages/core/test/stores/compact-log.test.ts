@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import type { AgentStreamEvent } from '../../src/events/types.js';
+import { compactEventLog } from '../../src/stores/index.js';
+import { reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
+
+const run = 'run_1';
+const arbitraryEvent = fc.oneof(
+  fc.record({ type: fc.constant('text.delta' as const), step: fc.integer({ min: 1, max: 2 }), delta: fc.string({ maxLength: 4 }) }),
+  fc.record({ type: fc.constant('reasoning.delta' as const), step: fc.integer({ min: 1, max: 2 }), delta: fc.string({ maxLength: 4 }) }),
+  fc.record({ type: fc.constant('step.start' as const), step: fc.integer({ min: 1, max: 2 }) }),
+  fc.record({
+    type: fc.constant('tool.input.start' as const),
+    step: fc.constant(1),
+    toolCallId: fc.constantFrom('c1', 'c2'),
+    toolName: fc.constant('t'),
+    displayName: fc.constant('T'),
+  }),
+  fc.record({ type: fc.constant('tool.input.delta' as const), toolCallId: fc.constantFrom('c1', 'c2'), delta: fc.string({ maxLength: 4 }) }),
+);
+
+function numbered(events: readonly object[]): AgentStreamEvent[] {
+  return [{ type: 'run.start', model: 'm' }, ...events].map((event, i) => ({ ...event, seq: i + 1, runId: run }) as AgentStreamEvent);
+}
+
+function reduce(events: readonly AgentStreamEvent[]): AgentUIState | undefined {
+  let state: AgentUIState | undefined;
+  for (const event of events) state = reduceAgentEvents(state, event);
+  return state;
+}
+
+describe('compactEventLog', () => {
+  it('reduces to the same state as the full log, for any sequence of deltas and other events', () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryEvent, { maxLength: 60 }), (raw) => {
+        const events = numbered(raw);
+        const compacted = compactEventLog(events);
+        expect(reduce(compacted)).toEqual(reduce(events));
+        // Seqs stay increasing and end with the same last event seq.
+        const seqs = compacted.map((e) => e.seq);
+        expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+        expect(seqs.at(-1)).toBe(events.at(-1)!.seq);
+        // Nothing left to merge.
+        expect(compactEventLog(compacted)).toBe(compacted);
+      }),
+    );
+  });
+
+  it('merges a 500-delta reply into one event and leaves the input alone', () => {
+    const events = numbered(Array.from({ length: 500 }, (_, i) => ({ type: 'text.delta', step: 1, delta: `w${i} ` })));
+    const compacted = compactEventLog(events);
+    expect(compacted).toHaveLength(2);
+    expect(compacted[1]).toMatchObject({ seq: 501, delta: events.slice(1).map((e) => (e as { delta: string }).delta).join('') });
+    expect(events).toHaveLength(501);
+  });
+
+  it('returns the same array when nothing merges', () => {
+    const events = numbered([{ type: 'text.delta', step: 1, delta: 'a' }, { type: 'step.start', step: 2 }, { type: 'text.delta', step: 2, delta: 'b' }]);
+    expect(compactEventLog(events)).toBe(events);
+  });
+});
