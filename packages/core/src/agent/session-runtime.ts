@@ -2,6 +2,7 @@ import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } fr
 import type { Message } from '../messages.js';
 import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
+import { compactEventLog, replayAfter } from '../stores/compact-log.js';
 
 export type SessionStatus = 'idle' | 'running' | 'awaiting-approval';
 
@@ -27,6 +28,11 @@ export interface AppendFence {
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+/** The last event of a run leg (a run, or its continuation after an approval). */
+function endsLeg(event: UnsequencedStreamEvent): boolean {
+  return event.type === 'run.done' || event.type === 'error';
 }
 
 function startsLog(event: UnsequencedStreamEvent): boolean {
@@ -84,6 +90,7 @@ export class SessionRuntime {
     const reset = startsLog(event);
     if (!this.#store) {
       this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], reset);
+      if (endsLeg(event)) this.#compact();
       return;
     }
     this.#queue.push({ item: { runId, event }, reset, fence });
@@ -126,7 +133,7 @@ export class SessionRuntime {
       if (isPromise(answer)) {
         const inflight: Promise<void> = answer
           .then(
-            (numbered) => this.#deliver(numbered, reset),
+            (numbered) => this.#delivered(numbered, reset),
             (error: unknown) => this.#fail(error, batch, reset),
           )
           .finally(() => {
@@ -136,8 +143,31 @@ export class SessionRuntime {
         this.#inflight = inflight;
         return;
       }
-      this.#deliver(answer, reset);
+      this.#delivered(answer, reset);
     }
+  }
+
+  /** Stored events are delivered; a leg that ended gets its log compacted, here and in the store. */
+  #delivered(numbered: readonly AgentStreamEvent[], reset: boolean): void {
+    this.#deliver(numbered, reset);
+    const last = numbered[numbered.length - 1];
+    if (!last || !endsLeg(last)) return;
+    this.#compact();
+    try {
+      const done = this.#store!.compactEvents?.(this.id, last.seq);
+      if (isPromise(done)) done.catch(() => {});
+    } catch {
+      // Compaction only saves space: a store that fails at it still has the full log.
+    }
+  }
+
+  /**
+   * A finished leg's deltas are merged (see `compactEventLog`): a late client resuming inside a
+   * merged reply gets a gap and re-reads the session; everyone else replays the same state.
+   */
+  #compact(): void {
+    const compacted = compactEventLog(this.#log);
+    if (compacted !== this.#log) this.#log = compacted as AgentStreamEvent[];
   }
 
   /** The store refused: the events still reach local listeners (numbered here), and the run learns of it. */
@@ -187,12 +217,13 @@ export class SessionRuntime {
       if (log[mid]!.seq <= afterSeq) lo = mid + 1;
       else hi = mid;
     }
-    return log.slice(lo);
+    return replayAfter(log.slice(lo), afterSeq);
   }
 
   /** The seq of the first event still replayable, or `lastSeq + 1` when the log is empty. */
   get firstReplayableSeq(): number {
-    return this.#log[0]?.seq ?? this.#seq + 1;
+    const first = this.#log[0] as (AgentStreamEvent & { fromSeq?: number }) | undefined;
+    return first ? (first.fromSeq ?? first.seq) : this.#seq + 1;
   }
 
   subscribe(listener: SessionListener): () => void {

@@ -35,7 +35,9 @@ export function followSession(sessions: SessionSource, sessionId: string, afterS
   if (afterSeq !== undefined) {
     const lastSeq = sessions.get(sessionId)?.lastSeq ?? view.lastSeq;
     const first = replay[0];
-    if (afterSeq > lastSeq || (afterSeq < lastSeq && first?.seq !== afterSeq + 1)) {
+    // A replayed merged delta starts at its `fromSeq`.
+    const firstSeq = first && 'fromSeq' in first ? (first.fromSeq ?? first.seq) : first?.seq;
+    if (afterSeq > lastSeq || (afterSeq < lastSeq && firstSeq !== afterSeq + 1)) {
       unsubscribe?.();
       throw streamGapError(sessionId, afterSeq, first?.seq ?? lastSeq + 1, lastSeq);
     }

@@ -32,6 +32,14 @@ export interface PendingApprovalInfo {
   question?: string;
 }
 
+/**
+ * A replayed delta of a finished leg may stand for several streamed ones: the deltas numbered
+ * `fromSeq` to `seq`, text joined. Live deltas never carry it.
+ */
+interface ReplayedDelta {
+  fromSeq?: number;
+}
+
 interface StreamEventBase {
   /** Per-session sequence number, starting at 1; what SSE `id:` and `Last-Event-ID` carry. */
   seq: number;
@@ -50,11 +58,11 @@ export type AgentStreamEvent =
   | (StreamEventBase & { type: 'user.message'; message: Message })
   /** A model call begins (1-based within the run). */
   | (StreamEventBase & { type: 'step.start'; step: number })
-  | (StreamEventBase & { type: 'text.delta'; step: number; delta: string })
-  | (StreamEventBase & { type: 'reasoning.delta'; step: number; delta: string })
+  | (StreamEventBase & { type: 'text.delta'; step: number; delta: string } & ReplayedDelta)
+  | (StreamEventBase & { type: 'reasoning.delta'; step: number; delta: string } & ReplayedDelta)
   /** The model started writing a tool call; its arguments follow as deltas. */
   | (StreamEventBase & { type: 'tool.input.start'; step: number; toolCallId: string; toolName: string; displayName: string })
-  | (StreamEventBase & { type: 'tool.input.delta'; toolCallId: string; delta: string })
+  | (StreamEventBase & { type: 'tool.input.delta'; toolCallId: string; delta: string } & ReplayedDelta)
   /** A call is about to run (arguments validated), or is about to be decided. */
   | (StreamEventBase & { type: 'tool.call'; step: number; toolCallId: string; toolName: string; displayName: string; args: unknown })
   /** A running call reported progress (`ctx.reportProgress`). UI only; the model never sees it. */

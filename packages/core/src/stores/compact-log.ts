@@ -2,53 +2,76 @@ import type { AgentStreamEvent } from '../events/types.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 
+/** A logged delta that stands for the deltas `fromSeq..seq`; `pieceSizes` (never sent) says where each one ends. */
+type MergedDelta = DeltaEvent & { fromSeq: number; pieceSizes?: number[] };
+
 function isDelta(event: AgentStreamEvent): event is DeltaEvent {
   return event.type === 'text.delta' || event.type === 'reasoning.delta' || event.type === 'tool.input.delta';
 }
 
 /** Two deltas that extend the same part, one right after the other. */
 function continues(previous: DeltaEvent, next: DeltaEvent): boolean {
-  if (previous.type !== next.type || previous.runId !== next.runId) return false;
+  if (previous.type !== next.type || previous.runId !== next.runId || next.seq !== previous.seq + 1) return false;
   if (next.type === 'tool.input.delta') return (previous as typeof next).toolCallId === next.toolCallId;
   return (previous as Exclude<DeltaEvent, { type: 'tool.input.delta' }>).step === next.step;
 }
 
+function piecesOf(event: DeltaEvent): number[] {
+  const merged = event as MergedDelta;
+  return merged.pieceSizes ?? [event.delta.length];
+}
+
 /**
  * A finished leg's events in the form kept for replay: each run of consecutive deltas of one part
- * becomes a single delta carrying their joined text and the seq of the last one. Reducing the
- * compacted log gives the same state as the full one, and a resume point past its end still
- * continues exactly. A resume point inside a merged run has no event at `afterSeq + 1`, so it is
- * refused as a gap (`LOUSHO_STREAM_GAP`), and the client reads the session again instead.
+ * becomes a single delta with their joined text, the seq of the last one and `fromSeq` of the
+ * first; it also keeps the size of each piece, so `replayAfter` can still resume exactly from a
+ * point inside it. Reducing the compacted log gives the same state as the full one.
  *
- * Why: a 500-delta reply kept whole costs ~70 KB per idle session; compacted, a few hundred bytes.
+ * Why: a 500-delta reply kept as 500 events costs ~70 KB per idle session; merged, a few KB.
  * Returns the input array itself when there is nothing to merge.
  */
 export function compactEventLog(events: readonly AgentStreamEvent[]): readonly AgentStreamEvent[] {
   let out: AgentStreamEvent[] | undefined;
-  let pieces: string[] = [];
-  for (let i = 0; i < events.length; i++) {
+  for (let i = 1; i < events.length; i++) {
     const event = events[i]!;
-    const previous = i > 0 ? events[i - 1]! : undefined;
-    const merges = previous !== undefined && isDelta(event) && isDelta(previous) && continues(previous, event);
-    if (!merges) {
-      if (out) flush(out, pieces);
-      pieces = isDelta(event) ? [event.delta] : [];
-      if (out) out.push(event);
+    const previous = (out ? out[out.length - 1] : events[i - 1])!;
+    if (!(isDelta(event) && isDelta(previous) && continues(previous, event))) {
+      out?.push(event);
       continue;
     }
-    if (!out) out = events.slice(0, i) as AgentStreamEvent[];
-    pieces.push((event as DeltaEvent).delta);
-    // The merged event takes the place (and seq) of the last delta of its run.
-    out[out.length - 1] = event;
+    out ??= events.slice(0, i) as AgentStreamEvent[];
+    const pieces = piecesOf(previous).concat(piecesOf(event));
+    const fromSeq = (previous as Partial<MergedDelta>).fromSeq ?? previous.seq;
+    out[out.length - 1] = { ...event, delta: previous.delta + event.delta, fromSeq, pieceSizes: pieces } as MergedDelta;
   }
-  if (!out) return events;
-  flush(out, pieces);
-  return out;
+  return out ?? events;
 }
 
-/** Gives the last event of `out` (a delta ending a merged run) the joined text. */
-function flush(out: AgentStreamEvent[], pieces: string[]): void {
-  if (pieces.length < 2) return;
-  const last = out[out.length - 1] as DeltaEvent;
-  out[out.length - 1] = { ...last, delta: pieces.join('') };
+/**
+ * The events of an ordered log (or the part of it with `seq > afterSeq`, plus the one merged
+ * delta that may straddle `afterSeq`) as they are sent for a resume after `afterSeq`: a merged
+ * delta that covers `afterSeq` gives only the text of its later pieces, and no merged delta
+ * carries its piece sizes out.
+ */
+export function replayAfter(events: readonly AgentStreamEvent[], afterSeq: number): AgentStreamEvent[] {
+  const out: AgentStreamEvent[] = [];
+  for (const event of events) {
+    if (event.seq <= afterSeq) continue;
+    const merged = event as Partial<MergedDelta>;
+    if (merged.pieceSizes === undefined) {
+      out.push(event);
+      continue;
+    }
+    const { pieceSizes, ...rest } = merged as MergedDelta & { pieceSizes: number[] };
+    const from = merged.fromSeq!;
+    if (from > afterSeq) {
+      out.push(rest as AgentStreamEvent);
+      continue;
+    }
+    // Pieces from..afterSeq were already seen: skip their text.
+    let skip = 0;
+    for (let i = 0; i <= afterSeq - from; i++) skip += pieceSizes[i]!;
+    out.push({ ...rest, delta: rest.delta.slice(skip), fromSeq: afterSeq + 1 } as AgentStreamEvent);
+  }
+  return out;
 }

@@ -66,7 +66,11 @@ export interface SessionStore {
    * the log of the run that took over. A store without leases may ignore it.
    */
   appendEvents(id: string, events: readonly EventToAppend[], options?: { resetLog?: boolean; holder?: string }): MaybePromise<AgentStreamEvent[]>;
-  /** Logged events with `seq > afterSeq`, in seq order. */
+  /**
+   * Logged events with `seq > afterSeq`, in seq order, in their stored form: a merged delta of a
+   * compacted leg (see `compactEventLog`) comes whole, with its `fromSeq` and piece sizes, even
+   * when `afterSeq` falls inside it. `replayAfter()` turns them into what a client is sent.
+   */
   eventsAfter(id: string, afterSeq: number): MaybePromise<AgentStreamEvent[]>;
   /**
    * Replaces the logged events with `seq <= throughSeq` by `compactEventLog()` of them, in one

@@ -114,6 +114,19 @@ export function reduceAll(events: readonly AgentStreamEvent[], state?: AgentUISt
   return current!;
 }
 
+/**
+ * The seqs a stream stands for: a replayed delta of a finished leg may merge the deltas
+ * `fromSeq..seq` (the log is compacted when a leg ends), so it counts for each of them.
+ */
+export function coveredSeqs(events: readonly AgentStreamEvent[]): number[] {
+  const seqs: number[] = [];
+  for (const event of events) {
+    const from = 'fromSeq' in event && event.fromSeq !== undefined ? event.fromSeq : event.seq;
+    for (let seq = from; seq <= event.seq; seq++) seqs.push(seq);
+  }
+  return seqs;
+}
+
 /** Plain JSON, to compare states however they were built. */
 export const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 

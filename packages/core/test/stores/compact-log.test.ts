@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { AgentStreamEvent } from '../../src/events/types.js';
-import { compactEventLog } from '../../src/stores/index.js';
+import { compactEventLog, replayAfter } from '../../src/stores/index.js';
 import { reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 
 const run = 'run_1';
@@ -46,11 +46,26 @@ describe('compactEventLog', () => {
     );
   });
 
+  it('resumes exactly from any point: replaying the compacted log after seq k gives the state of the full log', () => {
+    fc.assert(
+      fc.property(fc.array(arbitraryEvent, { maxLength: 40 }), fc.nat(), (raw, cut) => {
+        const events = numbered(raw);
+        const k = cut % (events.length + 1);
+        const compacted = compactEventLog(events);
+        const head = reduce(events.slice(0, k));
+        let resumed = head;
+        for (const event of replayAfter(compacted, k)) resumed = reduceAgentEvents(resumed, event);
+        expect(resumed).toEqual(reduce(events));
+        for (const event of replayAfter(compacted, k)) expect(event).not.toHaveProperty('pieceSizes');
+      }),
+    );
+  });
+
   it('merges a 500-delta reply into one event and leaves the input alone', () => {
     const events = numbered(Array.from({ length: 500 }, (_, i) => ({ type: 'text.delta', step: 1, delta: `w${i} ` })));
     const compacted = compactEventLog(events);
     expect(compacted).toHaveLength(2);
-    expect(compacted[1]).toMatchObject({ seq: 501, delta: events.slice(1).map((e) => (e as { delta: string }).delta).join('') });
+    expect(compacted[1]).toMatchObject({ seq: 501, fromSeq: 2, delta: events.slice(1).map((e) => (e as { delta: string }).delta).join('') });
     expect(events).toHaveLength(501);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApprovalRecord } from '../../src/agent/index.js';
-import type { CheckpointWrite, CompleteAgentStore, RunProgress, RunStart } from '../../src/stores/index.js';
+import { replayAfter, type CheckpointWrite, type CompleteAgentStore, type RunProgress, type RunStart } from '../../src/stores/index.js';
 import type { Message } from '../../src/messages.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, modelCalls: 1, estimated: false, byModel: {} } as never;
@@ -62,7 +62,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
       expect((await store.sessions.get('s1'))!.lastSeq).toBe(4);
     });
 
-    it('compacts a finished leg: merged deltas keep the last seq, later events stay, the state reduces the same', async () => {
+    it('compacts a finished leg: merged deltas keep the last seq and their pieces, later events stay', async () => {
       const store = open();
       const delta = (d: string) => ({ runId: 'r1', event: { type: 'text.delta' as const, step: 1, delta: d } });
       await store.sessions.appendEvents('s1', [
@@ -83,11 +83,16 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
         [6, 'text.delta', 'a'],
         [7, 'text.delta', 'b'],
       ]);
-      expect((await store.sessions.eventsAfter('s1', 4)).map((e) => e.seq)).toEqual([5, 6, 7]);
+      // Stored form: a resume point inside the merged delta still finds it, and can be served exactly.
+      const inside = await store.sessions.eventsAfter('s1', 2);
+      expect(inside.map((e) => e.seq)).toEqual([4, 5, 6, 7]);
+      expect(replayAfter(inside, 2)[0]).toMatchObject({ seq: 4, fromSeq: 3, delta: 'lo world' });
       expect((await store.sessions.get('s1'))!.lastSeq).toBe(7);
       await store.sessions.compactEvents!('s1', 7);
-      expect((await store.sessions.eventsAfter('s1', 5)).map((e) => [e.seq, 'delta' in e ? e.delta : ''])).toEqual([[7, 'ab']]);
-      // Appending goes on numbering after the last event.
+      expect(replayAfter(await store.sessions.eventsAfter('s1', 5), 5).map((e) => [e.seq, 'delta' in e ? e.delta : ''])).toEqual([[7, 'ab']]);
+      // Compacting again changes nothing; appending goes on numbering after the last event.
+      await store.sessions.compactEvents!('s1', 7);
+      expect(replayAfter(await store.sessions.eventsAfter('s1', 0), 0).map((e) => e.seq)).toEqual([1, 4, 5, 7]);
       expect((await store.sessions.appendEvents('s1', [delta('!')]))[0]!.seq).toBe(8);
     });
 
