@@ -152,13 +152,28 @@ export class SessionRuntime {
     this.#deliver(numbered, reset);
     const last = numbered[numbered.length - 1];
     if (!last || !endsLeg(last)) return;
-    this.#compact();
+    const store = this.#store!;
     try {
-      const done = this.#store!.compactEvents?.(this.id, last.seq);
+      const done = store.compactEvents?.(this.id, last.seq);
       if (isPromise(done)) done.catch(() => {});
+      else if (done === undefined && store.compactEvents && this.#adoptStoredLog(store)) return;
     } catch {
       // Compaction only saves space: a store that fails at it still has the full log.
     }
+    this.#compact();
+  }
+
+  /**
+   * After a synchronous store compacted its log, takes the store's events as this log (for the
+   * memory store, the very same objects): the merged reply is then kept once, not twice.
+   */
+  #adoptStoredLog(store: SessionStore): boolean {
+    const first = this.#log[0];
+    if (!first) return false;
+    const stored = store.eventsAfter(this.id, first.seq - 1);
+    if (isPromise(stored) || stored.at(-1)?.seq !== this.#seq) return false;
+    this.#log = stored;
+    return true;
   }
 
   /**

@@ -32,17 +32,29 @@ function piecesOf(event: DeltaEvent): number[] {
  */
 export function compactEventLog(events: readonly AgentStreamEvent[]): readonly AgentStreamEvent[] {
   let out: AgentStreamEvent[] | undefined;
-  for (let i = 1; i < events.length; i++) {
-    const event = events[i]!;
-    const previous = (out ? out[out.length - 1] : events[i - 1])!;
-    if (!(isDelta(event) && isDelta(previous) && continues(previous, event))) {
-      out?.push(event);
+  let i = 0;
+  while (i < events.length) {
+    const first = events[i]!;
+    let end = i + 1;
+    if (isDelta(first)) while (end < events.length && isDelta(events[end]!) && continues(events[end - 1] as DeltaEvent, events[end] as DeltaEvent)) end++;
+    if (end - i < 2) {
+      out?.push(first);
+      i = end;
       continue;
     }
     out ??= events.slice(0, i) as AgentStreamEvent[];
-    const pieces = piecesOf(previous).concat(piecesOf(event));
-    const fromSeq = (previous as Partial<MergedDelta>).fromSeq ?? previous.seq;
-    out[out.length - 1] = { ...event, delta: previous.delta + event.delta, fromSeq, pieceSizes: pieces } as MergedDelta;
+    // One join and one sizes array per merged run: repeated `+` would leave a rope of 500 nodes.
+    const texts: string[] = [];
+    const sizes: number[] = [];
+    for (let k = i; k < end; k++) {
+      const delta = events[k] as DeltaEvent;
+      texts.push(delta.delta);
+      for (const size of piecesOf(delta)) sizes.push(size);
+    }
+    const last = events[end - 1] as DeltaEvent;
+    const fromSeq = (first as Partial<MergedDelta>).fromSeq ?? first.seq;
+    out.push({ ...last, delta: texts.join(''), fromSeq, pieceSizes: sizes } as MergedDelta);
+    i = end;
   }
   return out ?? events;
 }
