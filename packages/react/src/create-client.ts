@@ -1,19 +1,16 @@
 import { createAgentClientWithTransport, createHttpAgentClient, type AgentClient, type AgentClientOptions, type ClientAgent, type ClientTransport } from '@lousho/core';
 import type { LoushoAgentSource } from './types.js';
 
-const METHODS = ['load', 'send', 'decide', 'follow', 'stop'] as const;
-
 /** The in-process transport, imported on first use: every transport call is async already. */
 function lazyInProcessTransport(agent: ClientAgent): ClientTransport {
   let loading: Promise<ClientTransport> | undefined;
-  const transport = {} as Record<(typeof METHODS)[number], (...args: unknown[]) => Promise<unknown>>;
-  for (const method of METHODS) {
-    transport[method] = async (...args) => {
-      const loaded = await (loading ??= import('./in-process.js').then((module) => module.createInProcessTransport(agent)));
-      return (loaded[method] as (...args: unknown[]) => Promise<unknown>)(...args);
-    };
-  }
-  return transport as unknown as ClientTransport;
+  // Any method of the transport: loads it, then calls the method of the same name.
+  return new Proxy({} as ClientTransport, {
+    get:
+      (_, method: keyof ClientTransport) =>
+      async (...args: unknown[]) =>
+        ((await (loading ??= import('./in-process.js').then((module) => module.createInProcessTransport(agent))))[method] as (...args: unknown[]) => Promise<unknown>)(...args),
+  });
 }
 
 /**

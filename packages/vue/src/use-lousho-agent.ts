@@ -1,9 +1,15 @@
-import { getCurrentInstance, getCurrentScope, onMounted, onScopeDispose, shallowReadonly, shallowRef, toRaw, toValue, watch, type MaybeRefOrGetter } from 'vue';
+import { getCurrentInstance, getCurrentScope, onMounted, onScopeDispose, shallowReadonly, shallowRef, toRaw, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
 import type { AgentClient, AgentClientOptions, AgentClientSource, AgentUIState, ClientAgent, HttpSource } from '@lousho/core';
 import { createClient } from './create-client.js';
 import type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPartFor, UseLoushoAgentOptions, UseLoushoAgentResult } from './types.js';
 
 type Source = MaybeRefOrGetter<LoushoAgentSource>;
+
+/** The refs the composable returns, in order: the state's fields and the session id. */
+const FIELDS = ['messages', 'status', 'pendingApproval', 'error', 'usage', 'finishReason', 'sessionId'] as const;
+type Field = (typeof FIELDS)[number];
+/** The client's actions the composable passes on (`reset` also shows the new state at once). */
+const ACTIONS = ['send', 'stop', 'approve', 'reject', 'answer'] as const;
 
 /** A source with its refs read: what one client is made for. */
 type Resolved = AgentClientSource & Pick<LoushoHttpSource, 'storage' | 'storageKey'>;
@@ -89,25 +95,13 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
   let unsubscribe: (() => void) | undefined;
   let following = false;
 
-  const first = client.getSnapshot();
-  const messages = shallowRef(first.messages);
-  const status = shallowRef(first.status);
-  const pendingApproval = shallowRef(first.pendingApproval);
-  const error = shallowRef(first.error);
-  const usage = shallowRef(first.usage);
-  const finishReason = shallowRef(first.finishReason);
-  const sessionId = shallowRef(client.sessionId);
-
-  // A shallow ref skips a write of the same value, so a streaming token only touches `messages`.
+  // One shallow ref per field; a shallow ref skips a write of the same value, so a streaming token
+  // only touches `messages`.
+  const refs = {} as Record<Field, ShallowRef<unknown>>;
   const show = (state: AgentUIState): void => {
-    messages.value = state.messages;
-    status.value = state.status;
-    pendingApproval.value = state.pendingApproval;
-    error.value = state.error;
-    usage.value = state.usage;
-    finishReason.value = state.finishReason;
-    sessionId.value = client.sessionId;
+    for (const field of FIELDS) (refs[field] ??= shallowRef()).value = field === 'sessionId' ? client.sessionId : state[field];
   };
+  show(client.getSnapshot());
   const follow = (): void => {
     unsubscribe?.();
     unsubscribe = client.subscribe(show);
@@ -147,23 +141,13 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
     });
   }
 
-  return {
-    messages: shallowReadonly(messages),
-    status: shallowReadonly(status),
-    pendingApproval: shallowReadonly(pendingApproval),
-    error: shallowReadonly(error),
-    usage: shallowReadonly(usage),
-    finishReason: shallowReadonly(finishReason),
-    sessionId: shallowReadonly(sessionId),
-    // Plain functions, the same for the composable's lifetime, always acting on the current session.
-    send: (input, sendOptions) => client.send(input, sendOptions),
-    stop: () => client.stop(),
-    approve: (note) => client.approve(note),
-    reject: (note) => client.reject(note),
-    answer: (text) => client.answer(text),
-    reset: () => {
-      client.reset();
-      show(client.getSnapshot());
-    },
+  const result = {} as Record<string, unknown>;
+  for (const field of FIELDS) result[field] = shallowReadonly(refs[field]);
+  // Plain functions, the same for the composable's lifetime, always acting on the current session.
+  for (const action of ACTIONS) result[action] = (...args: unknown[]) => (client[action] as (...args: unknown[]) => unknown)(...args);
+  result.reset = () => {
+    client.reset();
+    show(client.getSnapshot());
   };
+  return result as unknown as UseLoushoAgentResult;
 }

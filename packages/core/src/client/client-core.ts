@@ -14,7 +14,6 @@ const MAX_RECONNECTS = 3;
 const RECONNECT_DELAY_MS = 250;
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
-type CodedError = Error & { code: string };
 
 /** Calls user code; an exception there is reported as uncaught (like a DOM listener's), never thrown into the client. */
 function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
@@ -27,13 +26,6 @@ function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
   }
 }
 
-/** Any failure as an error with a stable code: one that has a string `code` keeps it; a failed `fetch` (a TypeError) is `LOUSHO_NETWORK_ERROR`. */
-function toClientError(error: unknown): CodedError {
-  return typeof (error as CodedError | undefined)?.code === 'string'
-    ? (error as CodedError)
-    : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String((error as Error | undefined)?.message ?? error), { cause: error });
-}
-
 /** The client over any transport; `createAgentClient()` picks the transport. */
 export function createClientCore(
   transport: ClientTransport,
@@ -41,7 +33,8 @@ export function createClientCore(
   storageKey: string,
   { onEvent, onFinish, onError, storage, throttleMs = 16 }: AgentClientOptions,
 ): AgentClient {
-  const throttle = throttleMs > 0 && throttleMs < Infinity ? throttleMs : 0;
+  // (A negative throttle waits for nothing, as 0 does.)
+  const throttle = throttleMs < Infinity ? throttleMs : 0;
   const listeners = new Set<(state: AgentUIState) => void>();
 
   let state = initialAgentUIState();
@@ -74,9 +67,13 @@ export function createClientCore(
 
   // ---- notifications ----
 
-  function notify(): void {
+  function cancelNotify(): void {
     clearTimeout(notifyTimer);
     notifyTimer = undefined;
+  }
+
+  function notify(): void {
+    cancelNotify();
     lastNotify = Date.now();
     for (const listener of [...listeners]) callSafely(listener, state);
   }
@@ -84,8 +81,8 @@ export function createClientCore(
   /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
   function changed(urgent: boolean): void {
     if (listeners.size && (urgent || notifyTimer === undefined)) {
-      const wait = urgent ? 0 : lastNotify + throttle - Date.now();
-      if (wait > 0) notifyTimer = setTimeout(notify, wait);
+      const wait = lastNotify + throttle - Date.now();
+      if (!urgent && wait > 0) notifyTimer = setTimeout(notify, wait);
       else notify();
     }
   }
@@ -107,13 +104,16 @@ export function createClientCore(
   /** A failed outcome with the current state. */
   const failed = (code: string, message: string): AgentActionResult => ({ ok: false, state, error: { code, message } });
 
-  /** A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting actions. */
-  function fail(error: unknown): AgentActionResult {
-    const clientError = toClientError(error);
+  /**
+   * A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting
+   * actions. An error with a string `code` keeps it; a failed `fetch` (a TypeError) is `LOUSHO_NETWORK_ERROR`.
+   */
+  function fail(error: any): AgentActionResult {
+    const { code, message } = (error = typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error?.message ?? error), { cause: error }));
     serverRunning = false;
     // Through the reducer, so the state shows it as a server-side `error` event would.
-    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code: clientError.code, message: clientError.message } } as AgentStreamEvent));
-    callSafely(onError, clientError);
+    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code, message } } as AgentStreamEvent));
+    callSafely(onError, error);
     return settle({ ok: false, state, error: state.error! });
   }
 
@@ -146,7 +146,7 @@ export function createClientCore(
     try {
       next = reduceAgentEvents(state, event);
     } catch (cause) {
-      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} ("${type}") is malformed.`, { cause });
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
     }
     if (next === state) return false;
     const ends = type === 'run.done' || type === 'error';
@@ -213,15 +213,15 @@ export function createClientCore(
           // The server's log no longer has what we missed: take the session as it is now.
           const loaded = await reload(sessionId!, signal);
           if (signal.aborted) return;
-          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'The session is gone.');
+          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
           if (!loaded.running) break;
         } else {
           // A refused request, or a stream that cannot be read: reconnecting would not help.
-          if (failure !== undefined && (!opened || (typeof code === 'string' && code.startsWith('LOUSHO_STREAM_')))) throw failure;
+          if (failure !== undefined && (!opened || /^LOUSHO_STREAM_/.test(code as string))) throw failure;
           if (!serverRunning) break;
           // The stream ended (or broke) before the leg did: resume after the last applied event.
           reconnects = progressed ? 1 : reconnects + 1;
-          if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream kept ending early.');
+          if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
           if (reconnects > 1) {
             await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
             if (signal.aborted) return;
@@ -265,7 +265,7 @@ export function createClientCore(
   /** Waits for the restore; a refusal when the client cannot act, or when `busy` and a turn runs. */
   async function ready(busy?: boolean): Promise<AgentActionResult | undefined> {
     if (!destroyed) await start();
-    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'destroy() was called.') : busy && serverRunning ? refuse('LOUSHO_SESSION_BUSY', 'A turn is already running.') : undefined;
+    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'Destroyed.') : busy && serverRunning ? refuse('LOUSHO_SESSION_BUSY', 'A turn is running.') : undefined;
   }
 
   async function decide(decision: ClientDecision): Promise<AgentActionResult> {
@@ -309,9 +309,8 @@ export function createClientCore(
           detachTimer = undefined;
           if (listeners.size) return;
           detached = true;
-          clearTimeout(notifyTimer);
-          notifyTimer = undefined;
-          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'No subscriber left.');
+          cancelNotify();
+          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'Detached.');
         }, 0);
       };
     },
@@ -321,7 +320,7 @@ export function createClientCore(
     async send(input, sendOptions = {}) {
       const refused = await ready(true);
       if (refused) return refused;
-      if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'Decide the pending approval first.');
+      if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.');
       const id = (client.sessionId = sessionId ??= randomSessionId());
       stored('setItem', id);
       const metadata = sendOptions.metadata;
@@ -350,7 +349,7 @@ export function createClientCore(
 
     reset() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DETACHED', 'reset() was called.');
+      stopFollowing('LOUSHO_CLIENT_DETACHED', 'Reset.');
       serverRunning = false;
       client.sessionId = sessionId = undefined;
       seen = 0;
@@ -361,7 +360,7 @@ export function createClientCore(
 
     destroy() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'destroy() was called.');
+      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'Destroyed.');
       destroyed = true;
       listeners.clear();
       clearTimeout(detachTimer);

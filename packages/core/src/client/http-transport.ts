@@ -56,9 +56,8 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     const status = response.status;
     if (response.ok) return response;
     const error = (await jsonOf(response))?.error;
-    throw typeof error?.code === 'string' && typeof error.message === 'string'
-      ? new AgentClientError(error.code, error.message, { status })
-      : new AgentClientError('LOUSHO_BAD_RESPONSE', `HTTP ${status}`, { status });
+    const own = typeof error?.code === 'string' && typeof error.message === 'string';
+    throw new AgentClientError(own ? error.code : 'LOUSHO_BAD_RESPONSE', own ? error.message : `HTTP ${status}`, { status });
   };
 
   const stream = async (path: string[], method: string, signal: AbortSignal, body?: object, lastEventId?: number): Promise<EventReader> =>

@@ -81,17 +81,15 @@ export function createSseParser(onBlock: SseBlockHandler, onRetry?: (millisecond
 
   const line = (text: string): void => {
     if (!text) {
-      // A blank line ends the block (reset first: the handler may throw).
-      const block = data;
-      const name = event;
-      const blockId = id;
+      // A blank line ends the block. (A handler that throws ends the parsing: nobody feeds this parser again.)
+      onBlock(data, event, id);
       data = event = id = undefined;
-      return onBlock(block, name, blockId);
+      return;
     }
     const colon = text.indexOf(':');
     if (!colon) return; // a comment
     const field = colon < 0 ? text : text.slice(0, colon);
-    const value = colon < 0 ? '' : text.slice(text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
+    const value = colon < 0 ? '' : text.slice(colon + (text.charCodeAt(colon + 1) === 32 ? 2 : 1));
     if (field === 'data') data = data === undefined ? value : `${data}\n${value}`;
     else if (field === 'id') {
       if (!value.includes('\0')) id = value;

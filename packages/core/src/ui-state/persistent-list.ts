@@ -76,17 +76,9 @@ export class PersistentList<T, Shared = unknown> {
   toArray(): readonly T[] {
     // Shared by every reader of this version: typed readonly, not frozen (freezing costs per event).
     // A short list is its tail, which no version changes once made: handed out without a copy.
-    const size = this.#size;
-    const tail = this.#tail;
-    let array = this.#array;
-    if (!size) return tail;
-    if (!array) {
-      // One copy: the buffer's elements up to the end of this version (a later version may have
-      // appended others there), then this version's tail over the last ones.
-      array = this.#array = this.#base.slice(0, size + tail.length);
-      for (let i = 0; i < tail.length; i++) array[size + i] = tail[i]!;
-    }
-    return array;
+    // The buffer's elements up to the end of this version (a later version may have appended
+    // others there), then this version's tail.
+    return this.#size ? (this.#array ??= this.#base.slice(0, this.#size).concat(this.#tail)) : this.#tail;
   }
 }
 
