@@ -3,5 +3,5 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: { conditions: ['@lousho/source'] },
   ssr: { resolve: { conditions: ['@lousho/source'] } },
-  test: { name: 'core', include: ['test/**/*.test.ts'], typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' } },
+  test: { name: 'core', include: ['test/**/*.test.ts'], globalSetup: ['./test/postgres/global-setup.ts'], typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' } },
 });

@@ -1,6 +1,7 @@
 import { runCheckpointBench } from './checkpoint.bench.js';
 import { runClientPipelineBench } from './client-pipeline.bench.js';
 import { runLoopBench } from './loop.bench.js';
+import { runPostgresLoadBench } from './postgres-load.bench.js';
 import { runRenderBench } from './render.bench.js';
 import { runServerLoadBench } from './server-load.bench.js';
 import { writeBenchmarksDoc } from './write-report.js';
@@ -10,5 +11,7 @@ await runLoopBench();
 await runClientPipelineBench();
 await runCheckpointBench();
 await runServerLoadBench();
+// Skipped, with a line saying why, when there is no PostgreSQL (DATABASE_URL or installed binaries).
+await runPostgresLoadBench();
 await runRenderBench();
 writeBenchmarksDoc();

@@ -6,13 +6,14 @@ import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
 import { memoryStore } from '../stores/memory-store.js';
-import type { CheckpointStore, SessionStore } from '../stores/types.js';
+import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
+import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -74,8 +75,14 @@ export interface AgentSessions {
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[];
   /** Follow a session's events as they happen. */
   subscribe(id: string, listener: SessionListener): () => void;
-  /** Stops the session's running turn, whoever started it. True if something was running. */
+  /** Stops the session's running turn in this process, whoever started it. True if something was running here. */
   stop(id: string): boolean;
+  /**
+   * Stops the session's running turn wherever it runs: here (like `stop`), or, with a store that
+   * has signals (PostgreSQL), in the process that holds the session's lease, which aborts it.
+   * True when a running turn was found (here, or in the store: leased and running).
+   */
+  requestStop(id: string): Promise<boolean>;
   /**
    * Reads the session from the agent's store into this process (after a restart, or when another
    * process changed it) and returns its state; `get`, `eventsAfter` and `subscribe` then see it.
@@ -147,6 +154,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const sessionStore: SessionStore = store.sessions ?? fallback!.sessions;
   const checkpointStore: CheckpointStore = store.checkpoints ?? fallback!.checkpoints;
   const approvalStore: ApprovalStore = config.approvalStore ?? store.approvals ?? fallback!.approvals;
+  // Cross-process signals only make sense with the store's own session log (they announce its appends).
+  const signals: StoreSignals | undefined = store.sessions ? store.signals : undefined;
+  const followers = new Map<string, RemoteFollower>();
   const hookList = () => (config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : []);
   const sessions = new Map<string, SessionRuntime>();
   // With only static values the agent is built once, when it is created.
@@ -176,8 +186,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     const record = await sessionStore.get(id);
     const local = sessions.get(id);
     if (!record) return local && stateOf(local);
-    // Up to date (nothing appended since), unless it shows another process's run, whose lease may have run out.
-    if (local && (local.active || (local.lastSeq === record.lastSeq && local.version > 0 && local.status !== 'running'))) {
+    // Up to date (nothing appended since), unless it shows another process's run, whose lease may have
+    // run out, or followed one (`stale`: its events came, its transcript did not).
+    if (local && (local.active || (local.lastSeq === record.lastSeq && local.version > 0 && local.status !== 'running' && !local.stale))) {
       local.owner = record.owner;
       return stateOf(local);
     }
@@ -200,6 +211,13 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       status = 'idle';
     } else if (status === 'awaiting-approval' && !pendingApproval) {
       status = 'idle';
+    }
+    // With signals: the process running the leg stored its end, but its last events (`run.done`,
+    // `approval.requested`) are still on their way. Shown as running, so a follower waits for them.
+    const lastEvent = events.at(-1);
+    if (signals && status !== 'running' && lastEvent && lastEvent.type !== 'run.done' && lastEvent.type !== 'error') {
+      status = 'running';
+      pendingApproval = null;
     }
     runtime.hydrate({
       ...(record.owner !== undefined ? { owner: record.owner } : {}),
@@ -358,6 +376,16 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     },
   };
 
+  /** Aborts the session's turn if it runs in this process. */
+  function stopLocal(id: string): boolean {
+    const s = sessions.get(id);
+    if (!s?.abortController || s.status !== 'running') return false;
+    s.abortController.abort();
+    return true;
+  }
+  // A stop request from any process reaches the one running the turn (the others ignore it).
+  signals?.onStopRequest((id) => void stopLocal(id));
+
   const sessionsApi: AgentSessions = {
     get(id) {
       const s = sessions.get(id);
@@ -367,12 +395,28 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       return sessions.get(id)?.eventsAfter(afterSeq) ?? [];
     },
     subscribe(id, listener) {
-      return sessionFor(id).subscribe(listener);
+      const session = sessionFor(id);
+      const unsubscribe = session.subscribe(listener);
+      if (!signals) return unsubscribe;
+      // With signals, a subscriber also sees the runs of other processes (see RemoteFollower).
+      let follower = followers.get(id);
+      if (!follower) followers.set(id, (follower = new RemoteFollower(session, sessionStore, signals)));
+      const unfollow = follower.add();
+      return () => {
+        unsubscribe();
+        unfollow();
+        if (!follower.used && followers.get(id) === follower) followers.delete(id);
+      };
     },
-    stop(id) {
-      const s = sessions.get(id);
-      if (!s?.abortController || s.status !== 'running') return false;
-      s.abortController.abort();
+    stop: stopLocal,
+    async requestStop(id) {
+      if (stopLocal(id)) return true;
+      if (!signals) return false;
+      // Running elsewhere? The store says so while that process holds the lease.
+      const state = await loadSession(id);
+      if (state?.status !== 'running') return false;
+      if (stopLocal(id)) return true;
+      await signals.requestStop(id);
       return true;
     },
     load: loadSession,

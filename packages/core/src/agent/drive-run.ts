@@ -145,12 +145,16 @@ export function driveRun(params: DriveRunParams): AgentRun {
       } else if (leg) {
         await leg.save(snapshot, 'done');
       }
+      // Appends still on their way carry this leg's lease: let them land before giving it up.
+      await session.settled();
+      // The status is stored while the lease is still held: another process never sees this leg
+      // neither leased nor marked ended (which would look like a crash).
+      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
       await leg?.release();
       session.status = status;
       session.pendingApproval = pendingApproval;
       // A listener may start the next turn as soon as it sees the end.
       leave();
-      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
       if (outcome.paused) {
         emit({ type: 'approval.requested', approval: outcome.paused.approval });
         emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
@@ -201,13 +205,14 @@ export function driveRun(params: DriveRunParams): AgentRun {
           // The lease may be gone; the next turn then recovers from the last checkpoint.
         }
       }
-      await leg?.release();
+      await session.settled();
       try {
         // The session belongs to another run now: its status is that run's to write.
         if (!leg?.lost) await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
       } catch {
         // The run's own error is the one to report.
       }
+      await leg?.release();
       leave();
       emit({ type: 'error', error: serializeError(error) });
       try {

@@ -46,8 +46,8 @@ function startsLog(event: UnsequencedStreamEvent): boolean {
  * are they logged here and handed to the local listeners: every consumer (a stream, the HTTP
  * handler, an in-process UI client) sees the store's numbers. A store that answers synchronously
  * (memory, SQLite) keeps delivery synchronous; an async one delivers in order, a little later.
- * This is also the seam for following a session from another process: a store that can notify
- * would feed `deliver`-like calls there. Without a store, events are numbered here.
+ * Runs of other processes reach the listeners through `receiveStored` (fed by `RemoteFollower`
+ * when the store has signals). Without a store, events are numbered here.
  */
 export class SessionRuntime {
   readonly id: string;
@@ -67,6 +67,11 @@ export class SessionRuntime {
   abortController: AbortController | undefined;
   /** Bumped by every local run, so a load from the store never overwrites newer local state. */
   version = 0;
+  /**
+   * True once events of another process's run were delivered here (`receiveStored`): the log and
+   * status follow that run, but the transcript does not, so the next load must read the store.
+   */
+  stale = false;
   #seq = 0;
   /** Events since the start of the latest run: enough to replay a stream a client lost. */
   #log: AgentStreamEvent[] = [];
@@ -103,6 +108,15 @@ export class SessionRuntime {
    */
   emitLocal(runId: string, event: UnsequencedStreamEvent): void {
     this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], startsLog(event));
+  }
+
+  /**
+   * Resolves once every event emitted so far reached the store (or was refused), keeping a failure
+   * for `flush`. A run waits for it before giving its lease up: with an async store, appends fenced
+   * by the lease may still be on their way, and would be refused once it is released.
+   */
+  async settled(): Promise<void> {
+    while (this.#inflight) await this.#inflight;
   }
 
   /** Resolves once every emitted event is numbered and delivered; throws if the store failed. */
@@ -210,8 +224,42 @@ export class SessionRuntime {
     }
   }
 
+  /**
+   * Delivers events another process appended to the store (read back with `eventsAfter`, in their
+   * stored form) to this process's listeners, as if they had been emitted here: only those after
+   * `lastSeq`, a merged delta cut where it overlaps (`replayAfter`), never a `pieceSizes`. Ignored
+   * while a run of this process works on the session (its own events are delivered as emitted).
+   */
+  receiveStored(events: readonly AgentStreamEvent[]): void {
+    if (this.active) return;
+    for (const event of replayAfter(events, this.#seq)) {
+      if (event.seq <= this.#seq) continue;
+      this.stale = true;
+      if (event.type === 'run.start') {
+        this.status = 'running';
+        this.pendingApproval = null;
+      } else if (event.type === 'approval.requested') {
+        this.pendingApproval = event.approval;
+      } else if (event.type === 'run.done') {
+        this.status = event.finishReason === 'awaiting-approval' ? 'awaiting-approval' : 'idle';
+        if (this.status === 'idle') this.pendingApproval = null;
+      } else if (event.type === 'error') {
+        this.status = 'idle';
+      }
+      this.#deliver([event], startsLog(event));
+    }
+  }
+
+  /** True while someone in this process follows the session. */
+  get followed(): boolean {
+    return this.#listeners.size > 0;
+  }
+
   /** Takes over what a store holds (a session this process has not seen, or one another process changed). */
   hydrate(state: HydratedSession): void {
+    // Listeners following the session get what they have not seen yet (it was appended elsewhere).
+    const missed = this.#listeners.size > 0 && this.#seq > 0 ? replayAfter(state.events, this.#seq) : [];
+    this.stale = false;
     this.owner = state.owner;
     this.status = state.status;
     this.pendingApproval = state.pendingApproval;
@@ -219,6 +267,15 @@ export class SessionRuntime {
     this.messages = state.messages;
     this.#log = state.events.slice();
     this.#seq = Math.max(state.lastSeq, this.#log.at(-1)?.seq ?? 0);
+    for (const event of missed) {
+      for (const listener of this.#listeners) {
+        try {
+          listener(event);
+        } catch {
+          // As in #deliver: a listener's failure stays its own.
+        }
+      }
+    }
   }
 
   /** Events with `seq > afterSeq` still in the log (the log starts at the latest run). */

@@ -158,7 +158,8 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
 
       case 'stop': {
         await requireOwned(route.sessionId, principal);
-        return jsonResponse(200, { stopped: agent.sessions.stop(route.sessionId) });
+        // Reaches the process running the turn when the store links several (PostgreSQL signals).
+        return jsonResponse(200, { stopped: await agent.sessions.requestStop(route.sessionId) });
       }
 
       case 'events': {

@@ -176,14 +176,45 @@ export interface CheckpointStore {
 // The store as a whole.
 // ---------------------------------------------------------------------------------------------
 
+// ---------------------------------------------------------------------------------------------
+// Signals between processes (optional): for stores shared by several server processes.
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * How processes sharing a store tell each other about a session, through the store itself (e.g.
+ * PostgreSQL `LISTEN/NOTIFY`). Optional: a store used by one process (memory, SQLite in one
+ * process) leaves it out, and the agent then only sees its own runs live. With it, the agent
+ *   - follows a run of another process: a subscriber to a session that runs elsewhere gets the
+ *     events that process appends (read back with `sessions.eventsAfter`, in seq order, no gap,
+ *     no duplicate), and
+ *   - reaches a run of another process with `sessions.requestStop(id)`.
+ * Signals are hints, never data: a lost notification costs a delay, not an event, because the
+ * receiver always reads the store (and `watch` is called again after a reconnect).
+ */
+export interface StoreSignals {
+  /**
+   * Calls `changed` whenever events may have been appended to session `id` (by any process),
+   * until the returned function is called. Also called after the signal connection was lost and
+   * came back (notifications may have been missed meanwhile). Registering is local: no round trip.
+   */
+  watch(id: string, changed: () => void): () => void;
+  /** Asks every process sharing the store to stop session `id`'s running turn (the one running it does). */
+  requestStop(id: string): MaybePromise<void>;
+  /** Calls `stop` with the session id of every stop request, from any process, until unsubscribed. */
+  onStopRequest(stop: (id: string) => void): () => void;
+}
+
 /**
  * The `createAgent({ store })` option: where sessions, checkpoints and approvals live. Each part is
- * optional; a missing one is kept in memory. `memoryStore()` and `SqliteStore` provide all three.
+ * optional; a missing one is kept in memory. `memoryStore()` and `SqliteStore` provide all three;
+ * `PostgresStore` (from `/postgres`) also provides `signals`.
  */
 export interface AgentStore {
   sessions?: SessionStore;
   checkpoints?: CheckpointStore;
   approvals?: ApprovalStore;
+  /** Cross-process signals (see `StoreSignals`); only used together with this store's `sessions`. */
+  signals?: StoreSignals;
 }
 
 /** A store that provides every part. */

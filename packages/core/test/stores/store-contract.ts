@@ -33,10 +33,10 @@ function approval(id: string, sessionId: string, createdAt: number): ApprovalRec
 }
 
 /** The behaviour every `AgentStore` must have, run against each implementation. */
-export function storeContract(name: string, open: () => CompleteAgentStore): void {
+export function storeContract(name: string, open: () => CompleteAgentStore | Promise<CompleteAgentStore>): void {
   describe(`${name}: sessions`, () => {
     it('creates a session once: the second create reports the existing owner', async () => {
-      const store = open();
+      const store = await open();
       expect((await store.sessions.create('s1', { owner: 'alice' })).created).toBe(true);
       const again = await store.sessions.create('s1', { owner: 'bob' });
       expect(again.created).toBe(false);
@@ -45,7 +45,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
     });
 
     it('numbers events itself, in order, continuing across appends; resetLog keeps only the new run', async () => {
-      const store = open();
+      const store = await open();
       const first = await store.sessions.appendEvents('s1', [
         { runId: 'r1', event: { type: 'run.start', model: 'm' } },
         { runId: 'r1', event: { type: 'step.start', step: 1 } },
@@ -63,7 +63,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
     });
 
     it('compacts a finished leg: merged deltas keep the last seq and their pieces, later events stay', async () => {
-      const store = open();
+      const store = await open();
       const delta = (d: string) => ({ runId: 'r1', event: { type: 'text.delta' as const, step: 1, delta: d } });
       await store.sessions.appendEvents('s1', [
         { runId: 'r1', event: { type: 'run.start', model: 'm' } },
@@ -97,7 +97,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
     });
 
     it('updates status, pending approval and run start; lists by owner', async () => {
-      const store = open();
+      const store = await open();
       await store.sessions.create('a', { owner: 'alice' });
       await store.sessions.create('b', { owner: 'bob' });
       const pending = { approvalId: 'ap', toolCallId: 'c', toolName: 't', displayName: 't', args: {}, kind: 'tool' as const };
@@ -111,7 +111,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
 
   describe(`${name}: checkpoints`, () => {
     it('gives the lease to one holder at a time; force takes it over and fences the old holder', async () => {
-      const store = open();
+      const store = await open();
       expect((await store.checkpoints.acquire('s', 'h1')).acquired).toBe(true);
       expect((await store.checkpoints.acquire('s', 'h2')).acquired).toBe(false);
       await store.checkpoints.save('s', write('h1', 0, [msg('user', 'hi')], { start }));
@@ -127,7 +127,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
     });
 
     it('appends, truncates on keep, and keeps the run start until a new run', async () => {
-      const store = open();
+      const store = await open();
       await store.checkpoints.acquire('s', 'h');
       await store.checkpoints.save('s', write('h', 0, [msg('user', 'a'), msg('assistant', 'b')], { start, stepUsage: { keep: 0, append: [{ step: 1 } as never] } }));
       await store.checkpoints.save('s', write('h', 2, [msg('user', 'c')], { stepUsage: { keep: 1, append: [{ step: 2 } as never] } }));
@@ -153,7 +153,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore): voi
 
   describe(`${name}: approvals`, () => {
     it('claims a pending approval once; complete and release move it on', async () => {
-      const store = open();
+      const store = await open();
       await store.approvals.save(approval('a1', 's', 2));
       await store.approvals.save(approval('a2', 's', 1));
       expect((await store.approvals.list({ sessionId: 's', status: 'pending' })).map((r) => r.approvalId)).toEqual(['a2', 'a1']);

@@ -1,0 +1,558 @@
+import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import type { Message } from '../messages.js';
+import { ERROR_CODES, SDKError } from '../errors.js';
+import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
+import type { SessionStatus } from '../agent/session-runtime.js';
+import type { ToolCallRecord } from '../agent/types.js';
+import { SessionLeaseLostError } from '../stores/errors.js';
+import { compactEventLog } from '../stores/compact-log.js';
+import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
+import type {
+  CheckpointStore,
+  CheckpointWrite,
+  CompleteAgentStore,
+  EventToAppend,
+  LeaseResult,
+  RunProgress,
+  RunStart,
+  SessionPatch,
+  SessionRecord,
+  SessionStore,
+  StoredCheckpoint,
+} from '../stores/types.js';
+import type { StepUsage } from '../usage/types.js';
+import type { PgModule, PgPool, PgPoolClient, PgQueryable } from './driver.js';
+import {
+  PostgresStoreError,
+  connectionLostError,
+  driverMissingError,
+  isConnectionError,
+  queryFailedError,
+  redactUrl,
+  unreachableError,
+} from './errors.js';
+import { checkSchemaName, ident, migrate } from './schema.js';
+import { PostgresSignals } from './signals.js';
+
+export interface PostgresStoreOptions {
+  /** `postgres://user:password@host:5432/db` (e.g. `process.env.DATABASE_URL`). Needed unless `pool` is given. */
+  connectionString?: string;
+  /**
+   * A `pg.Pool` of your own (its settings, TLS, ...). The store never ends it; `close()` only gives
+   * back the listening connection it took from it. Needs room for one long-lived connection.
+   */
+  pool?: PgPool;
+  /** The schema holding the store's tables (created if missing). Default `public`. */
+  schema?: string;
+  /** How long a run's lease on a session lasts without renewal (default 30,000 ms), by the database's clock. */
+  leaseMs?: number;
+  /** Connections in the pool the store creates (default 10, one of them listening for signals). */
+  max?: number;
+  /** How long to wait for a new connection before failing (default 10,000 ms). */
+  connectTimeoutMs?: number;
+  /** Turns the cross-process signals off (one process only): no listening connection. Default false. */
+  noSignals?: boolean;
+}
+
+/** JSON text of a value; a value that is not JSON (a cycle, a bigint) is stored as an explanation. */
+function toJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? 'null';
+  } catch {
+    return JSON.stringify({ error: 'UnserializableResult', message: 'The value is not JSON-serializable and was not stored.' });
+  }
+}
+
+function fromJson<T>(text: string | null | undefined): T | undefined {
+  return text == null ? undefined : (JSON.parse(text) as T);
+}
+
+/** bigint columns arrive as strings (node-postgres keeps 64-bit precision); ours fit in a double. */
+const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
+
+interface SessionRow {
+  id: string;
+  owner: string | null;
+  status: string;
+  pending_approval: string | null;
+  run_start_index: number;
+  last_seq: string | number;
+  created_at: string | number;
+  updated_at: string | number;
+}
+
+function recordOf(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    ...(row.owner !== null ? { owner: row.owner } : {}),
+    status: row.status as SessionStatus,
+    pendingApproval: fromJson<PendingApprovalInfo>(row.pending_approval) ?? null,
+    runStartIndex: row.run_start_index,
+    lastSeq: num(row.last_seq),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+  };
+}
+
+/** A stored event: the body keeps everything but `seq`, which is the row's key. */
+function eventOf(row: { seq: string | number; body: string }): AgentStreamEvent {
+  return { ...(JSON.parse(row.body) as object), seq: num(row.seq) } as AgentStreamEvent;
+}
+
+function bodyOf(event: AgentStreamEvent): string {
+  const { seq: _seq, ...rest } = event;
+  return toJson(rest);
+}
+
+/** What every part shares: the pool, the schema and the error translation. */
+class Db {
+  readonly pool: PgPool;
+  readonly s: string;
+  readonly url: string;
+
+  constructor(pool: PgPool, schema: string, url: string) {
+    this.pool = pool;
+    this.s = ident(schema);
+    this.url = url;
+  }
+
+  /** Store errors users can act on: a lost lease, a lost connection, a refused query. */
+  translate(error: unknown): unknown {
+    if (SDKError.is(error) || error instanceof TypeError) return error;
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === 'LS002') return new TypeError('The first checkpoint of a session must carry the run start.');
+    if (isConnectionError(error)) return connectionLostError(this.url, error);
+    return queryFailedError(this.url, error);
+  }
+
+  readonly guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      throw this.translate(error);
+    }
+  };
+
+  query<R = Record<string, unknown>>(sql: string, values?: unknown[]): Promise<{ rows: R[]; rowCount: number | null }> {
+    return this.guard(() => this.pool.query<R>(sql, values));
+  }
+
+  /** Runs `work` in a transaction on one connection; a broken connection is not given back to the pool. */
+  async transaction<T>(work: (client: PgQueryable) => Promise<T>): Promise<T> {
+    return this.guard(async () => {
+      const client: PgPoolClient = await this.pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await work(client);
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        if (isConnectionError(error)) broken = error as Error;
+        else await client.query('ROLLBACK').catch((e: Error) => (broken = e));
+        throw error;
+      } finally {
+        client.release(broken ?? false);
+      }
+    });
+  }
+}
+
+/** Lease refusals raised by the store's SQL functions (SQLSTATE LS001). */
+function leaseLost(sessionId: string, error: unknown): unknown {
+  return (error as { code?: unknown } | null)?.code === 'LS001' ? new SessionLeaseLostError(sessionId) : error;
+}
+
+export class PostgresSessionStore implements SessionStore {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const { rows } = await this.#db.query<SessionRow>(`SELECT * FROM ${this.#db.s}.lousho_sessions WHERE id = $1`, [id]);
+    return rows[0] && recordOf(rows[0]);
+  }
+
+  async create(id: string, init: { owner?: string } = {}): Promise<{ created: boolean; record: SessionRecord }> {
+    const s = this.#db.s;
+    const inserted = await this.#db.query<SessionRow>(
+      `INSERT INTO ${s}.lousho_sessions (id, owner, status, pending_approval, run_start_index, last_seq, created_at, updated_at)
+       VALUES ($1, $2, 'idle', NULL, 0, 0, ${s}.lousho_now_ms(), ${s}.lousho_now_ms()) ON CONFLICT (id) DO NOTHING RETURNING *`,
+      [id, init.owner ?? null],
+    );
+    if (inserted.rows[0]) return { created: true, record: recordOf(inserted.rows[0]) };
+    const record = await this.get(id);
+    if (!record) throw queryFailedError(this.#db.url, new Error(`session '${id}' exists and does not at the same time (deleted meanwhile?)`));
+    return { created: false, record };
+  }
+
+  async update(id: string, patch: SessionPatch): Promise<void> {
+    const s = this.#db.s;
+    const values: unknown[] = [id];
+    const param = (value: unknown): string => `$${values.push(value)}`;
+    const status = patch.status !== undefined ? param(patch.status) : `'idle'`;
+    const pending = patch.pendingApproval !== undefined ? param(patch.pendingApproval === null ? null : toJson(patch.pendingApproval)) : 'NULL';
+    const runStart = patch.runStartIndex !== undefined ? param(patch.runStartIndex) : '0';
+    const sets = ['updated_at = excluded.updated_at'];
+    if (patch.status !== undefined) sets.push('status = excluded.status');
+    if (patch.pendingApproval !== undefined) sets.push('pending_approval = excluded.pending_approval');
+    if (patch.runStartIndex !== undefined) sets.push('run_start_index = excluded.run_start_index');
+    // Insert-or-update in one statement: `update` creates the record (without owner) if needed.
+    await this.#db.query(
+      `INSERT INTO ${s}.lousho_sessions (id, owner, status, pending_approval, run_start_index, last_seq, created_at, updated_at)
+       VALUES ($1, NULL, ${status}, ${pending}, ${runStart}, 0, ${s}.lousho_now_ms(), ${s}.lousho_now_ms())
+       ON CONFLICT (id) DO UPDATE SET ${sets.join(', ')}`,
+      values,
+    );
+  }
+
+  async list(filter: { owner?: string } = {}): Promise<SessionRecord[]> {
+    const s = this.#db.s;
+    const { rows } =
+      filter.owner !== undefined
+        ? await this.#db.query<SessionRow>(`SELECT * FROM ${s}.lousho_sessions WHERE owner = $1 ORDER BY created_at, id`, [filter.owner])
+        : await this.#db.query<SessionRow>(`SELECT * FROM ${s}.lousho_sessions ORDER BY created_at, id`);
+    return rows.map(recordOf);
+  }
+
+  async delete(id: string): Promise<void> {
+    const s = this.#db.s;
+    await this.#db.query(`WITH gone AS (DELETE FROM ${s}.lousho_events WHERE session_id = $1) DELETE FROM ${s}.lousho_sessions WHERE id = $1`, [id]);
+  }
+
+  async appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): Promise<AgentStreamEvent[]> {
+    const stamped = events.map(({ runId, event }) => ({ ...event, runId, sessionId: id }));
+    let first: number;
+    try {
+      const { rows } = await this.#db.pool.query<{ first: string }>(`SELECT ${this.#db.s}.lousho_append_events($1, $2, $3, $4) AS first`, [
+        id,
+        options.holder ?? null,
+        options.resetLog === true,
+        stamped.map((event) => toJson(event)),
+      ]);
+      first = num(rows[0]!.first);
+    } catch (error) {
+      throw this.#db.translate(leaseLost(id, error));
+    }
+    return stamped.map((event, i) => ({ ...event, seq: first + i + 1 }) as AgentStreamEvent);
+  }
+
+  async eventsAfter(id: string, afterSeq: number): Promise<AgentStreamEvent[]> {
+    const { rows } = await this.#db.query<{ seq: string; body: string }>(
+      `SELECT seq, body FROM ${this.#db.s}.lousho_events WHERE session_id = $1 AND seq > $2 ORDER BY seq`,
+      [id, afterSeq],
+    );
+    return rows.map(eventOf);
+  }
+
+  async compactEvents(id: string, throughSeq: number): Promise<void> {
+    const s = this.#db.s;
+    await this.#db.transaction(async (client) => {
+      // The session row's lock orders this with appends (a log reset cannot slip in between).
+      await client.query(`SELECT 1 FROM ${s}.lousho_sessions WHERE id = $1 FOR UPDATE`, [id]);
+      const { rows } = await client.query<{ seq: string; body: string }>(
+        `SELECT seq, body FROM ${s}.lousho_events WHERE session_id = $1 AND seq <= $2 ORDER BY seq`,
+        [id, throughSeq],
+      );
+      const events = rows.map(eventOf);
+      const compacted = compactEventLog(events);
+      if (compacted === events) return;
+      // Rows of merged deltas go; the last delta of each merged run is rewritten with the joined text.
+      const kept = new Set(compacted.map((event) => event.seq));
+      const original = new Set(events);
+      const removed = events.filter((event) => !kept.has(event.seq)).map((event) => event.seq);
+      const rewritten = compacted.filter((event) => !original.has(event));
+      await client.query(`DELETE FROM ${s}.lousho_events WHERE session_id = $1 AND seq = ANY($2::bigint[])`, [id, removed]);
+      await client.query(
+        `UPDATE ${s}.lousho_events AS e SET body = u.body FROM unnest($2::bigint[], $3::text[]) AS u(seq, body)
+         WHERE e.session_id = $1 AND e.seq = u.seq`,
+        [id, rewritten.map((event) => event.seq), rewritten.map(bodyOf)],
+      );
+    });
+  }
+}
+
+interface CheckpointRow {
+  lease_holder: string | null;
+  lease_expires: string | null;
+  run_start: string | null;
+  run_progress: string | null;
+  now: string;
+  messages: string[];
+  steps: string[];
+  tools: string[];
+}
+
+export class PostgresCheckpointStore implements CheckpointStore {
+  readonly leaseMs: number;
+  readonly #db: Db;
+
+  constructor(db: Db, leaseMs: number) {
+    this.#db = db;
+    this.leaseMs = leaseMs;
+  }
+
+  /** The checkpoint row with the transcript and run items, read in one statement (one snapshot). */
+  async #read(sessionId: string): Promise<StoredCheckpoint | undefined> {
+    const s = this.#db.s;
+    const { rows } = await this.#db.query<CheckpointRow>(
+      `SELECT c.lease_holder, c.lease_expires, c.run_start, c.run_progress, ${s}.lousho_now_ms() AS now,
+         ARRAY(SELECT body FROM ${s}.lousho_messages m WHERE m.session_id = c.session_id ORDER BY idx) AS messages,
+         ARRAY(SELECT body FROM ${s}.lousho_run_items i WHERE i.session_id = c.session_id AND kind = 'step' ORDER BY idx) AS steps,
+         ARRAY(SELECT body FROM ${s}.lousho_run_items i WHERE i.session_id = c.session_id AND kind = 'tool' ORDER BY idx) AS tools
+       FROM ${s}.lousho_checkpoints c WHERE c.session_id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    const start = fromJson<RunStart>(row.run_start);
+    const progress = fromJson<RunProgress>(row.run_progress);
+    const parse = <T>(list: string[]): T[] => list.map((text) => JSON.parse(text) as T);
+    return {
+      sessionId,
+      messages: parse<Message>(row.messages),
+      ...(start && progress ? { run: { ...start, ...progress, stepUsage: parse<StepUsage>(row.steps), toolCalls: parse<ToolCallRecord>(row.tools) } } : {}),
+      leased: row.lease_holder !== null && num(row.lease_expires ?? 0) > num(row.now),
+    };
+  }
+
+  async acquire(sessionId: string, holder: string, options: { force?: boolean } = {}): Promise<LeaseResult> {
+    const { rows } = await this.#db.query<{ acquired: boolean; existed: boolean }>(`SELECT * FROM ${this.#db.s}.lousho_acquire($1, $2, $3, $4)`, [
+      sessionId,
+      holder,
+      options.force === true,
+      this.leaseMs,
+    ]);
+    const answer = rows[0]!;
+    if (!answer.acquired) return { acquired: false };
+    if (!answer.existed) return { acquired: true, checkpoint: undefined };
+    // Read after taking the lease: from now on nobody else may write the checkpoint.
+    return { acquired: true, checkpoint: await this.#read(sessionId) };
+  }
+
+  async renew(sessionId: string, holder: string): Promise<boolean> {
+    const s = this.#db.s;
+    const { rowCount } = await this.#db.query(
+      `UPDATE ${s}.lousho_checkpoints SET lease_expires = ${s}.lousho_now_ms() + $3 WHERE session_id = $1 AND lease_holder = $2`,
+      [sessionId, holder, this.leaseMs],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  async release(sessionId: string, holder: string): Promise<void> {
+    await this.#db.query(`UPDATE ${this.#db.s}.lousho_checkpoints SET lease_holder = NULL, lease_expires = NULL WHERE session_id = $1 AND lease_holder = $2`, [
+      sessionId,
+      holder,
+    ]);
+  }
+
+  async save(sessionId: string, write: CheckpointWrite): Promise<void> {
+    const { start, progress, stepUsage, toolCalls } = write.run;
+    try {
+      await this.#db.pool.query(`SELECT ${this.#db.s}.lousho_save_checkpoint($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`, [
+        sessionId,
+        write.holder,
+        this.leaseMs,
+        write.messages.keep,
+        write.messages.append.map(toJson),
+        start ? toJson(start) : null,
+        toJson(progress),
+        stepUsage.keep,
+        stepUsage.append.map(toJson),
+        toolCalls.keep,
+        toolCalls.append.map(toJson),
+      ]);
+    } catch (error) {
+      throw this.#db.translate(leaseLost(sessionId, error));
+    }
+  }
+
+  load(sessionId: string): Promise<StoredCheckpoint | undefined> {
+    return this.#read(sessionId);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    const s = this.#db.s;
+    await this.#db.query(
+      `WITH m AS (DELETE FROM ${s}.lousho_messages WHERE session_id = $1), i AS (DELETE FROM ${s}.lousho_run_items WHERE session_id = $1)
+       DELETE FROM ${s}.lousho_checkpoints WHERE session_id = $1`,
+      [sessionId],
+    );
+  }
+}
+
+/** The record's status lives in its own column (so `claim` is one atomic UPDATE); the body has the rest. */
+function approvalOf(row: { status: string; body: string }): ApprovalRecord {
+  return { ...(JSON.parse(row.body) as ApprovalRecord), status: row.status as ApprovalStatus };
+}
+
+export class PostgresApprovalStore implements ApprovalStore {
+  readonly #db: Db;
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  async save(record: ApprovalRecord): Promise<void> {
+    await this.#db.query(
+      `INSERT INTO ${this.#db.s}.lousho_approvals (id, session_id, status, created_at, body) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, status = excluded.status, created_at = excluded.created_at, body = excluded.body`,
+      [record.approvalId, record.sessionId, record.status, record.createdAt, toJson(record)],
+    );
+  }
+
+  async get(id: string): Promise<ApprovalRecord | undefined> {
+    const { rows } = await this.#db.query<{ status: string; body: string }>(`SELECT status, body FROM ${this.#db.s}.lousho_approvals WHERE id = $1`, [id]);
+    return rows[0] && approvalOf(rows[0]);
+  }
+
+  async list(filter: { sessionId?: string; status?: ApprovalStatus } = {}): Promise<ApprovalRecord[]> {
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (filter.sessionId !== undefined) where.push(`session_id = $${values.push(filter.sessionId)}`);
+    if (filter.status !== undefined) where.push(`status = $${values.push(filter.status)}`);
+    const { rows } = await this.#db.query<{ status: string; body: string }>(
+      `SELECT status, body FROM ${this.#db.s}.lousho_approvals${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
+      values,
+    );
+    return rows.map(approvalOf);
+  }
+
+  async claim(id: string): Promise<ApprovalRecord | undefined> {
+    // One statement: of two concurrent claims, the second finds the row no longer pending.
+    const { rows } = await this.#db.query<{ status: string; body: string }>(
+      `UPDATE ${this.#db.s}.lousho_approvals SET status = 'resolving' WHERE id = $1 AND status = 'pending' RETURNING status, body`,
+      [id],
+    );
+    return rows[0] && approvalOf(rows[0]);
+  }
+
+  async complete(id: string, decision: NonNullable<ApprovalRecord['decision']>): Promise<void> {
+    await this.#db.transaction(async (client) => {
+      const { rows } = await client.query<{ status: string; body: string }>(`SELECT status, body FROM ${this.#db.s}.lousho_approvals WHERE id = $1 FOR UPDATE`, [id]);
+      if (!rows[0]) return;
+      const record = { ...approvalOf(rows[0]), status: 'resolved' as const, decision: { ...decision } };
+      await client.query(`UPDATE ${this.#db.s}.lousho_approvals SET status = 'resolved', body = $2 WHERE id = $1`, [id, toJson(record)]);
+    });
+  }
+
+  async release(id: string): Promise<void> {
+    await this.#db.query(`UPDATE ${this.#db.s}.lousho_approvals SET status = 'pending' WHERE id = $1 AND status = 'resolving'`, [id]);
+  }
+}
+
+async function loadDriver(url: string): Promise<PgModule> {
+  try {
+    const mod = (await import('pg')) as unknown as { default?: PgModule } & Partial<PgModule>;
+    const driver = mod.Pool ? (mod as PgModule) : mod.default;
+    if (!driver?.Pool) throw new Error('the pg module has no Pool');
+    return driver;
+  } catch (error) {
+    throw driverMissingError(url, error);
+  }
+}
+
+/**
+ * Sessions, checkpoints and approvals in PostgreSQL, shared by any number of server processes
+ * (Node only; needs `pg@8`). Leases are timed by the database's clock; events, stop requests and
+ * lease hand-overs reach the other processes through the database (`LISTEN/NOTIFY`, see `signals`).
+ * The schema is versioned (table `lousho_schema`) and migrated at `connect()`, in one transaction;
+ * a schema from a newer package is refused with an error that says what to do.
+ *
+ * ```ts
+ * const store = await PostgresStore.connect(process.env.DATABASE_URL!);
+ * const agent = createAgent({ provider, tools, store });
+ * ```
+ */
+export class PostgresStore implements CompleteAgentStore {
+  /** The connection string without its password (for messages and logs). */
+  readonly url: string;
+  readonly schema: string;
+  readonly sessions: PostgresSessionStore;
+  readonly checkpoints: PostgresCheckpointStore;
+  readonly approvals: PostgresApprovalStore;
+  /** Cross-process signals (undefined with `noSignals`). */
+  readonly signals: PostgresSignals | undefined;
+  readonly #pool: PgPool;
+  readonly #ownsPool: boolean;
+  #closed = false;
+
+  private constructor(pool: PgPool, ownsPool: boolean, url: string, schema: string, leaseMs: number, signals: boolean) {
+    this.#pool = pool;
+    this.#ownsPool = ownsPool;
+    this.url = url;
+    this.schema = schema;
+    const db = new Db(pool, schema, url);
+    this.sessions = new PostgresSessionStore(db);
+    this.checkpoints = new PostgresCheckpointStore(db, leaseMs);
+    this.approvals = new PostgresApprovalStore(db);
+    this.signals = signals ? new PostgresSignals(pool, schema, db.guard) : undefined;
+  }
+
+  /**
+   * Connects, checks and migrates the schema, and starts listening for signals. Rejects with
+   * `LOUSHO_STORE_UNAVAILABLE` (the URL named without its password) when the database cannot be
+   * reached, and `LOUSHO_STORE_VERSION` when its schema is newer than this package.
+   */
+  static async connect(target: string | PostgresStoreOptions): Promise<PostgresStore> {
+    const options: PostgresStoreOptions = typeof target === 'string' ? { connectionString: target } : { ...target };
+    const url = redactUrl(options.connectionString);
+    const schema = options.schema ?? 'public';
+    const invalid = (message: string): PostgresStoreError =>
+      new PostgresStoreError(ERROR_CODES.LOUSHO_INVALID_CONFIG, url, message, 'See docs/postgres.md for the options.');
+    if (!options.pool && (typeof options.connectionString !== 'string' || options.connectionString.length === 0)) {
+      throw invalid('PostgresStore.connect() needs a connection string (e.g. process.env.DATABASE_URL) or a `pool`.');
+    }
+    if (!checkSchemaName(schema)) throw invalid(`The schema name '${schema}' is not allowed: use letters, digits and _ (at most 40, not starting with a digit).`);
+    const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    if (!(Number.isFinite(leaseMs) && leaseMs > 0)) throw invalid(`leaseMs must be a positive number of milliseconds, got ${String(leaseMs)}.`);
+
+    let pool = options.pool;
+    const ownsPool = !pool;
+    if (!pool) {
+      const driver = await loadDriver(url);
+      pool = new driver.Pool({
+        connectionString: options.connectionString,
+        max: options.max ?? 10,
+        connectionTimeoutMillis: options.connectTimeoutMs ?? 10_000,
+        application_name: 'lousho-store',
+      });
+    }
+    // An idle connection that breaks (a server restart) is dropped by the pool; without this
+    // listener the error would end the process.
+    pool.on('error', () => {});
+    let client: PgPoolClient;
+    try {
+      client = await pool.connect();
+    } catch (error) {
+      if (ownsPool) await pool.end().catch(() => {});
+      throw unreachableError(url, error);
+    }
+    try {
+      await migrate(client, schema, url);
+      client.release();
+    } catch (error) {
+      client.release(isConnectionError(error) ? (error as Error) : false);
+      if (ownsPool) await pool.end().catch(() => {});
+      if (SDKError.is(error)) throw error;
+      throw isConnectionError(error) ? unreachableError(url, error) : queryFailedError(url, error);
+    }
+    const store = new PostgresStore(pool, ownsPool, url, schema, leaseMs, options.noSignals !== true);
+    try {
+      await store.signals?.start();
+    } catch (error) {
+      await store.close();
+      throw isConnectionError(error) ? unreachableError(url, error) : queryFailedError(url, error);
+    }
+    return store;
+  }
+
+  /** Stops listening and closes the pool (unless it was yours). The store cannot be used afterwards. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.signals?.close();
+    if (this.#ownsPool) await this.#pool.end().catch(() => {});
+  }
+}
+

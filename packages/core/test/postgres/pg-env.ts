@@ -1,0 +1,48 @@
+/**
+ * What the PostgreSQL tests share: the database from the globalSetup (`inject('postgres')`), a
+ * schema of their own per test file (so files run in parallel), and stores closed at the end.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, inject } from 'vitest';
+import { PostgresStore, type PostgresStoreOptions } from '../../src/postgres/index.js';
+
+const context = inject('postgres');
+// With CI=true and no PostgreSQL, every PostgreSQL test file fails here instead of skipping.
+if ('error' in context) throw new Error(context.error);
+
+/** The database URL, or undefined when the PostgreSQL tests are skipped (the reason was printed once). */
+export const databaseUrl: string | undefined = 'url' in context ? context.url : undefined;
+/** True when the database is a throwaway cluster this run started (tests may stop and start it). */
+export const ownCluster = 'url' in context && !context.external;
+
+/** A new schema name, unique to this test file and call. */
+export function freshSchema(tag = 't'): string {
+  return `${tag}_${randomBytes(5).toString('hex')}`;
+}
+
+const opened: PostgresStore[] = [];
+const schemas = new Set<string>();
+
+/** A store on a schema of this file (a fresh one unless given); closed, and its schema dropped, after the file. */
+export async function openStore(options: Omit<PostgresStoreOptions, 'connectionString'> = {}): Promise<PostgresStore> {
+  const schema = options.schema ?? freshSchema();
+  schemas.add(schema);
+  const store = await PostgresStore.connect({ connectionString: databaseUrl!, ...options, schema });
+  opened.push(store);
+  return store;
+}
+
+afterAll(async () => {
+  await Promise.all(opened.map((store) => store.close()));
+  if (!databaseUrl || schemas.size === 0) return;
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: databaseUrl });
+  try {
+    await client.connect();
+    for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } catch {
+    // A test may have stopped the database; the throwaway cluster goes away anyway.
+  } finally {
+    await client.end().catch(() => {});
+  }
+});

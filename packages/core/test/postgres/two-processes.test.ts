@@ -1,0 +1,143 @@
+/**
+ * Two handler processes on loopback sharing one PostgreSQL database (issue 11): a stream followed
+ * from the other process, a stop and an approval received by the other process, and a process
+ * killed mid-turn whose session the other one takes over once the lease has run out.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AgentStreamEvent, Message } from '../../src/index.js';
+import { coveredSeqs, json, plain, readSse, reduceAll } from '../http/helpers.js';
+import { bundleChild, startHandler, type HandlerProcess } from './processes.js';
+import { databaseUrl, freshSchema, openStore } from './pg-env.js';
+
+const LEASE_MS = 3000;
+
+describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL database', () => {
+  const schema = freshSchema('two');
+  let bundle: Awaited<ReturnType<typeof bundleChild>>;
+  let a: HandlerProcess;
+  let b: HandlerProcess;
+  const extra: HandlerProcess[] = [];
+
+  beforeAll(async () => {
+    await openStore({ schema }); // creates the schema (and its cleanup) before the children migrate
+    bundle = await bundleChild();
+    [a, b] = await Promise.all([startHandler(bundle.file, databaseUrl!, schema, LEASE_MS), startHandler(bundle.file, databaseUrl!, schema, LEASE_MS)]);
+  }, 120_000);
+
+  afterAll(async () => {
+    await Promise.all([a, b, ...extra].filter(Boolean).map((p) => p.kill()));
+    bundle?.remove();
+  });
+
+  const newSession = async (on: HandlerProcess): Promise<string> =>
+    ((await (await fetch(`${on.url}/sessions`, { method: 'POST' })).json()) as { sessionId: string }).sessionId;
+  const sessionOf = async (on: HandlerProcess, id: string) =>
+    (await (await fetch(`${on.url}/sessions/${id}`)).json()) as { status: string; messages: Message[]; lastSeq: number; pendingApproval: { approvalId: string } | null };
+  /** Starts a turn and reads its whole stream in the background. */
+  const turn = (on: HandlerProcess, id: string, input: string) => fetch(`${on.url}/sessions/${id}/messages`, json({ input })).then((r) => readSse(r));
+
+  /** Every tool call of the transcript has exactly one result. */
+  function expectEveryCallAnswered(messages: Message[]): void {
+    const calls = messages.flatMap((m) => (m.role === 'assistant' ? (m.toolCalls ?? []).map((c) => c.id) : []));
+    const results = messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId);
+    expect(calls.length).toBeGreaterThan(0);
+    expect([...results].sort()).toEqual([...calls].sort());
+  }
+
+  it('follows a turn running on A from B with Last-Event-ID: the rest of the events, in order, no gap, no duplicate', async () => {
+    const id = await newSession(a);
+    const holdsBefore = a.messages.filter((m) => m.type === 'hold').length;
+    const onA = turn(a, id, 'hold on, work on it');
+    // The turn is at its tool calls: text deltas and the calls are stored by now.
+    await a.next((m) => m.type === 'hold' && a.messages.filter((x) => x.type === 'hold').length >= holdsBefore + 2);
+    const resumeAfter = 3;
+    const response = await fetch(`${b.url}/sessions/${id}/events`, { headers: { 'last-event-id': String(resumeAfter) } });
+    expect(response.status).toBe(200);
+    const onB = readSse(response);
+    a.send('release');
+    const [streamA, streamB] = await Promise.all([onA, onB]);
+
+    expect(streamA.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    expect(streamB.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    const seqsA = streamA.events.map((e) => e.seq);
+    expect(coveredSeqs(streamB.events)).toEqual(seqsA.filter((seq) => seq > resumeAfter));
+    // No client ever gets the stored form of a merged delta.
+    expect(streamB.events.some((e) => 'pieceSizes' in e)).toBe(false);
+    // What B showed adds up to what A showed.
+    expect(plain(reduceAll(streamB.events, reduceAll(streamA.events.slice(0, resumeAfter))))).toEqual(plain(reduceAll(streamA.events)));
+    // A stream on B started before the turn's end saw its live events exactly as A sent them.
+    const live = streamB.events.filter((e) => !('fromSeq' in e));
+    for (const event of live) expect(plain(event)).toEqual(plain(streamA.events.find((x) => x.seq === event.seq)));
+    const state = await sessionOf(b, id);
+    expect(state.status).toBe('idle');
+    expectEveryCallAnswered(state.messages);
+  });
+
+  it('stops from B a turn running on A: A ends aborted and every tool call has a result', async () => {
+    const id = await newSession(a);
+    const holdsBefore = a.messages.filter((m) => m.type === 'hold').length;
+    const onA = turn(a, id, 'hold everything');
+    await a.next(() => a.messages.filter((x) => x.type === 'hold').length >= holdsBefore + 2);
+    const stop = await fetch(`${b.url}/sessions/${id}/stop`, { method: 'POST' });
+    expect(stop.status).toBe(200);
+    expect(await stop.json()).toEqual({ stopped: true });
+    const streamA = await onA;
+    expect(streamA.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'aborted' });
+    // Both calls were cut off by the stop: each ends with a `cancelled` error result.
+    const ends = streamA.events.filter((e): e is Extract<AgentStreamEvent, { type: 'tool.error' }> => e.type === 'tool.error');
+    expect(ends.map((e) => e.error.kind)).toEqual(['cancelled', 'cancelled']);
+    const state = await sessionOf(b, id);
+    expect(state.status).toBe('idle');
+    expectEveryCallAnswered(state.messages);
+    // Nothing is running any more: a second stop finds nothing.
+    expect(await (await fetch(`${b.url}/sessions/${id}/stop`, { method: 'POST' })).json()).toEqual({ stopped: false });
+  });
+
+  it('a turn paused on approval on A is approved on B, and the run completes', async () => {
+    const id = await newSession(a);
+    const paused = await turn(a, id, 'email Bob please');
+    const done = paused.events.at(-1) as Extract<AgentStreamEvent, { type: 'run.done' }>;
+    expect(done).toMatchObject({ type: 'run.done', finishReason: 'awaiting-approval' });
+    const sentBefore = b.messages.filter((m) => m.type === 'sent').length;
+    const decided = await readSse(await fetch(`${b.url}/sessions/${id}/approvals/${done.approvalId}`, json({ approved: true })));
+    expect(decided.events[0]).toMatchObject({ type: 'run.start', continuation: true, seq: done.seq + 1 });
+    expect(decided.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    expect(b.messages.filter((m) => m.type === 'sent').length).toBe(sentBefore + 1);
+    expect(a.messages.some((m) => m.type === 'sent')).toBe(false);
+    const state = await sessionOf(a, id);
+    expect(state.status).toBe('idle');
+    expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+  });
+
+  it('A killed with SIGKILL mid-turn: B refuses while the lease lasts, then takes the session over and finishes the turn', async () => {
+    const c = await startHandler(bundle.file, databaseUrl!, schema, LEASE_MS);
+    extra.push(c);
+    const id = await newSession(c);
+    void turn(c, id, 'hold this job').catch(() => {});
+    await c.next(() => c.messages.filter((x) => x.type === 'hold').length >= 2);
+    await c.kill('SIGKILL');
+
+    // The dead process's lease still counts: B says the session is busy.
+    const early = await readSse(await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' })));
+    expect(early.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'LOUSHO_SESSION_BUSY' } });
+
+    b.send('auto-release');
+    let finished: Awaited<ReturnType<typeof readSse>> | undefined;
+    const deadline = Date.now() + 60_000;
+    while (!finished && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const attempt = await readSse(await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' })));
+      const last = attempt.events.at(-1);
+      if (last?.type === 'error' && last.error.code === 'LOUSHO_SESSION_BUSY') continue;
+      finished = attempt;
+    }
+    expect(finished?.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    const state = await sessionOf(b, id);
+    expectEveryCallAnswered(state.messages);
+    const users = state.messages.filter((m) => m.role === 'user').map((m) => m.content);
+    expect(users).toEqual(['hold this job', 'and report back']);
+    // The interrupted calls ran again on B (same ids), and their results come before the new input.
+    const firstUser = state.messages.findIndex((m) => m.content === 'and report back');
+    expect(state.messages.slice(firstUser - 2, firstUser).map((m) => m.role)).toEqual(['tool', 'tool']);
+  });
+});
