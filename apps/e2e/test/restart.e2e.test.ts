@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, lastAssistantText, openDemo, screenshot, sendMessage, waitForStatus, type Browser } from './browser.js';
-import { startDemoServer, type RunningServer } from './demo-server-process.js';
+import { approvalPanel, lastAssistantText, openDemo, screenshot, sendMessage, startDemoServer, toolCard, useBrowser, waitForStatus, type RunningDemoServer } from '../kit/index.js';
+import { reactDemo } from './react-demo.js';
 
 // A crash, not a reload: this test runs its own demo server (its own SQLite file in a temporary
 // folder), kills it with SIGKILL while the run waits for an approval, and starts a new process on
@@ -13,17 +13,15 @@ import { startDemoServer, type RunningServer } from './demo-server-process.js';
 const WAIT_MS = 30_000;
 const PROMPT = 'email bob@example.com about the launch';
 
-let browser: Browser | undefined;
+const browser = useBrowser();
 let dataDir: string | undefined;
-let server: RunningServer | undefined;
+let server: RunningDemoServer | undefined;
 
-beforeAll(async () => {
+beforeAll(() => {
   dataDir = mkdtempSync(join(tmpdir(), 'lousho-e2e-restart-'));
-  browser = await launchBrowser();
 });
 afterAll(async () => {
   await server?.stop();
-  await browser?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
@@ -63,13 +61,13 @@ describe('server restart (http, SQLite)', () => {
   it('after kill -9 and a restart, the reloaded page shows the transcript and the pending approval, and approving completes the run', async () => {
     server = await startDemoServer({ dataDir: dataDir! });
     const { port, url } = server;
-    const { page, pageErrors } = await openDemo(browser!, 'http', url);
+    const { page, pageErrors, close } = await openDemo(browser(), reactDemo, 'http', { serverUrl: url });
 
     await sendMessage(page, PROMPT);
-    const panel = page.getByTestId('approval-panel');
+    const panel = approvalPanel(page);
     await panel.waitFor({ timeout: WAIT_MS });
     await waitForStatus(page, 'awaiting-approval', WAIT_MS);
-    await page.locator('[data-testid="tool-card"][data-tool="send_email"][data-state="awaiting-approval"]').waitFor({ timeout: WAIT_MS });
+    await toolCard(page, 'send_email', 'awaiting-approval').waitFor({ timeout: WAIT_MS });
     const before = await transcriptOf(page);
     const argsBefore = (await panel.getByTestId('approval-args').textContent()) ?? '';
     const sessionId = await sessionIdOf(page);
@@ -99,12 +97,12 @@ describe('server restart (http, SQLite)', () => {
     const argsAfter = (await panel.getByTestId('approval-args').textContent()) ?? '';
     expect(argsAfter).toBe(argsBefore);
     expect(argsAfter).toContain('launch');
-    await screenshot(page, 'restart-restored-http');
+    await screenshot(reactDemo, page, 'restart-restored-http');
 
     await panel.getByRole('button', { name: 'Approve' }).click();
     await waitForStatus(page, 'idle', WAIT_MS);
-    const card = page.locator('[data-testid="tool-card"][data-tool="send_email"]');
-    await page.locator('[data-testid="tool-card"][data-tool="send_email"][data-state="done"]').waitFor({ timeout: WAIT_MS });
+    const card = toolCard(page, 'send_email');
+    await toolCard(page, 'send_email', 'done').waitFor({ timeout: WAIT_MS });
     expect(await panel.count()).toBe(0);
 
     const result = await card.getByTestId('tool-result').innerText();
@@ -118,7 +116,7 @@ describe('server restart (http, SQLite)', () => {
     expect(final.cards).toEqual(['send_email:done']);
     expect(new Set(final.texts.filter(Boolean)).size).toBe(final.texts.filter(Boolean).length);
     expect(final.texts.join('\n').match(/Message id: msg_\w+/g)).toHaveLength(1);
-    await screenshot(page, 'restart-approved-http');
+    await screenshot(reactDemo, page, 'restart-approved-http');
 
     // The restarted server's own record agrees: the session is finished and nothing waits for a decision.
     const response = await fetch(new URL(`/api/agent/sessions/${encodeURIComponent(sessionId)}`, url));
@@ -134,6 +132,6 @@ describe('server restart (http, SQLite)', () => {
     expect(session.messages.at(-1)?.content).toContain(messageId!);
 
     expect(pageErrors).toEqual([]);
-    await page.close();
+    await close();
   });
 });

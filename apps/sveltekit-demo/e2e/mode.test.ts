@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lastAssistantText, launchBrowser, openDemo, sendAndWaitForReply, waitForStatus, type Browser } from './support/browser.js';
+import { lastAssistantText, openDemo, sendAndWaitForReply, useBrowser, waitForStatus } from 'e2e/kit';
+import { describe, expect, it } from 'vitest';
+import { sveltekitDemo } from './support/sveltekit-demo.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('switching where the agent runs', () => {
   it('keeps the mode in the URL; each mode has its own chat, and the HTTP one comes back from the server', async () => {
-    const { page, pageErrors, close } = await openDemo(browser, 'http');
+    const { page, pageErrors, close } = await openDemo(browser(), sveltekitDemo, 'http');
     await sendAndWaitForReply(page, 'echo over http');
     expect(await lastAssistantText(page)).toBe('over http');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appUrl } from './support/browser.js';
+import { appUrl } from './support/sveltekit-demo.js';
 
 // The agent's routes, mounted by the app itself (src/routes/api/agent/[...path]/+server.ts).
 describe('the agent handler inside the SvelteKit app', () => {

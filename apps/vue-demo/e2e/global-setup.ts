@@ -1,20 +1,20 @@
-import type { TestProject } from 'vitest/node';
-import { buildVueDemoIfStale } from './build-demo.js';
-import { startDemoServer } from './demo-server-process.js';
+import { buildIfStale, demoGlobalSetup, startDemoServer } from 'e2e/kit';
+import { VUE_DEMO_DIR } from './vue-demo.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    /** The demo server of this run (its root; the Vue demo is at `vue/` below it). */
-    vueDemoServerUrl: string;
-  }
-}
-
-/** Builds the Vue demo when needed, starts a demo server of its own for the run, and stops it afterwards. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  const build = await buildVueDemoIfStale();
-  if (build === 'built') console.log('[vue-e2e] built the Vue demo (apps/vue-demo/dist)');
-  const server = await startDemoServer();
-  console.log(`[vue-e2e] demo server at ${server.url} (the Vue demo at ${server.url}vue/)`);
-  project.provide('vueDemoServerUrl', server.url);
-  return () => server.stop();
-}
+/**
+ * Builds the Vue demo when needed, and runs a demo server of its own (on a fresh SQLite folder) for
+ * the whole run. The server does not need the React demo to serve this one at /vue/.
+ */
+export default demoGlobalSetup({
+  label: 'vue-e2e',
+  build: async () => {
+    const result = await buildIfStale({
+      appDir: VUE_DEMO_DIR,
+      sources: ['src', 'public', 'index.html', 'vite.config.ts'],
+      packages: ['core', 'build-ai-agent', 'vue', 'demo-agent'],
+      builtMarker: 'dist/index.html',
+    });
+    return result === 'built' ? 'the Vue demo (apps/vue-demo/dist)' : undefined;
+  },
+  start: () => startDemoServer(),
+});

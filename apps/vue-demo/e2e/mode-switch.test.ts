@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, lastAssistantText, openDemo, screenshot, sendAndWaitForReply, type Browser } from './browser.js';
+import { lastAssistantText, openDemo, screenshot, sendAndWaitForReply, useBrowser } from 'e2e/kit';
+import { describe, expect, it } from 'vitest';
+import { vueDemo } from './vue-demo.js';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const browser = useBrowser();
 
 describe('the in-process switch', () => {
   it('is the Vue demo, and each mode keeps its own chat: HTTP by default, the page agent after the switch', async () => {
-    const { page, pageErrors } = await openDemo(browser, 'http');
+    const { page, pageErrors, close } = await openDemo(browser(), vueDemo, 'http');
     expect(await page.title()).toBe('Lousho · Vue demo');
     expect(await page.locator('.brand-sub').textContent()).toBe('Vue demo');
     const http = page.getByRole('radio', { name: 'HTTP server' });
@@ -29,7 +24,7 @@ describe('the in-process switch', () => {
     await page.getByRole('region', { name: 'Getting started' }).waitFor();
     await sendAndWaitForReply(page, 'echo in the page');
     expect(await lastAssistantText(page)).toBe('in the page');
-    await screenshot(page, 'mode-page');
+    await screenshot(vueDemo, page, 'mode-page');
 
     // Back to HTTP: the server's chat is still there (restored from sessionStorage).
     await http.click();
@@ -37,6 +32,6 @@ describe('the in-process switch', () => {
     await page.locator('[data-testid="message"][data-role="assistant"] [data-testid="text"]', { hasText: 'over http' }).waitFor();
     expect(await page.locator('.messages').innerText()).not.toContain('in the page');
     expect(pageErrors).toEqual([]);
-    await page.close();
+    await close();
   });
 });

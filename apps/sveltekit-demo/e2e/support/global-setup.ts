@@ -1,18 +1,19 @@
-import type { TestProject } from 'vitest/node';
+import { buildIfStale, demoGlobalSetup } from 'e2e/kit';
 import { startApp } from './app-process.js';
-import { buildAppIfStale } from './build-app.js';
+import { APP_DIR } from './sveltekit-demo.js';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    appUrl: string;
-  }
-}
-
-/** Builds the SvelteKit demo when needed, starts `node build` for the whole run, and stops it afterwards. */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
-  if ((await buildAppIfStale()) === 'built') console.log('[svelte-e2e] built the SvelteKit demo (apps/sveltekit-demo/build)');
-  const app = await startApp();
-  console.log(`[svelte-e2e] app at ${app.url}`);
-  project.provide('appUrl', app.url);
-  return () => app.stop();
-}
+/** Builds the SvelteKit demo when needed, and runs `node build` for the whole run. */
+export default demoGlobalSetup({
+  label: 'svelte-e2e',
+  build: async () => {
+    const result = await buildIfStale({
+      appDir: APP_DIR,
+      sources: ['src', 'static', 'svelte.config.js', 'vite.config.ts', 'package.json'],
+      packages: ['core', 'build-ai-agent', 'svelte', 'demo-agent'],
+      // The file adapter-node writes last-ish: the build's age.
+      builtMarker: 'build/handler.js',
+    });
+    return result === 'built' ? 'the SvelteKit demo (apps/sveltekit-demo/build)' : undefined;
+  },
+  start: startApp,
+});

@@ -1,0 +1,79 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { failStarted, startProcess, type StartedProcess } from './child-process.js';
+import { DEMO_SERVER_DIR } from './paths.js';
+
+/** A server the tests started; also what a global setup serves the run from. */
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export interface RunningDemoServer extends RunningServer {
+  /** The port it listens on (to start a replacement on the same address). */
+  port: number;
+  /** A graceful stop (SIGTERM, SIGKILL after 5 s). */
+  stop(): Promise<void>;
+  /** `kill -9`: no shutdown code runs, as in a crash. Resolves with the signal that ended the process. */
+  kill(): Promise<NodeJS.Signals | null>;
+}
+
+export interface DemoServerOptions {
+  /** 0 (the default) takes a free port. */
+  port?: number;
+  /**
+   * Where the server keeps its SQLite file (DEMO_DATA_DIR). Default: a fresh temporary folder,
+   * removed when the server ends, so sessions of earlier runs never leak into this one.
+   */
+  dataDir?: string;
+}
+
+/**
+ * Starts apps/demo-server (which serves the React demo at / and the Vue demo at /vue/) as a child
+ * process on 127.0.0.1, by default on a free port (PORT=0: the server prints the address it got),
+ * and resolves once it answers. Always the offline demo model.
+ */
+export async function startDemoServer(options: DemoServerOptions = {}): Promise<RunningDemoServer> {
+  const ownDataDir = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'lousho-e2e-data-')) : undefined;
+  const removeOwnDataDir = (): void => {
+    if (ownDataDir) rmSync(ownDataDir, { recursive: true, force: true });
+  };
+  let started: StartedProcess;
+  try {
+    started = await startProcess({
+      name: 'The demo server',
+      args: ['--import', 'tsx', '--conditions=@lousho/source', 'src/main.ts'],
+      cwd: DEMO_SERVER_DIR,
+      env: { ...process.env, PORT: String(options.port ?? 0), HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production', DEMO_DATA_DIR: options.dataDir ?? ownDataDir },
+      readyWhen: /running at (http:\/\/127\.0\.0\.1:\d+\/)/,
+    });
+  } catch (error) {
+    removeOwnDataDir();
+    throw error;
+  }
+  const url = started.ready[1]!;
+  try {
+    const info = await fetch(new URL('/api/info', url));
+    if (!info.ok) throw new Error(`GET /api/info answered ${info.status}.`);
+  } catch (error) {
+    try {
+      return await failStarted(started, error);
+    } finally {
+      removeOwnDataDir();
+    }
+  }
+  return {
+    url,
+    port: Number(new URL(url).port),
+    async stop() {
+      await started.stop();
+      removeOwnDataDir();
+    },
+    async kill() {
+      const signal = await started.kill();
+      removeOwnDataDir();
+      return signal;
+    },
+  };
+}
