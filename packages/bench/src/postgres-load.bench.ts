@@ -185,7 +185,7 @@ async function servers(args: string[][]): Promise<{ children: Child[]; ports: nu
 export async function runPostgresLoadBench(options: PostgresLoadBenchOptions = {}): Promise<Record<string, unknown> | undefined> {
   const sessions = options.sessions ?? 200;
   const followEvery = options.followEvery ?? 4;
-  const runs = options.runs ?? 2;
+  const runs = options.runs ?? 5;
   const deadlineMs = options.deadlineMs ?? 60_000;
   let url = process.env.DATABASE_URL;
   let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
@@ -276,5 +276,5 @@ export async function runPostgresLoadBench(options: PostgresLoadBenchOptions = {
 
 // Run alone: `npx tsx --conditions=@lousho/source src/postgres-load.bench.ts [runs]`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await runPostgresLoadBench({ runs: Number(process.argv[2] ?? 2) });
+  await runPostgresLoadBench({ runs: Number(process.argv[2] ?? 5) });
 }

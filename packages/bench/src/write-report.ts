@@ -69,6 +69,20 @@ export function resultsMarkdown(all: any): string {
       '',
     );
   }
+  const pg = all.postgresLoad;
+  if (pg?.postgres) {
+    lines.push(
+      `### PostgreSQL: two processes sharing one database (${pg.sessions} concurrent sessions × ${pg.deltasPerTurn} deltas, medians of ${pg.postgres.runs} runs, ${pg.measuredAt.slice(0, 10)})`,
+      '',
+      '| Store | Sessions completed | Failed streams | Followed on the other process (failed) | Events per second | Time per event p50 | Follower lag p50 / p99 |',
+      '|---|---|---|---|---|---|---|',
+      `| PostgresStore, 2 processes | ${pg.postgres.completed} of ${pg.sessions} | ${pg.postgres.failed} | ${pg.postgres.followed} (${pg.postgres.followFailed}) | ${n(pg.postgres.eventsPerSecond)} | ${n(pg.postgres.msPerEventP50, 1)} ms | ${n(pg.postgres.followLagP50Ms)} ms / ${n(pg.postgres.followLagP99Ms)} ms |`,
+      `| SqliteStore, 1 process | ${pg.sqlite.completed} of ${pg.sessions} | ${pg.sqlite.failed} | – | ${n(pg.sqlite.eventsPerSecond)} | ${n(pg.sqlite.msPerEventP50, 1)} ms | – |`,
+      '',
+      `Added per event on PostgreSQL: ${n(pg.addedCostMicrosecondsPerEvent, 0)} µs of throughput cost, ${n(pg.addedLatencyMicrosecondsPerEvent / 1000, 1)} ms of latency under this load. Zero lost or duplicated events: ${ok(pg.targets.zeroLostOrDuplicatedEvents)}.`,
+      '',
+    );
+  }
   return lines.join('\n');
 }
 
@@ -106,7 +120,12 @@ export function readmeMarkdown(all: any): string {
     if (p.vue) lines.push(`| Browser: Vue \`useLoushoAgent\`, main-thread time per delta / earlier re-renders | ${us(p.vue)} / ${p.vue.earlierMessageRenders} | | | |`);
     if (p.svelteDerived) lines.push(`| Browser: Svelte \`loushoAgent\` (\`$derived\` list), main-thread time per delta / earlier re-renders | ${us(p.svelteDerived)} / ${p.svelteDerived.earlierMessageRenders} | | | |`);
   }
-  if (all.postgresLoad) lines.push('', `PostgreSQL (two processes, one database): see docs/benchmarks.md.`);
+  const pg = all.postgresLoad;
+  if (pg?.postgres) {
+    lines.push(
+      `| PostgreSQL: ${pg.sessions} concurrent sessions over two processes sharing one database, events per second (${pg.postgres.runs} runs) | ${n(pg.postgres.eventsPerSecond)} (SQLite, one process: ${n(pg.sqlite.eventsPerSecond)}) | | 0 lost or duplicated | ${pg.postgres.failed + pg.postgres.followFailed} ${ok(pg.targets.zeroLostOrDuplicatedEvents)} |`,
+    );
+  }
   return lines.join('\n');
 }
 
