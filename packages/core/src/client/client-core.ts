@@ -14,6 +14,8 @@ const MAX_RECONNECTS = 3;
 const RECONNECT_DELAY_MS = 250;
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
+/** Why an action cannot happen now: its code and message. */
+type Refusal = [code: string, message: string];
 
 /** Calls user code; an exception there is reported as uncaught (like a DOM listener's), never thrown into the client. */
 function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
@@ -67,13 +69,9 @@ export function createClientCore(
 
   // ---- notifications ----
 
-  function cancelNotify(): void {
+  function notify(): void {
     clearTimeout(notifyTimer);
     notifyTimer = undefined;
-  }
-
-  function notify(): void {
-    cancelNotify();
     lastNotify = Date.now();
     for (const listener of [...listeners]) callSafely(listener, state);
   }
@@ -101,8 +99,14 @@ export function createClientCore(
     return result;
   }
 
-  /** A failed outcome with the current state. */
-  const failed = (code: string, message: string): AgentActionResult => ({ ok: false, state, error: { code, message } });
+  /** The waiting actions end as the leg did. */
+  const done = (): AgentActionResult => settle({ ok: true, state, finishReason: state.finishReason });
+
+  /** `error` (already in `state.error`) to `onError` and to the waiting actions. */
+  function failed(error: Error & { code: string }): AgentActionResult {
+    callSafely(onError, error);
+    return settle({ ok: false, state, error: state.error! });
+  }
 
   /**
    * A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting
@@ -113,22 +117,24 @@ export function createClientCore(
     serverRunning = false;
     // Through the reducer, so the state shows it as a server-side `error` event would.
     setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code, message } } as AgentStreamEvent));
-    callSafely(onError, error);
-    return settle({ ok: false, state, error: state.error! });
+    return failed(error);
   }
 
-  /** An action that cannot happen now: reported; the state is left alone. */
-  function refuse(code: string, message: string): AgentActionResult {
-    callSafely(onError, new AgentClientError(code, message));
-    return failed(code, message);
+  /** What an action that did not happen resolves with: the state is left alone. */
+  const refused = ([code, message]: Refusal): AgentActionResult => ({ ok: false, state, error: { code, message } });
+
+  /** An action that cannot happen now: reported to `onError`. */
+  function refuse(refusal: Refusal): AgentActionResult {
+    callSafely(onError, new AgentClientError(...refusal));
+    return refused(refusal);
   }
 
-  /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
+  /** Stops reading streams (the server's run goes on) and resolves the waiting actions with the refusal. */
   function stopFollowing(code: string, message: string): void {
     restoring?.abort();
     leg?.abort();
     restoring = leg = undefined;
-    settle(failed(code, message));
+    settle(refused([code, message]));
   }
 
   // ---- events ----
@@ -138,8 +144,9 @@ export function createClientCore(
     const { seq, type } = event;
     if (typeof seq === 'number') {
       if (seq <= seen) return false;
-      // Events were missed (another tab ran turns meanwhile): re-read the session, then go on.
-      if (seq > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Event ${seq} came after ${seen}.`);
+      // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
+      // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
+      if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Event ${seq} came after ${seen}.`);
       seen = seq;
     }
     let next: AgentUIState;
@@ -156,22 +163,17 @@ export function createClientCore(
     changed(ends);
     callSafely(onEvent, event);
     if (type === 'run.done') {
-      const finishReason = event.finishReason;
-      callSafely(onFinish, { state: next, finishReason });
-      settle({ ok: true, state: next, finishReason });
-    } else if (type === 'error') {
-      const error = event.error;
-      callSafely(onError, new AgentClientError(error.code, error.message));
-      settle({ ok: false, state: next, error });
-    }
+      callSafely(onFinish, { state, finishReason: state.finishReason! });
+      done();
+    } else if (type === 'error') failed(new AgentClientError(state.error!.code, state.error!.message));
     return true;
   }
 
   const followOpener: Opener = (signal) => transport.follow(sessionId!, seen, signal);
 
   /** Reads the session from the server and takes its state (unless `signal` was aborted meanwhile). */
-  async function reload(id: string, signal: AbortSignal): Promise<LoadedSession | undefined> {
-    const loaded = await transport.load(id, signal);
+  async function reload(signal: AbortSignal): Promise<LoadedSession | undefined> {
+    const loaded = await transport.load(sessionId!, signal);
     if (loaded && !signal.aborted) {
       serverRunning = loaded.running;
       seen = loaded.state.lastSeq;
@@ -190,15 +192,14 @@ export function createClientCore(
     leg?.abort();
     leg = controller;
     serverRunning = true;
-    let opener = open;
     let reconnects = 0;
     try {
       for (;;) {
         let opened = false;
         let progressed = false;
-        let failure: unknown;
+        let failure: any;
         try {
-          const read = await opener(signal);
+          const read = await open(signal);
           opened = true;
           await read((event) => {
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
@@ -208,16 +209,17 @@ export function createClientCore(
           failure = error;
         }
         if (signal.aborted) return;
-        const code = (failure as { code?: unknown } | undefined)?.code;
+        const code = failure?.code;
+        open = followOpener;
         if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
-          const loaded = await reload(sessionId!, signal);
+          const loaded = await reload(signal);
           if (signal.aborted) return;
           if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
           if (!loaded.running) break;
         } else {
           // A refused request, or a stream that cannot be read: reconnecting would not help.
-          if (failure !== undefined && (!opened || /^LOUSHO_STREAM_/.test(code as string))) throw failure;
+          if (failure !== undefined && (!opened || /^LOUSHO_STREAM_/.test(code))) throw failure;
           if (!serverRunning) break;
           // The stream ended (or broke) before the leg did: resume after the last applied event.
           reconnects = progressed ? 1 : reconnects + 1;
@@ -227,9 +229,8 @@ export function createClientCore(
             if (signal.aborted) return;
           }
         }
-        opener = followOpener;
       }
-      settle({ ok: true, state, finishReason: state.finishReason });
+      done();
     } catch (error) {
       if (!signal.aborted) fail(error);
     } finally {
@@ -237,20 +238,12 @@ export function createClientCore(
     }
   }
 
-  /** Starts reading a leg; resolves when it ends (or the client stops following it). */
-  function action(open: Opener): Promise<AgentActionResult> {
-    const result = new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
-    void consume(open);
-    return result;
-  }
-
   async function restore(): Promise<void> {
-    const id = sessionId;
-    if (id === undefined) return;
+    if (sessionId === undefined) return;
     const controller = (restoring = new AbortController());
     const signal = controller.signal;
     try {
-      await reload(id, signal);
+      await reload(signal);
     } catch (error) {
       if (!signal.aborted) fail(error);
       return;
@@ -262,21 +255,32 @@ export function createClientCore(
 
   const start = (): Promise<void> => (destroyed ? Promise.resolve() : (started ??= restore()));
 
-  /** Waits for the restore; a refusal when the client cannot act, or when `busy` and a turn runs. */
-  async function ready(busy?: boolean): Promise<AgentActionResult | undefined> {
+  /**
+   * An action that reads a leg: once the session is restored, refused when the client is
+   * destroyed, when a turn runs, or when `refusal()` says why not; else resolves when the leg ends
+   * (or the client stops following it).
+   */
+  async function act(refusal: () => Refusal | null | undefined, open: Opener): Promise<AgentActionResult> {
     if (!destroyed) await start();
-    return destroyed ? refuse('LOUSHO_CLIENT_DESTROYED', 'Destroyed.') : busy && serverRunning ? refuse('LOUSHO_SESSION_BUSY', 'A turn is running.') : undefined;
+    const why = destroyed ? (['LOUSHO_CLIENT_DESTROYED', 'Destroyed.'] as Refusal) : serverRunning ? (['LOUSHO_SESSION_BUSY', 'A turn is running.'] as Refusal) : refusal();
+    if (why) return refuse(why);
+    const result = new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
+    void consume(open);
+    return result;
   }
 
-  async function decide(decision: ClientDecision): Promise<AgentActionResult> {
-    const refused = await ready(true);
-    if (refused) return refused;
-    const pending = state.pendingApproval;
-    const id = sessionId;
-    if (!pending || id === undefined) return refuse('LOUSHO_APPROVAL_NOT_FOUND', 'Nothing to decide.');
-    if (pending.kind !== decision.kind) return refuse('LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`);
-    return action((signal) => transport.decide(id, pending.approvalId, decision, signal));
-  }
+  const decide = (decision: ClientDecision): Promise<AgentActionResult> =>
+    act(
+      () => {
+        const pending = state.pendingApproval;
+        return !pending || sessionId === undefined
+          ? ['LOUSHO_APPROVAL_NOT_FOUND', 'Nothing to decide.']
+          : pending.kind !== decision.kind
+            ? ['LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`]
+            : undefined;
+      },
+      (signal) => transport.decide(sessionId!, state.pendingApproval!.approvalId, decision, signal),
+    );
 
   const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, note });
 
@@ -305,11 +309,11 @@ export function createClientCore(
         subscribed = false;
         listeners.delete(listener);
         if (listeners.size || destroyed || detachTimer !== undefined) return;
+        // (A throttled notification still due finds no listener: nothing to cancel.)
         detachTimer = setTimeout(() => {
           detachTimer = undefined;
           if (listeners.size) return;
           detached = true;
-          cancelNotify();
           if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'Detached.');
         }, 0);
       };
@@ -317,19 +321,19 @@ export function createClientCore(
 
     start,
 
-    async send(input, sendOptions = {}) {
-      const refused = await ready(true);
-      if (refused) return refused;
-      if (state.pendingApproval) return refuse('LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.');
-      const id = (client.sessionId = sessionId ??= randomSessionId());
-      stored('setItem', id);
-      const metadata = sendOptions.metadata;
-      return action((signal) => transport.send(id, input, metadata, signal));
-    },
+    send: (input, options) =>
+      act(
+        () => state.pendingApproval && ['LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.'],
+        (signal) => {
+          const id = (client.sessionId = sessionId ??= randomSessionId());
+          stored('setItem', id);
+          return transport.send(id, input, options?.metadata, signal);
+        },
+      ),
 
     async stop() {
-      const refused = await ready();
-      if (refused) return refused;
+      if (!destroyed) await start();
+      if (destroyed) return refuse(['LOUSHO_CLIENT_DESTROYED', 'Destroyed.']);
       const id = sessionId;
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
       const ended = id !== undefined && serverRunning && leg ? new Promise<AgentActionResult>((resolve) => waiters.push(resolve)) : undefined;
@@ -358,13 +362,12 @@ export function createClientCore(
       setState(initialAgentUIState());
     },
 
+    // (Timers still due find nothing to do once the client is destroyed.)
     destroy() {
       if (destroyed) return;
       stopFollowing('LOUSHO_CLIENT_DESTROYED', 'Destroyed.');
       destroyed = true;
       listeners.clear();
-      clearTimeout(detachTimer);
-      clearTimeout(notifyTimer);
     },
   };
   return client;

@@ -1,4 +1,4 @@
-import { createSseParser, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM, UTF8_OPTIONS } from '../protocol/decoder.js';
+import { createSseParser, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM, UTF8_OPTIONS, type ProtocolState } from '../protocol/decoder.js';
 import type { AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
 import type { ClientTransport, EventReader, HttpSource } from './types.js';
@@ -24,20 +24,18 @@ const sseReader =
     }
     const reader = body.getReader();
     const cancel = (): void => void reader.cancel().catch(ignore);
-    signal.addEventListener('abort', cancel);
-    // The parser and the protocol check without the decoder's push/end wrapper: a failure ends the reading anyway.
-    const parser = createSseParser(protocolBlockHandler(onEvent, { lastEventId: '', version: undefined }), undefined, DEFAULT_MAX_EVENT_SIZE);
+    // One stream per signal at a time (a resumed leg reads its streams one after the other).
+    signal.onabort = cancel;
+    // The parser and the protocol check without the decoder's push/end wrapper: a failure ends the
+    // reading anyway. Nothing is flushed at the end: text after the last blank line is an
+    // unfinished event, which the standard drops.
+    const parser = createSseParser(protocolBlockHandler(onEvent, {} as ProtocolState), undefined, DEFAULT_MAX_EVENT_SIZE);
     const text = new TextDecoder('utf-8', UTF8_OPTIONS);
-    let finished = false;
     try {
-      while (!signal.aborted) {
-        const { done, value } = await reader.read();
-        if ((finished = !!done)) return parser.feed(text.decode());
-        parser.feed(text.decode(value, STREAM));
-      }
+      for (let chunk; !(chunk = await reader.read()).done; ) parser.feed(text.decode(chunk.value, STREAM));
     } finally {
-      signal.removeEventListener('abort', cancel);
-      if (!finished) cancel();
+      // (Nothing to do for a stream that ended; a failed read or a bad event leaves it to be cancelled.)
+      cancel();
     }
   };
 
@@ -45,10 +43,13 @@ const sseReader =
 export function createHttpTransport(source: HttpSource): ClientTransport {
   const base = `${source.url.replace(/\/+$/, '')}/sessions/`;
 
-  /** A request to `sessions/<path>`; a non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one). */
-  const request = async (path: string[], method: string, signal?: AbortSignal, body?: object, accept?: string, lastEventId?: number): Promise<Response> => {
+  /**
+   * A request to `sessions/<path>`: a POST with a JSON `body`, else a GET; an event stream when
+   * `sse`. A non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one).
+   */
+  const request = async (path: string[], signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: number, method = body ? 'POST' : 'GET'): Promise<Response> => {
     const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
-    if (accept) headers.set('accept', accept);
+    if (sse) headers.set('accept', 'text/event-stream');
     if (lastEventId !== undefined) headers.set('last-event-id', `${lastEventId}`);
     if (body) headers.set('content-type', 'application/json');
     // Looked up per call: a global fetch may be installed (or mocked) after the client was made.
@@ -60,22 +61,21 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     throw new AgentClientError(own ? error.code : 'LOUSHO_BAD_RESPONSE', own ? error.message : `HTTP ${status}`, { status });
   };
 
-  const stream = async (path: string[], method: string, signal: AbortSignal, body?: object, lastEventId?: number): Promise<EventReader> =>
-    sseReader(await request(path, method, signal, body, 'text/event-stream', lastEventId), signal);
+  const stream = async (path: string[], signal: AbortSignal, body?: object, lastEventId?: number): Promise<EventReader> => sseReader(await request(path, signal, body, true, lastEventId), signal);
 
   return {
     async load(sessionId, signal) {
-      const body = await request([sessionId], 'GET', signal).then(jsonOf, (error: AgentClientError) => {
+      const body = await request([sessionId], signal).then(jsonOf, (error: AgentClientError) => {
         if (error.status !== 404) throw error;
       });
       const state = body?.state as AgentUIState | undefined;
       if (body && !Array.isArray(state?.messages)) throw new AgentClientError('LOUSHO_BAD_RESPONSE', 'Unreadable session.');
       return body && { state: state!, running: body.status === 'running' };
     },
-    send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], 'POST', signal, metadata ? { input, metadata } : { input }),
+    send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], signal, metadata ? { input, metadata } : { input }),
     decide: (sessionId, approvalId, decision, signal) =>
-      stream([sessionId, 'approvals', approvalId], 'POST', signal, decision.kind === 'question' ? { answer: decision.answer } : { approved: decision.approved, note: decision.note }),
-    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], 'GET', signal, undefined, afterSeq),
-    stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], 'POST')))?.stopped === true,
+      stream([sessionId, 'approvals', approvalId], signal, decision.kind === 'question' ? { answer: decision.answer } : { approved: decision.approved, note: decision.note }),
+    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, afterSeq),
+    stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, undefined, false, undefined, 'POST')))?.stopped === true,
   };
 }

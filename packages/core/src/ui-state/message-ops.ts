@@ -37,10 +37,8 @@ class ListMessage extends ListView implements UIMessage {
   }
 }
 
-const partsListOf = (message: UIMessage): Parts | undefined => listOf(message);
-
 /** A message's parts as a list (a plain message, e.g. one restored from JSON, is converted). */
-const partsOf = (message: UIMessage): Parts => partsListOf(message) ?? PersistentList.from(message.parts);
+const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
 
 const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList =>
   list.set(index, new ListMessage(message.id, message.role, parts));
@@ -87,19 +85,18 @@ export interface ToolCallRef {
 }
 
 /**
- * Replaces the part of `call` (searched from the end, where the live calls are) with what
- * `update(part, arg)` returns (the same list when that is the same part). When there is no such
- * part and `create` is given, appends a new part for `call` with `create` to the reply (its
- * display name defaults to its name). Undefined when nothing was found or made. (A function and
- * its argument rather than a closure: no allocation per event.)
+ * Replaces the part of `call` (searched from the end, where the live calls are) with the part
+ * and what `change(arg, part)` returns over it; when there is no such part, appends a new part
+ * for `call` with what `change(arg)` returns (its display name defaults to its name). Undefined
+ * when `change` returns nothing. (A function and its argument rather than a closure: no
+ * allocation per event.)
  */
 export function updateToolPart<A>(
   list: MessageList,
   cursor: number,
   call: ToolCallRef,
-  update: (part: UIToolPart, arg: A) => UIToolPart | undefined,
+  change: (arg: A, part?: UIToolPart) => Partial<UIToolPart> | undefined,
   arg: A,
-  create?: Partial<UIToolPart>,
 ): MessageList | undefined {
   const { toolCallId, toolName } = call;
   // A call no version of this conversation ever had is not here: no need to look.
@@ -109,12 +106,13 @@ export function updateToolPart<A>(
     for (let p = parts?.length ?? 0; p--; ) {
       const part = parts!.at(p)!;
       if (part.type === 'tool' && part.toolCallId === toolCallId) {
-        const next = update(part, arg);
-        return next === part ? list : next && withParts(list, m, message, parts!.set(p, next));
+        const fields = change(arg, part);
+        return fields && withParts(list, m, message, parts!.set(p, merge(part, fields)));
       }
     }
   }
-  return create && appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, create) as UIToolPart);
+  const fields = change(arg);
+  return fields && appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, fields) as UIToolPart);
 }
 
 /** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */

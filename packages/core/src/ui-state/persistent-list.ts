@@ -18,6 +18,8 @@ export class PersistentList<T, Shared = unknown> {
    * before it was set): the message list keeps its tool-call index here.
    */
   shared: Shared | undefined;
+  /** How many elements it holds (a field rather than a getter: read on every event). */
+  readonly length: number;
   readonly #base: T[];
   readonly #size: number;
   /** The last elements: at most `LIST_WINDOW`, and at least one unless the list is empty. */
@@ -29,16 +31,13 @@ export class PersistentList<T, Shared = unknown> {
     this.#size = size;
     this.#tail = tail;
     this.shared = shared;
+    this.length = size + tail.length;
   }
 
   /** A list holding a copy of `items`. */
   static from<T, Shared = unknown>(items: readonly T[]): PersistentList<T, Shared> {
     const size = Math.max(items.length - LIST_WINDOW, 0);
     return new PersistentList(items.slice(0, size), size, items.slice(size));
-  }
-
-  get length(): number {
-    return this.#size + this.#tail.length;
   }
 
   at(index: number): T | undefined {
@@ -82,15 +81,13 @@ export class PersistentList<T, Shared = unknown> {
   }
 }
 
-let listOfView: (value: object) => PersistentList<unknown> | undefined;
-
 /** The list a `ListView` shows (undefined for any other object, e.g. a state parsed from JSON). */
-export const listOf = <L extends PersistentList<unknown, any>>(value: object): L | undefined => listOfView(value) as L | undefined;
+export let listOf: <L extends PersistentList<unknown, any>>(value: object) => L | undefined;
 
 const LIST_PROPERTY: PropertyDescriptor = {
   enumerable: true,
   get(this: object) {
-    return listOfView(this)!.toArray();
+    return listOf(this)!.toArray();
   },
 };
 
@@ -106,7 +103,7 @@ export class ListView {
   readonly #list: PersistentList<unknown>;
 
   static {
-    listOfView = (value) => (#list in value ? value.#list : undefined);
+    listOf = <L>(value: object) => (#list in value ? (value.#list as L) : undefined);
   }
 
   constructor(list: PersistentList<unknown, any>) {

@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyText, cancelUnfinishedTools, contentParts, merge, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import { appendReplyText, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, messageListOf, Snapshot, type Draft } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 
@@ -28,29 +28,49 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   return (apply(current, event, known ? seq : current.lastSeq) ?? state ?? current) as AgentUIState as AgentUIState<ToolPart>;
 }
 
-/** Streamed argument text, while the arguments are still streaming. */
-function appendArgs(part: UIToolPart, delta: string): UIToolPart | undefined {
-  if (part.state !== 'input-streaming') return undefined;
-  const next: UIToolPart = Object.assign({}, part);
-  next.argsText = (part.argsText ?? '') + delta;
-  return next;
-}
+type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` }>;
 
-/** The part as it is: what an update does to a part that needs no change. */
-const same = (part: UIToolPart): UIToolPart => part;
-
-/** A decision on the part's approval: recorded, and the call runs or is rejected. */
-function decided(part: UIToolPart, event: Extract<AgentStreamEvent, { type: 'approval.resolved' }>): UIToolPart {
-  const { approved, note, answer } = event;
-  // Object.assign skips the `false` of a missing note or answer.
-  const approval: UIToolApproval = Object.assign(
-    { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' },
-    part.approval,
-    { approved },
-    note !== undefined && { note },
-    answer !== undefined && { answer },
-  );
-  return merge(part, { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval });
+/**
+ * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
+ * fields of a new part for the call), or undefined when it changes nothing (or makes no part).
+ */
+function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | undefined {
+  switch (event.type) {
+    case 'tool.input.start':
+      // A call that is already there stays as it is.
+      return part ? {} : { state: 'input-streaming', argsText: '' };
+    case 'tool.input.delta':
+      // Streamed argument text, while the arguments are still streaming.
+      return part?.state === 'input-streaming' ? { argsText: (part.argsText ?? '') + event.delta } : undefined;
+    case 'tool.call':
+      return { state: 'running', args: event.args };
+    case 'tool.progress':
+      return part && { progress: event.progress };
+    case 'tool.done':
+      // Object.assign skips the `undefined` of missing artifacts.
+      return Object.assign<Partial<UIToolPart>, Partial<UIToolPart> | undefined>({ state: 'done', result: event.result }, event.artifacts && { artifacts: event.artifacts });
+    case 'tool.error':
+      return { state: toolStateForError(event.error.kind), error: event.error };
+    case 'approval.requested': {
+      const pending = event.approval;
+      const approval: UIToolApproval = Object.assign({ approvalId: pending.approvalId, kind: pending.kind }, pending.question !== undefined && { question: pending.question });
+      return { state: 'awaiting-approval', args: pending.args, approval };
+    }
+    case 'approval.resolved': {
+      if (!part) return undefined;
+      // A decision on the part's approval: recorded, and the call runs or is rejected.
+      const { approved, note, answer } = event;
+      const approval: UIToolApproval = Object.assign(
+        { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' },
+        part.approval,
+        { approved },
+        note !== undefined && { note },
+        answer !== undefined && { answer },
+      );
+      return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
+    }
+  }
+  return undefined;
 }
 
 /** The next state with `list` and `cursor`, the rest as in `s` (the caller adjusts it). */
@@ -58,10 +78,9 @@ const next = (s: Snapshot, seq: number, list: MessageList, cursor: number): Draf
 
 /** Reply content arrived: the reply is open, the run is streaming. Without a change (no such tool call), only `seq` moves. */
 function reply(s: Snapshot, seq: number, list: MessageList | undefined): Snapshot {
-  if (!list) return next(s, seq, messageListOf(s), cursorOfState(s)) as Snapshot;
-  const draft = next(s, seq, list, CURSOR_OPEN);
+  const draft = next(s, seq, list ?? messageListOf(s), list ? CURSOR_OPEN : cursorOfState(s));
   const status = s.status;
-  if (status === 'submitted' || status === 'idle') draft.status = 'streaming';
+  if (list && (status === 'submitted' || status === 'idle')) draft.status = 'streaming';
   return draft as Snapshot;
 }
 
@@ -69,13 +88,20 @@ function reply(s: Snapshot, seq: number, list: MessageList | undefined): Snapsho
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   const list = messageListOf(s);
   const cursor = cursorOfState(s);
-  let fields: Partial<UIToolPart>;
   let draft: Draft;
 
   switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
       return reply(s, seq, appendReplyText(list, cursor, event.type === 'text.delta' ? 'text' : 'reasoning', event.delta, !(cursor & CURSOR_STEP_BOUNDARY)));
+
+    case 'tool.input.start':
+    case 'tool.input.delta':
+    case 'tool.call':
+    case 'tool.progress':
+    case 'tool.done':
+    case 'tool.error':
+      return reply(s, seq, updateToolPart(list, cursor, event, toolFields, event));
 
     case 'run.start': {
       // A continuation goes on in the same assistant message; a new run starts a new one.
@@ -97,39 +123,16 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     case 'step.start':
       return next(s, seq, list, cursor | CURSOR_STEP_BOUNDARY) as Snapshot;
 
-    case 'tool.input.start':
-      return reply(s, seq, updateToolPart(list, cursor, event, same, 0, { state: 'input-streaming', argsText: '' }));
-
-    case 'tool.input.delta':
-      return reply(s, seq, updateToolPart(list, cursor, event, appendArgs, event.delta));
-
-    case 'tool.call':
-      fields = { state: 'running', args: event.args };
-      return reply(s, seq, updateToolPart(list, cursor, event, merge, { toolName: event.toolName, displayName: event.displayName, state: 'running', args: event.args }, fields));
-
-    case 'tool.progress':
-      return reply(s, seq, updateToolPart(list, cursor, event, merge, { progress: event.progress }));
-
-    case 'tool.done':
-      fields = Object.assign<Partial<UIToolPart>, false | Partial<UIToolPart> | undefined>({ state: 'done', result: event.result }, event.artifacts && { artifacts: event.artifacts });
-      return reply(s, seq, updateToolPart(list, cursor, event, merge, fields, fields));
-
-    case 'tool.error':
-      fields = { state: toolStateForError(event.error.kind), error: event.error };
-      return reply(s, seq, updateToolPart(list, cursor, event, merge, fields, fields));
-
     case 'approval.requested': {
       const pending = event.approval;
-      const approval: UIToolApproval = Object.assign({ approvalId: pending.approvalId, kind: pending.kind }, pending.question !== undefined && { question: pending.question });
-      fields = { state: 'awaiting-approval', args: pending.args, approval };
-      draft = next(s, seq, updateToolPart(list, cursor, pending, merge, fields, fields)!, cursor | CURSOR_OPEN);
+      draft = next(s, seq, updateToolPart(list, cursor, pending, toolFields, event)!, cursor | CURSOR_OPEN);
       draft.status = 'awaiting-approval';
       draft.pendingApproval = pending;
       break;
     }
 
     case 'approval.resolved': {
-      draft = next(s, seq, updateToolPart(list, cursor, event, decided, event) ?? list, cursor);
+      draft = next(s, seq, updateToolPart(list, cursor, event, toolFields, event) ?? list, cursor);
       const pending = s.pendingApproval?.approvalId === event.approvalId ? null : s.pendingApproval;
       draft.pendingApproval = pending;
       if (s.status === 'awaiting-approval' && !pending) draft.status = 'submitted';
@@ -141,25 +144,19 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       draft.usage = event.usage;
       break;
 
-    case 'run.done': {
-      const reason = event.finishReason;
-      const paused = reason === 'awaiting-approval';
-      const aborted = reason === 'aborted';
-      draft = next(s, seq, aborted ? cancelUnfinishedTools(list) : list, cursor);
-      draft.status = paused || aborted ? reason : 'idle';
-      if (!paused) draft.pendingApproval = null;
-      draft.error = null;
-      draft.usage = event.usage;
+    case 'run.done':
+    case 'error': {
+      // Both end the run: unfinished calls of a stopped or failed run are cancelled.
+      const failed = event.type === 'error';
+      const reason = failed ? null : event.finishReason;
+      draft = next(s, seq, failed || reason === 'aborted' ? cancelUnfinishedTools(list) : list, cursor);
+      draft.status = failed ? 'error' : reason === 'awaiting-approval' || reason === 'aborted' ? reason : 'idle';
+      if (reason !== 'awaiting-approval') draft.pendingApproval = null;
+      draft.error = failed ? event.error : null;
+      if (!failed) draft.usage = event.usage;
       draft.finishReason = reason;
       break;
     }
-
-    case 'error':
-      draft = next(s, seq, cancelUnfinishedTools(list), cursor);
-      draft.status = 'error';
-      draft.pendingApproval = draft.finishReason = null;
-      draft.error = event.error;
-      break;
 
     default:
       return undefined;

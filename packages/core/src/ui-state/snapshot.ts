@@ -11,7 +11,7 @@ export const CURSOR_OPEN = 1;
 export const CURSOR_STEP_BOUNDARY = 2;
 
 /** The message list of a state the reducer made. */
-export const messageListOf = (state: Snapshot): MessageList => listOf(state)!;
+export const messageListOf = listOf as (state: Snapshot) => MessageList;
 /** The cursor bits of a state the reducer made. */
 export let cursorOfState: (state: Snapshot) => number;
 

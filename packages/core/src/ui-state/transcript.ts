@@ -1,7 +1,7 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { ToolErrorResult } from '../tools/types.js';
-import { appendReplyPart, appendReplyText, contentParts, merge, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import { appendReplyPart, appendReplyText, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, Snapshot } from './snapshot.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';
@@ -44,7 +44,7 @@ export function appendTranscriptMessage(
       const toolCallId = message.toolCallId;
       if (toolCallId === undefined) return { list, cursor };
       const outcome = toolOutcome(message);
-      return { list: updateToolPart(list, cursor, { toolCallId }, merge, outcome) ?? list, cursor };
+      return { list: updateToolPart(list, cursor, { toolCallId }, (fields, part) => part && fields, outcome) ?? list, cursor };
     }
     default:
       return { list, cursor };
@@ -68,7 +68,7 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
   if (pending) {
     const approval = { approvalId: pending.approvalId, kind: pending.kind, ...(pending.question !== undefined ? { question: pending.question } : {}) };
     const fields: Partial<UIToolPart> = { state: 'awaiting-approval', args: pending.args, approval };
-    list = updateToolPart(list, cursor | CURSOR_OPEN, pending, merge, fields, fields)!;
+    list = updateToolPart(list, cursor | CURSOR_OPEN, pending, (same) => same, fields)!;
     cursor = CURSOR_OPEN | CURSOR_STEP_BOUNDARY;
   }
   const status: AgentUIStatus = pending ? 'awaiting-approval' : (options.status ?? 'idle');

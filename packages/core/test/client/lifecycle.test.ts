@@ -203,6 +203,52 @@ describe('client lifecycle', () => {
     expect(plain(client.getSnapshot())).toEqual(plain(reduceAll(agent.sessions.eventsAfter(client.sessionId!, 0))));
   });
 
+  it('re-attaching after the reply ended resumes from merged replayed deltas without re-reading the session', async () => {
+    const text = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
+    const { agent } = agentWith([{ text, chunkSize: 3, delayMs: 5 }]);
+    const url = await handlerUrl(agent);
+    const recorder = recordingFetch();
+    const client = track(createAgentClient({ url, fetch: recorder.fetch }, { throttleMs: 0 }));
+    const unsubscribe = client.subscribe(() => {});
+    const pending = client.send('talk');
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('streaming'));
+    unsubscribe();
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'LOUSHO_CLIENT_DETACHED' } });
+    const seenAtDetach = client.getSnapshot().lastSeq;
+    await vi.waitFor(() => expect(agent.sessions.get(client.sessionId!)!.status).toBe('idle'));
+    // The finished leg's log is compacted: the deltas after the detach point come back as one merged event.
+    const replay = agent.sessions.eventsAfter(client.sessionId!, seenAtDetach);
+    expect(replay[0]).toMatchObject({ type: 'text.delta', fromSeq: seenAtDetach + 1 });
+    expect(replay[0]!.seq).toBeGreaterThan(seenAtDetach + 1);
+
+    client.subscribe(() => {});
+    await vi.waitFor(() => expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+    expect(plain(client.getSnapshot())).toEqual(plain(reduceAll(agent.sessions.eventsAfter(client.sessionId!, 0))));
+    // Followed from where it left off: no `GET /sessions/<id>` (what a gap would cost).
+    expect(recorder.requests).toEqual([`POST /sessions/${client.sessionId}/messages`, `GET /sessions/${client.sessionId}/events`]);
+  });
+
+  it('in process too: re-attaching after the reply ended does not re-read the session', async () => {
+    const text = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
+    const { agent } = agentWith([{ text, chunkSize: 3, delayMs: 5 }]);
+    const client = track(createAgentClient({ agent }, { throttleMs: 0 }));
+    const unsubscribe = client.subscribe(() => {});
+    const pending = client.send('talk');
+    await vi.waitFor(() => expect(client.getSnapshot().status).toBe('streaming'));
+    unsubscribe();
+    expect(await pending).toMatchObject({ ok: false, error: { code: 'LOUSHO_CLIENT_DETACHED' } });
+    const seenAtDetach = client.getSnapshot().lastSeq;
+    await vi.waitFor(() => expect(agent.sessions.get(client.sessionId!)!.status).toBe('idle'));
+    expect(agent.sessions.eventsAfter(client.sessionId!, seenAtDetach)[0]).toMatchObject({ type: 'text.delta', fromSeq: seenAtDetach + 1 });
+    // Reading the session (a restore, or the re-read after a gap) reads its whole log: `eventsAfter(id, 0)`.
+    const reads = vi.spyOn(agent.sessions, 'eventsAfter');
+    client.subscribe(() => {});
+    await vi.waitFor(() => expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+    expect(reads.mock.calls.map(([, after]) => after)).toEqual([seenAtDetach]);
+    reads.mockRestore();
+    expect(plain(client.getSnapshot())).toEqual(plain(reduceAll(agent.sessions.eventsAfter(client.sessionId!, 0))));
+  });
+
   it('a malformed stream is reported (LOUSHO_STREAM_*) without reconnecting in a loop', async () => {
     const { agent } = agentWith(['hi']);
     const url = await handlerUrl(agent);
