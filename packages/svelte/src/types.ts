@@ -1,15 +1,15 @@
 import type {
+  ToolPartFor,
+  ToolsOf,
   AgentClient,
   AgentClientOptions,
   AgentUIState,
   AnyUIToolPart,
   ClientAgent,
-  DefinedTool,
   HttpSource,
   SessionIdStorage,
   UIMessage,
   UIToolPart,
-  UIToolPartOf,
 } from '@lousho/core';
 
 /** An agent running in this page (or test, or script). `A` carries its tool types when it has them. */
@@ -27,6 +27,9 @@ export interface LoushoHttpSource extends HttpSource {
   storageKey?: string;
 }
 
+/** Defined once in core, for every binding. */
+export type { ToolPartFor, ToolsOf };
+
 export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
 
 export interface LoushoAgentOptions extends AgentClientOptions {
@@ -39,15 +42,6 @@ export interface LoushoAgentOptions extends AgentClientOptions {
    */
   initialState?: AgentUIState;
 }
-
-/**
- * The tools a type parameter stands for: a union of `defineTool()` tools as is, or the tools an
- * agent type declares through its type-only `__types.tools` marker.
- */
-export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { readonly __types?: { readonly tools?: infer Tools } } ? Tools : never;
-
-/** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
-export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
 
 /** The store's value (`$agent`): the conversation as it is now. A new object on every change. */
 export interface LoushoAgentValue<ToolPart extends AnyUIToolPart = UIToolPart> {

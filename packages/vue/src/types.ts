@@ -1,16 +1,16 @@
 import type { MaybeRefOrGetter, ShallowRef } from 'vue';
 import type {
+  ToolPartFor,
+  ToolsOf,
   AgentClient,
   AgentClientOptions,
   AgentUIState,
   AnyUIToolPart,
   ClientAgent,
-  DefinedTool,
   HttpSource,
   SessionIdStorage,
   UIMessage,
   UIToolPart,
-  UIToolPartOf,
 } from '@lousho/core';
 
 /** An agent running in this page (or test, or server script). `A` carries its tool types when it has them. */
@@ -32,6 +32,9 @@ export interface LoushoHttpSource extends Omit<HttpSource, 'url' | 'sessionId'> 
   storageKey?: string;
 }
 
+/** Defined once in core, for every binding. */
+export type { ToolPartFor, ToolsOf };
+
 export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
 
 /**
@@ -40,15 +43,6 @@ export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
  * session changes).
  */
 export type UseLoushoAgentOptions = AgentClientOptions;
-
-/**
- * The tools a type parameter stands for: a union of `defineTool()` tools as is, or the tools an
- * agent type declares through its type-only `__types.tools` marker.
- */
-export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { readonly __types?: { readonly tools?: infer Tools } } ? Tools : never;
-
-/** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
-export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
 
 /** A ref the composable writes and the component only reads. */
 export type ReadonlyShallowRef<T> = Readonly<ShallowRef<T>>;

@@ -10,6 +10,8 @@ export type {
   UIFilePart,
   UIToolPart,
   UIToolPartOf,
+  ToolsOf,
+  ToolPartFor,
   UIToolState,
   UIToolApproval,
 } from './types.js';

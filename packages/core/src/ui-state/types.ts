@@ -85,6 +85,15 @@ export type AnyUIToolPart = UIToolPart<string, any, any>;
 /** The tool parts of a list of `defineTool()` tools: `UIToolPartOf<typeof weather | typeof search>`. */
 export type UIToolPartOf<T> = T extends DefinedTool<infer Name, infer Args, infer Result> ? UIToolPart<Name, Args, UnwrapArtifacts<Awaited<Result>>> : never;
 
+/**
+ * The tools a binding's type parameter stands for: a union of `defineTool()` tools as is, or the
+ * tools an agent type declares through its type-only `__types.tools` marker.
+ */
+export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { readonly __types?: { readonly tools?: infer Tools } } ? Tools : never;
+
+/** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
+export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
+
 export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | ToolPart;
 
 export interface UIMessage<ToolPart extends AnyUIToolPart = UIToolPart> {
