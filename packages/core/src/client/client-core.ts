@@ -12,6 +12,12 @@ import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision
 /** Reconnections in a row that bring no new event before the client gives up on a stream. */
 const MAX_RECONNECTS = 3;
 const RECONNECT_DELAY_MS = 250;
+/**
+ * Default notification interval while a reply streams: 20 updates a second read as smooth text,
+ * and on a long chat each update's layout and paint is most of the main thread's work, so
+ * updating less often than every frame is what keeps a page light (docs/benchmarks.md).
+ */
+const DEFAULT_THROTTLE_MS = 50;
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
 /** Why an action cannot happen now: its code and message. */
@@ -33,7 +39,7 @@ export function createClientCore(
   transport: ClientTransport,
   initialSessionId: string | undefined,
   storageKey: string,
-  { onEvent, onFinish, onError, storage, throttleMs = 16 }: AgentClientOptions,
+  { onEvent, onFinish, onError, storage, throttleMs = DEFAULT_THROTTLE_MS }: AgentClientOptions,
 ): AgentClient {
   // (A negative throttle waits for nothing, as 0 does.)
   const throttle = throttleMs < Infinity ? throttleMs : 0;
