@@ -1,6 +1,9 @@
 import type { SessionStore, StoreSignals } from '../stores/types.js';
 import type { SessionRuntime } from './session-runtime.js';
 
+/** How often a followed run of another process is read without a signal (a safety net, not the path). */
+const POLL_MS = 1000;
+
 /**
  * Feeds a session's runtime with the events another process appends, while someone here follows
  * the session: on every signal (and once when following starts, for what was appended before the
@@ -16,6 +19,7 @@ export class RemoteFollower {
   #unwatch: (() => void) | undefined;
   #reading = false;
   #again = false;
+  #poll: ReturnType<typeof setInterval> | undefined;
 
   constructor(runtime: SessionRuntime, store: SessionStore, signals: StoreSignals) {
     this.#runtime = runtime;
@@ -33,6 +37,13 @@ export class RemoteFollower {
     if (this.#refs++ === 0) {
       this.#unwatch = this.#signals.watch(this.#runtime.id, () => void this.#read());
       void this.#read();
+      // Signals are hints: one lost (a listening connection that broke, a notification missed in a
+      // race) must cost a delay, never a stream that waits forever. So while a run of another
+      // process is followed, the store is also read now and then without a signal.
+      this.#poll = setInterval(() => {
+        if (this.#runtime.status === 'running' && !this.#runtime.active) void this.#read();
+      }, POLL_MS);
+      (this.#poll as { unref?: () => void }).unref?.();
     }
     let removed = false;
     return () => {
@@ -41,6 +52,7 @@ export class RemoteFollower {
       if (--this.#refs === 0) {
         this.#unwatch?.();
         this.#unwatch = undefined;
+        clearInterval(this.#poll);
       }
     };
   }
@@ -60,7 +72,7 @@ export class RemoteFollower {
         this.#runtime.receiveStored(events);
       } while (this.#again);
     } catch {
-      // The store is unreachable for now: the next signal (or the reconnect's) reads again.
+      // The store is unreachable for now: the next signal, or the poll below, reads again.
     } finally {
       this.#reading = false;
     }

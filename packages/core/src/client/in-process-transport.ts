@@ -38,6 +38,8 @@ function runReader(run: AsyncIterable<AgentStreamEvent>, signal: AbortSignal): E
 export function createInProcessTransport(agent: ClientAgent): ClientTransport {
   return {
     async load(sessionId) {
+      // From the agent's store first: a session from before a restart, or changed by another process.
+      await agent.sessions.load(sessionId);
       const view = sessionUIState(agent.sessions, sessionId);
       return view && { state: view.state, running: view.session.status === 'running' };
     },
@@ -55,7 +57,8 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       return readerOf(followSession(agent.sessions, sessionId, afterSeq), signal);
     },
     async stop(sessionId) {
-      return agent.sessions.stop(sessionId);
+      // Wherever the turn runs: here, or (with a store that signals, e.g. PostgreSQL) in another process.
+      return agent.sessions.requestStop(sessionId);
     },
   };
 }

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgentClient, type AgentClient, type ClientAgent, type SessionIdStorage } from '../../src/client/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
+import { createAgent } from '../../src/index.js';
+import { memoryStore } from '../../src/stores/index.js';
+import { mockModel } from '../../src/testing/index.js';
 import { agentWith, emailCall, emailTool, plain, reduceAll, serve, slowTool, type TestServer } from '../http/helpers.js';
 
 const servers: TestServer[] = [];
@@ -107,6 +110,24 @@ describe('client lifecycle', () => {
     await macrotask();
     expect(get).toHaveBeenCalledTimes(1);
     expect(client.getSnapshot().messages).toHaveLength(2);
+  });
+
+  it('in process, restores a session from the agent\'s store that this agent object has not seen (a restart)', async () => {
+    const store = memoryStore();
+    const { tool } = emailTool();
+    const first = createAgent({ provider: mockModel([{ toolCalls: [emailCall('bob@example.com')] }, 'Sent.']), tools: [tool], store });
+    const before = track(createAgentClient({ agent: first, sessionId: 'trip' }));
+    expect(await before.send('Email Bob')).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+
+    // A new agent on the same store, as after a server restart: the session is only in the store.
+    const second = createAgent({ provider: mockModel(['Sent.']), tools: [tool], store });
+    expect(second.sessions.get('trip')).toBeUndefined();
+    const after = track(createAgentClient({ agent: second, sessionId: 'trip' }));
+    after.subscribe(() => {});
+    await after.start();
+    expect(plain(after.getSnapshot().messages)).toEqual(plain(before.getSnapshot().messages));
+    expect(after.getSnapshot().pendingApproval).toEqual(before.getSnapshot().pendingApproval);
+    expect(await after.approve()).toMatchObject({ ok: true, finishReason: 'stop' });
   });
 
   it('remembers the session id in storage and restores it after a reload; forgets it on reset', async () => {
