@@ -194,11 +194,17 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     }
     const version = local?.version ?? 0;
     const [checkpoint, events] = await Promise.all([checkpointStore.load(id), sessionStore.eventsAfter(id, 0)]);
+    // The record was read before the log. When it says running but the log ends a leg, that leg
+    // may have ended (and its process stored the end) in between: read the record again, or a
+    // follower would wait for the end of a leg whose end it already has.
+    const lastEvent = events.at(-1);
+    const current =
+      record.status === 'running' && (lastEvent?.type === 'run.done' || lastEvent?.type === 'error') ? ((await sessionStore.get(id)) ?? record) : record;
     const runtime = sessionFor(id);
     // A run started here while we were reading: its state is newer than what we read.
     if (runtime.active || runtime.version !== version) return stateOf(runtime);
-    let status = record.status;
-    let pendingApproval = record.pendingApproval;
+    let status = current.status;
+    let pendingApproval = current.pendingApproval;
     const run = checkpoint?.run;
     if (run?.state === 'paused' && run.paused) {
       // Paused, unless the approval was decided and only its continuation is missing (resume() runs it).
@@ -214,7 +220,6 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     }
     // With signals: the process running the leg stored its end, but its last events (`run.done`,
     // `approval.requested`) are still on their way. Shown as running, so a follower waits for them.
-    const lastEvent = events.at(-1);
     if (signals && status !== 'running' && lastEvent && lastEvent.type !== 'run.done' && lastEvent.type !== 'error') {
       status = 'running';
       pendingApproval = null;
