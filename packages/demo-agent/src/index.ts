@@ -13,3 +13,6 @@ export { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME, demoSuggestions, 
 export { KNOWN_CITIES, DEFAULT_CITY } from './cities.js';
 export type { PlannedCall } from './intents.js';
 export * from './tools/index.js';
+// Display helpers the three demos share (framework-neutral).
+export { readProgress, type ReadProgress } from './display/progress.js';
+export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';

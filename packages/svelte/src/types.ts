@@ -1,36 +1,19 @@
 import type {
+  LoushoAgentSource,
+  LoushoHttpSource,
+  LoushoInProcessSource,
   ToolPartFor,
   ToolsOf,
   AgentClient,
   AgentClientOptions,
   AgentUIState,
   AnyUIToolPart,
-  ClientAgent,
-  HttpSource,
-  SessionIdStorage,
   UIMessage,
   UIToolPart,
 } from '@lousho/core';
 
-/** An agent running in this page (or test, or script). `A` carries its tool types when it has them. */
-export interface LoushoInProcessSource<A extends ClientAgent = ClientAgent> {
-  agent: A;
-  /** Continue this session (default: a new one, created on the first `send`). */
-  sessionId?: string;
-}
-
-/** An agent behind `createAgentHandler()` (e.g. a SvelteKit `+server.ts` route), reached over HTTP. */
-export interface LoushoHttpSource extends HttpSource {
-  /** Where to remember the session id across reloads (`sessionStorage`, a cookie); same as the option. */
-  storage?: SessionIdStorage;
-  /** The key in `storage` (default `lousho:session:<url>`); same as the option. */
-  storageKey?: string;
-}
-
 /** Defined once in core, for every binding. */
-export type { ToolPartFor, ToolsOf };
-
-export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
+export type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPartFor, ToolsOf };
 
 export interface LoushoAgentOptions extends AgentClientOptions {
   /**

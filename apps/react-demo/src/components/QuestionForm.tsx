@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { PendingApprovalInfo } from '@lousho/build-ai-agent';
+import { optionsOf, questionOf } from '@lousho/demo-agent';
 
 /** The run is paused on a question for the person: show it, offer its options, take the answer. */
 export function QuestionForm({ approval, onAnswer }: { approval: PendingApprovalInfo; onAnswer: (text: string) => void }) {
@@ -65,14 +66,4 @@ export function QuestionForm({ approval, onAnswer }: { approval: PendingApproval
       </div>
     </form>
   );
-}
-
-function optionsOf(args: unknown): string[] {
-  const options = (args as { options?: unknown } | null)?.options;
-  return Array.isArray(options) ? options.filter((option): option is string => typeof option === 'string') : [];
-}
-
-function questionOf(args: unknown): string | undefined {
-  const question = (args as { question?: unknown } | null)?.question;
-  return typeof question === 'string' ? question : undefined;
 }

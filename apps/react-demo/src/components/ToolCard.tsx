@@ -1,6 +1,6 @@
 import type { UIToolPart, UIToolState } from '@lousho/build-ai-agent';
-import { readProgress } from './progress.ts';
-import { Value, safeHref } from './Value.tsx';
+import { questionOf, readProgress, safeHref } from '@lousho/demo-agent';
+import { Value } from './Value.tsx';
 
 const STATE_LABELS: Readonly<Record<UIToolState, string>> = {
   'input-streaming': 'Preparing',
@@ -150,9 +150,4 @@ function ArtifactData({ data }: { data: unknown }) {
     );
   }
   return <Value value={data} />;
-}
-
-function questionOf(args: unknown): string | undefined {
-  const question = (args as { question?: unknown } | null | undefined)?.question;
-  return typeof question === 'string' ? question : undefined;
 }

@@ -31,6 +31,24 @@ export interface HttpSource {
 
 export type AgentClientSource = InProcessSource | HttpSource;
 
+/**
+ * The sources the React and Svelte bindings take (Vue's allow refs). In process, `A` carries the
+ * agent's tool types when it has them; over HTTP, `storage` and `storageKey` may come with the source.
+ */
+export interface LoushoInProcessSource<A extends ClientAgent = ClientAgent> extends InProcessSource {
+  agent: A;
+}
+
+/** An agent behind `createAgentHandler()`, reached over HTTP with the HTTP-only client. */
+export interface LoushoHttpSource extends HttpSource {
+  /** Where to remember the session id across reloads (e.g. `sessionStorage`, a cookie); same as the option. */
+  storage?: SessionIdStorage;
+  /** The key in `storage` (default `lousho:session:<url>`); same as the option. */
+  storageKey?: string;
+}
+
+export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
+
 /** The part of `Storage` (e.g. `sessionStorage`) the client uses to remember the session id. */
 export interface SessionIdStorage {
   getItem(key: string): string | null;

@@ -6,6 +6,7 @@ import type { SessionStatus } from '../agent/session-runtime.js';
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
+import { fromJson, toJson } from '../stores/json-text.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
   CheckpointStore,
@@ -38,19 +39,6 @@ export interface SqliteStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** How long a write waits for another process's write to finish (default 5,000 ms). */
   busyTimeoutMs?: number;
-}
-
-/** JSON text of a value; a value that is not JSON (a cycle, a bigint) is stored as an explanation. */
-function toJson(value: unknown): string {
-  try {
-    return JSON.stringify(value) ?? 'null';
-  } catch {
-    return JSON.stringify({ error: 'UnserializableResult', message: 'The value is not JSON-serializable and was not stored.' });
-  }
-}
-
-function fromJson<T>(text: string | null | undefined): T | undefined {
-  return text == null ? undefined : (JSON.parse(text) as T);
 }
 
 interface SessionRow {
