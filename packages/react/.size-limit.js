@@ -12,7 +12,7 @@ export default [
     // bundler puts it in a chunk of its own that an HTTP-only page never loads: left out here.
     name: 'React path over HTTP: useLoushoAgent + HTTP client (react external)',
     import: { [entry]: '{ useLoushoAgent }' },
-    ignore: ['react', './in-process.js'],
+    ignore: ['react', './in-process-chunk.js'],
     gzip: true,
     limit: '6 KB',
     modifyEsbuildConfig: forTheBrowser,

@@ -8,11 +8,12 @@ const forTheBrowser = (config) => ({ ...config, format: 'esm', platform: 'browse
 
 export default [
   {
-    // The in-process transport is imported with import() only for `{ agent }` sources, so an app
-    // bundler puts it in a chunk of its own that an HTTP-only page never loads: left out here.
+    // The in-process transport (the store's and core's) is imported with import() only for `{ agent }`
+    // sources, so an app bundler puts it in a chunk of its own that an HTTP-only page never loads:
+    // left out here.
     name: 'Svelte path over HTTP: loushoAgent + HTTP client (svelte external)',
     import: { [entry]: '{ loushoAgent }' },
-    ignore: ['svelte', './in-process.js'],
+    ignore: ['svelte', './in-process.js', './in-process-chunk.js'],
     gzip: true,
     limit: '6 KB',
     modifyEsbuildConfig: forTheBrowser,
@@ -21,6 +22,7 @@ export default [
     // The framework-neutral client alone, for comparison: the store's own share is the difference.
     name: 'the HTTP client alone (createHttpAgentClient from @lousho/core)',
     import: { [new URL('../core/src/index.ts', import.meta.url).pathname]: '{ createHttpAgentClient }' },
+    ignore: ['./in-process-chunk.js'],
     gzip: true,
     modifyEsbuildConfig: forTheBrowser,
   },

@@ -12,7 +12,7 @@ export default [
     // bundler puts it in a chunk of its own that an HTTP-only page never loads: left out here.
     name: 'Vue path over HTTP: useLoushoAgent + HTTP client (vue external)',
     import: { [entry]: '{ useLoushoAgent }' },
-    ignore: ['vue', './in-process.js'],
+    ignore: ['vue', './in-process-chunk.js'],
     gzip: true,
     limit: '6 KB',
     modifyEsbuildConfig: forTheBrowser,

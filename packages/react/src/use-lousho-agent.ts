@@ -1,17 +1,21 @@
 import { useEffect, useInsertionEffect, useRef, useState, useSyncExternalStore } from 'react';
-import type { AgentClient, AgentClientOptions, ClientAgent } from '@lousho/core';
-import { createClient } from './create-client.js';
-import type { LoushoAgentSource, LoushoInProcessSource, ToolPartFor, UseLoushoAgentOptions, UseLoushoAgentResult } from './types.js';
+import { createAgentClient, type AgentClient, type AgentClientOptions, type ClientAgent } from '@lousho/core';
+import type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPartFor, UseLoushoAgentOptions, UseLoushoAgentResult } from './types.js';
 
-interface Latest {
+/** A client, what it was made for, and the source and options it reads (kept current by the hook). */
+interface Held {
+  key: unknown[];
+  client: AgentClient;
   source: LoushoAgentSource;
-  options: UseLoushoAgentOptions;
+  options: AgentClientOptions;
 }
 
 /** What a client is made for: a change of any of these means a new client. */
-function clientKey(source: LoushoAgentSource, options: UseLoushoAgentOptions): unknown[] {
-  return ['agent' in source ? source.agent : source.url, source.sessionId, ('url' in source ? source.storageKey : undefined) ?? options.storageKey];
-}
+const clientKey = (source: LoushoAgentSource, options: UseLoushoAgentOptions): unknown[] => [
+  (source as LoushoInProcessSource).agent ?? (source as LoushoHttpSource).url,
+  source.sessionId,
+  (source as LoushoHttpSource).storageKey ?? options.storageKey,
+];
 
 /**
  * Whether the client can stay for the new key: the same agent or URL and storage key, and a
@@ -23,32 +27,14 @@ const keeps = (client: AgentClient, held: unknown[], key: unknown[]): boolean =>
 
 /**
  * A client for `source`. Creating it does no I/O (safe while rendering on the server); the first
- * subscription restores the session. Callbacks, headers and fetch are read from `latest` when used,
- * so they may change on every render without a new client.
+ * subscription restores the session. The client gets copies of the source and the options, and
+ * reads callbacks, headers and fetch from them when it uses them: the hook updates the copies on
+ * every commit, so these may change on every render without a new client.
  */
-function makeClient(source: LoushoAgentSource, options: UseLoushoAgentOptions, latest: { current: Latest }): AgentClient {
-  const http = 'url' in source ? source : undefined;
-  const clientOptions: AgentClientOptions = {
-    ...options,
-    storage: http?.storage ?? options.storage,
-    storageKey: http?.storageKey ?? options.storageKey,
-    onEvent: (event) => latest.current.options.onEvent?.(event),
-    onFinish: (info) => latest.current.options.onFinish?.(info),
-    onError: (error) => latest.current.options.onError?.(error),
-  };
-  if (!http) return createClient(source, clientOptions);
-  const current = () => latest.current.source as typeof http;
-  return createClient(
-    {
-      ...http,
-      headers: () => {
-        const headers = current().headers;
-        return (typeof headers === 'function' ? headers() : headers) ?? {};
-      },
-      fetch: (input, init) => (current().fetch ?? fetch)(input, init),
-    },
-    clientOptions,
-  );
+function makeClient(source: LoushoAgentSource, options: UseLoushoAgentOptions): Held {
+  const live = { ...source } as LoushoHttpSource;
+  const clientOptions: AgentClientOptions = { ...options, storage: live.storage ?? options.storage, storageKey: live.storageKey ?? options.storageKey };
+  return { key: clientKey(source, options), client: createAgentClient(live, clientOptions), source: live, options: clientOptions };
 }
 
 /**
@@ -68,21 +54,24 @@ function makeClient(source: LoushoAgentSource, options: UseLoushoAgentOptions, l
 export function useLoushoAgent<A extends ClientAgent>(source: LoushoInProcessSource<A>, options?: UseLoushoAgentOptions): UseLoushoAgentResult<ToolPartFor<A>>;
 export function useLoushoAgent<T = unknown>(source: LoushoAgentSource, options?: UseLoushoAgentOptions): UseLoushoAgentResult<ToolPartFor<T>>;
 export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgentOptions = {}): UseLoushoAgentResult {
-  const latest = useRef<Latest>({ source, options });
-  // Committed props only (a render React throws away must not leak its callbacks).
-  useInsertionEffect(() => {
-    latest.current = { source, options };
-  });
-
   const key = clientKey(source, options);
-  const [held, setHeld] = useState(() => ({ key, client: makeClient(source, options, latest) }));
-  let client = held.client;
+  const [initial, setHeld] = useState(() => makeClient(source, options));
+  let held = initial;
   if (key.some((value, i) => !Object.is(value, held.key[i]))) {
     // Another session: a new client now (React re-renders with it at once); the old one is
     // destroyed once this commits.
-    if (!keeps(client, held.key, key)) client = makeClient(source, options, latest);
-    setHeld({ key, client });
+    held = keeps(held.client, held.key, key) ? { ...held, key } : makeClient(source, options);
+    setHeld(held);
   }
+  const client = held.client;
+
+  // Committed props only (a render React throws away must not leak its callbacks).
+  // (An in-process source gets `headers` and `fetch` too, and never reads them.)
+  useInsertionEffect(() => {
+    const { onEvent, onFinish, onError } = options;
+    Object.assign(held.options, { onEvent, onFinish, onError });
+    Object.assign(held.source, { headers: (source as LoushoHttpSource).headers, fetch: (source as LoushoHttpSource).fetch });
+  });
 
   const previous = useRef<AgentClient | undefined>(undefined);
   useEffect(() => {

@@ -1,6 +1,5 @@
 import { getCurrentInstance, getCurrentScope, onMounted, onScopeDispose, shallowReadonly, shallowRef, toRaw, toValue, watch, type MaybeRefOrGetter, type ShallowRef } from 'vue';
-import type { AgentClient, AgentClientOptions, AgentClientSource, AgentUIState, ClientAgent, HttpSource } from '@lousho/core';
-import { createClient } from './create-client.js';
+import { createAgentClient, type AgentClient, type AgentClientOptions, type AgentClientSource, type ClientAgent, type HttpSource } from '@lousho/core';
 import type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPartFor, UseLoushoAgentOptions, UseLoushoAgentResult } from './types.js';
 
 type Source = MaybeRefOrGetter<LoushoAgentSource>;
@@ -12,22 +11,16 @@ type Field = (typeof FIELDS)[number];
 const ACTIONS = ['send', 'stop', 'approve', 'reject', 'answer'] as const;
 
 /** A source with its refs read: what one client is made for. */
-type Resolved = AgentClientSource & Pick<LoushoHttpSource, 'storage' | 'storageKey'>;
+type Resolved = LoushoInProcessSource & Omit<LoushoHttpSource, 'url'> & { url?: string; sessionId?: string };
 
+/** The source with its refs read. (`ref({ agent })` or `reactive()` would hand over a reactive proxy of the agent: the agent itself is used.) */
 function resolve(source: Source): Resolved {
-  const given = toValue(source);
-  const sessionId = toValue(given.sessionId);
-  const session = sessionId === undefined ? {} : { sessionId };
-  // `ref({ agent })` or `reactive()` would hand over a reactive proxy of the agent: use the agent itself.
-  if ('agent' in given) return { agent: toRaw(given.agent), ...session };
-  const { url, sessionId: _sessionId, ...rest } = given;
-  return { ...rest, url: toValue(url), ...session };
+  const given = toValue(source) as Partial<Resolved>;
+  return { ...given, agent: toRaw(given.agent)!, url: toValue(given.url), sessionId: toValue(given.sessionId) };
 }
 
 /** What a client is made for: a change of any of these means a new client. */
-function clientKey(source: Resolved, options: UseLoushoAgentOptions): unknown[] {
-  return ['agent' in source ? source.agent : source.url, source.sessionId, ('url' in source ? source.storageKey : undefined) ?? options.storageKey];
-}
+const clientKey = (source: Resolved, options: UseLoushoAgentOptions): unknown[] => [source.agent ?? source.url, source.sessionId, source.storageKey ?? options.storageKey];
 
 /**
  * Whether the client can stay for the new key: the same agent or URL and storage key, and a
@@ -39,34 +32,23 @@ const keeps = (client: AgentClient, held: unknown[], key: unknown[]): boolean =>
 
 /**
  * A client for `resolved`. Creating it does no I/O (safe while rendering on the server); the first
- * subscription restores the session. Callbacks are read from `options`, headers and fetch from the
- * source as it is at each request.
+ * subscription restores the session. The client reads callbacks from `options` (its options'
+ * prototype) when it calls them, and headers and fetch from the source as it is at each request
+ * (an in-process client never reads them).
  */
 function makeClient(resolved: Resolved, options: UseLoushoAgentOptions, source: Source): AgentClient {
-  const http = 'url' in resolved ? resolved : undefined;
-  const clientOptions: AgentClientOptions = {
-    ...options,
-    storage: http?.storage ?? options.storage,
-    storageKey: http?.storageKey ?? options.storageKey,
-    onEvent: (event) => options.onEvent?.(event),
-    onFinish: (info) => options.onFinish?.(info),
-    onError: (error) => options.onError?.(error),
-  };
-  if (!http) return createClient(resolved, clientOptions);
-  const current = (): Pick<HttpSource, 'headers' | 'fetch'> => {
-    const latest = toValue(source);
-    return 'url' in latest ? latest : http;
-  };
-  return createClient(
+  const current = () => toValue(source) as Partial<HttpSource>;
+  return createAgentClient(
     {
-      ...http,
-      headers: () => {
-        const headers = current().headers;
-        return (typeof headers === 'function' ? headers() : headers) ?? {};
+      ...resolved,
+      get headers() {
+        return current().headers;
       },
-      fetch: (input, init) => (current().fetch ?? fetch)(input, init),
-    },
-    clientOptions,
+      get fetch() {
+        return current().fetch;
+      },
+    } as AgentClientSource,
+    { __proto__: options, storage: resolved.storage ?? options.storage, storageKey: resolved.storageKey ?? options.storageKey } as AgentClientOptions,
   );
 }
 
@@ -89,23 +71,22 @@ function makeClient(resolved: Resolved, options: UseLoushoAgentOptions, source: 
 export function useLoushoAgent<A extends ClientAgent>(source: MaybeRefOrGetter<LoushoInProcessSource<A>>, options?: UseLoushoAgentOptions): UseLoushoAgentResult<ToolPartFor<A>>;
 export function useLoushoAgent<T = unknown>(source: MaybeRefOrGetter<LoushoAgentSource>, options?: UseLoushoAgentOptions): UseLoushoAgentResult<ToolPartFor<T>>;
 export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = {}): UseLoushoAgentResult {
-  const initial = resolve(source);
-  let key = clientKey(initial, options);
-  let client = makeClient(initial, options, source);
+  let key: unknown[] | undefined;
+  let client!: AgentClient;
   let unsubscribe: (() => void) | undefined;
   let following = false;
 
   // One shallow ref per field; a shallow ref skips a write of the same value, so a streaming token
   // only touches `messages`.
   const refs = {} as Record<Field, ShallowRef<unknown>>;
-  const show = (state: AgentUIState): void => {
+  const show = (): void => {
+    const state = client.getSnapshot();
     for (const field of FIELDS) (refs[field] ??= shallowRef()).value = field === 'sessionId' ? client.sessionId : state[field];
   };
-  show(client.getSnapshot());
   const follow = (): void => {
     unsubscribe?.();
     unsubscribe = client.subscribe(show);
-    show(client.getSnapshot());
+    show();
   };
   const detach = (): void => {
     unsubscribe?.();
@@ -113,20 +94,23 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
     client.destroy();
   };
 
-  // Another session: a new client (not watched on the server, where Vue runs no lazy watcher).
-  watch(
-    () => clientKey(resolve(source), options),
-    (next) => {
-      if (next.every((value, i) => Object.is(value, key[i]))) return;
-      const kept = keeps(client, key, next);
-      key = next;
-      if (kept) return;
+  /** A client for the source as it is now, unless the one there is for the same session. */
+  const connect = (): void => {
+    const resolved = resolve(source);
+    const next = clientKey(resolved, options);
+    const old = key;
+    key = next;
+    if (old) {
+      if (keeps(client, old, next)) return;
       detach();
-      client = makeClient(resolve(source), options, source);
-      show(client.getSnapshot());
-      if (following) follow();
-    },
-  );
+    }
+    client = makeClient(resolved, options, source);
+    show();
+    if (following) follow();
+  };
+  connect();
+  // Another session: a new client (not watched on the server, where Vue runs no lazy watcher).
+  watch(() => clientKey(resolve(source), options), connect);
 
   const start = (): void => {
     following = true;
@@ -147,7 +131,7 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
   for (const action of ACTIONS) result[action] = (...args: unknown[]) => (client[action] as (...args: unknown[]) => unknown)(...args);
   result.reset = () => {
     client.reset();
-    show(client.getSnapshot());
+    show();
   };
   return result as unknown as UseLoushoAgentResult;
 }

@@ -2,7 +2,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
 import { randomSessionId } from './ids.js';
-import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader, LoadedSession } from './types.js';
+import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
 
 // Written as one closure rather than a class, with few property names of its own: local names
 // minify, properties do not, and this file is in every browser bundle that uses the client
@@ -18,10 +18,10 @@ const RECONNECT_DELAY_MS = 250;
  * updating less often than every frame is what keeps a page light (docs/benchmarks.md).
  */
 const DEFAULT_THROTTLE_MS = 50;
+const DESTROYED = 'LOUSHO_CLIENT_DESTROYED';
+const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
-/** Why an action cannot happen now: its code and message. */
-type Refusal = [code: string, message: string];
 
 /** Calls user code; an exception there is reported as uncaught (like a DOM listener's), never thrown into the client. */
 function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
@@ -39,8 +39,10 @@ export function createClientCore(
   transport: ClientTransport,
   initialSessionId: string | undefined,
   storageKey: string,
-  { onEvent, onFinish, onError, storage, throttleMs = DEFAULT_THROTTLE_MS }: AgentClientOptions,
+  options: AgentClientOptions,
 ): AgentClient {
+  // The callbacks are read from `options` when they are called: a binding keeps them current there.
+  const { storage, throttleMs = DEFAULT_THROTTLE_MS } = options;
   // (A negative throttle waits for nothing, as 0 does.)
   const throttle = throttleMs < Infinity ? throttleMs : 0;
   const listeners = new Set<(state: AgentUIState) => void>();
@@ -100,47 +102,43 @@ export function createClientCore(
 
   // ---- outcomes ----
 
-  function settle(result: AgentActionResult): AgentActionResult {
+  /** An action's outcome: `ok` as the leg ended, or `error`. */
+  const outcome = (error?: { code: string; message: string }): AgentActionResult =>
+    error ? { ok: false, state, error: { code: error.code, message: error.message } } : { ok: true, state, finishReason: state.finishReason };
+
+  /** Resolves the waiting actions with `outcome(error)`. */
+  function settle(error?: { code: string; message: string }): AgentActionResult {
+    const result = outcome(error);
     for (const resolve of waiters.splice(0)) resolve(result);
     return result;
   }
 
-  /** The waiting actions end as the leg did. */
-  const done = (): AgentActionResult => settle({ ok: true, state, finishReason: state.finishReason });
-
-  /** `error` (already in `state.error`) to `onError` and to the waiting actions. */
-  function failed(error: Error & { code: string }): AgentActionResult {
-    callSafely(onError, error);
-    return settle({ ok: false, state, error: state.error! });
+  /** An action that cannot happen now (the state and the waiting actions are left alone): reported to `onError`. */
+  function refuse(code: string, message: string): AgentActionResult {
+    const error = new AgentClientError(code, message);
+    callSafely(options.onError, error);
+    return outcome(error);
   }
 
   /**
-   * A failure of the transport or of a stream: into `state.error`, to `onError` and to the waiting
-   * actions. An error with a string `code` keeps it; a failed `fetch` (a TypeError) is `LOUSHO_NETWORK_ERROR`.
+   * A failure of the transport or of a stream: into `state.error` (through the reducer, as a
+   * server-side `error` event would be), to `onError` and to the waiting actions. An error with a
+   * string `code` keeps it; a failed `fetch` (a TypeError) is `LOUSHO_NETWORK_ERROR`.
    */
   function fail(error: any): AgentActionResult {
-    const { code, message } = (error = typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error?.message ?? error), { cause: error }));
+    error = typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error?.message ?? error), { cause: error });
     serverRunning = false;
-    // Through the reducer, so the state shows it as a server-side `error` event would.
-    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code, message } } as AgentStreamEvent));
-    return failed(error);
+    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code: error.code, message: error.message } } as AgentStreamEvent));
+    callSafely(options.onError, error);
+    return settle(error);
   }
 
-  /** What an action that did not happen resolves with: the state is left alone. */
-  const refused = ([code, message]: Refusal): AgentActionResult => ({ ok: false, state, error: { code, message } });
-
-  /** An action that cannot happen now: reported to `onError`. */
-  function refuse(refusal: Refusal): AgentActionResult {
-    callSafely(onError, new AgentClientError(...refusal));
-    return refused(refusal);
-  }
-
-  /** Stops reading streams (the server's run goes on) and resolves the waiting actions with the refusal. */
+  /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
   function stopFollowing(code: string, message: string): void {
     restoring?.abort();
     leg?.abort();
     restoring = leg = undefined;
-    settle(refused([code, message]));
+    settle({ code, message });
   }
 
   // ---- events ----
@@ -163,29 +161,32 @@ export function createClientCore(
     }
     if (next === state) return false;
     const ends = type === 'run.done' || type === 'error';
-    if (type === 'run.start') serverRunning = true;
-    if (ends) serverRunning = false;
+    serverRunning = type === 'run.start' || (serverRunning && !ends);
     state = next;
     changed(ends);
-    callSafely(onEvent, event);
+    callSafely(options.onEvent, event);
     if (type === 'run.done') {
-      callSafely(onFinish, { state, finishReason: state.finishReason! });
-      done();
-    } else if (type === 'error') failed(new AgentClientError(state.error!.code, state.error!.message));
+      callSafely(options.onFinish, { state, finishReason: state.finishReason! });
+      settle();
+    } else if (ends) {
+      const error = new AgentClientError(state.error!.code, state.error!.message);
+      callSafely(options.onError, error);
+      settle(error);
+    }
     return true;
   }
 
   const followOpener: Opener = (signal) => transport.follow(sessionId!, seen, signal);
 
-  /** Reads the session from the server and takes its state (unless `signal` was aborted meanwhile). */
-  async function reload(signal: AbortSignal): Promise<LoadedSession | undefined> {
+  /** Reads the session from the server and takes its state (unless `signal` was aborted meanwhile); false when there is none. */
+  async function reload(signal: AbortSignal): Promise<boolean> {
     const loaded = await transport.load(sessionId!, signal);
     if (loaded && !signal.aborted) {
       serverRunning = loaded.running;
       seen = loaded.state.lastSeq;
       setState(loaded.state);
     }
-    return loaded;
+    return !!loaded;
   }
 
   /**
@@ -200,7 +201,8 @@ export function createClientCore(
     serverRunning = true;
     let reconnects = 0;
     try {
-      for (;;) {
+      // Until the leg ends (`serverRunning` false) or the reading is given up.
+      while (serverRunning) {
         let opened = false;
         let progressed = false;
         let failure: any;
@@ -219,30 +221,30 @@ export function createClientCore(
         open = followOpener;
         if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
-          const loaded = await reload(signal);
-          if (signal.aborted) return;
-          if (!loaded) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
-          if (!loaded.running) break;
-        } else {
+          if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
+        } else if (failure && (!opened || /^LOUSHO_STREAM_/.test(code))) {
           // A refused request, or a stream that cannot be read: reconnecting would not help.
-          if (failure !== undefined && (!opened || /^LOUSHO_STREAM_/.test(code))) throw failure;
-          if (!serverRunning) break;
+          throw failure;
+        } else if (serverRunning) {
           // The stream ended (or broke) before the leg did: resume after the last applied event.
           reconnects = progressed ? 1 : reconnects + 1;
           if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
-          if (reconnects > 1) {
-            await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
-            if (signal.aborted) return;
-          }
+          if (reconnects > 1) await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
         }
+        if (signal.aborted) return;
       }
-      done();
+      settle();
     } catch (error) {
       if (!signal.aborted) fail(error);
     } finally {
       if (leg === controller) leg = undefined;
     }
   }
+
+  /** Follows the leg the server is running, when there is one and nobody follows it yet. */
+  const follow = (): void => {
+    if (serverRunning && !restoring && !leg && !detached) void consume(followOpener);
+  };
 
   async function restore(): Promise<void> {
     if (sessionId === undefined) return;
@@ -256,20 +258,20 @@ export function createClientCore(
     } finally {
       if (restoring === controller) restoring = undefined;
     }
-    if (!signal.aborted && serverRunning && !detached && !leg) void consume(followOpener);
+    if (!signal.aborted) follow();
   }
 
   const start = (): Promise<void> => (destroyed ? Promise.resolve() : (started ??= restore()));
 
   /**
    * An action that reads a leg: once the session is restored, refused when the client is
-   * destroyed, when a turn runs, or when `refusal()` says why not; else resolves when the leg ends
-   * (or the client stops following it).
+   * destroyed, when a turn runs, or when `refusal()` names why not ([code, message]); else resolves
+   * when the leg ends (or the client stops following it).
    */
-  async function act(refusal: () => Refusal | null | undefined, open: Opener): Promise<AgentActionResult> {
-    if (!destroyed) await start();
-    const why = destroyed ? (['LOUSHO_CLIENT_DESTROYED', 'Destroyed.'] as Refusal) : serverRunning ? (['LOUSHO_SESSION_BUSY', 'A turn is running.'] as Refusal) : refusal();
-    if (why) return refuse(why);
+  async function act(refusal: () => [string, string] | false | null | undefined, open: Opener): Promise<AgentActionResult> {
+    await start();
+    const why = destroyed ? [DESTROYED, 'Destroyed.'] : serverRunning ? ['LOUSHO_SESSION_BUSY', 'A turn is running.'] : refusal();
+    if (why) return refuse(why[0]!, why[1]!);
     const result = new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
     void consume(open);
     return result;
@@ -281,9 +283,7 @@ export function createClientCore(
         const pending = state.pendingApproval;
         return !pending || sessionId === undefined
           ? ['LOUSHO_APPROVAL_NOT_FOUND', 'Nothing to decide.']
-          : pending.kind !== decision.kind
-            ? ['LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`]
-            : undefined;
+          : pending.kind !== decision.kind && ['LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`];
       },
       (signal) => transport.decide(sessionId!, state.pendingApproval!.approvalId, decision, signal),
     );
@@ -306,7 +306,7 @@ export function createClientCore(
       detachTimer = undefined;
       if (detached) {
         detached = false;
-        if (started && !restoring && serverRunning && !leg) void consume(followOpener);
+        if (started) follow();
       }
       void start();
       let subscribed = true;
@@ -320,7 +320,7 @@ export function createClientCore(
           detachTimer = undefined;
           if (listeners.size) return;
           detached = true;
-          if (leg) stopFollowing('LOUSHO_CLIENT_DETACHED', 'Detached.');
+          if (leg) stopFollowing(DETACHED, 'Detached.');
         }, 0);
       };
     },
@@ -338,8 +338,8 @@ export function createClientCore(
       ),
 
     async stop() {
-      if (!destroyed) await start();
-      if (destroyed) return refuse(['LOUSHO_CLIENT_DESTROYED', 'Destroyed.']);
+      await start();
+      if (destroyed) return refuse(DESTROYED, 'Destroyed.');
       const id = sessionId;
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
       const ended = id !== undefined && serverRunning && leg ? new Promise<AgentActionResult>((resolve) => waiters.push(resolve)) : undefined;
@@ -359,7 +359,7 @@ export function createClientCore(
 
     reset() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DETACHED', 'Reset.');
+      stopFollowing(DETACHED, 'Reset.');
       serverRunning = false;
       client.sessionId = sessionId = undefined;
       seen = 0;
@@ -371,7 +371,7 @@ export function createClientCore(
     // (Timers still due find nothing to do once the client is destroyed.)
     destroy() {
       if (destroyed) return;
-      stopFollowing('LOUSHO_CLIENT_DESTROYED', 'Destroyed.');
+      stopFollowing(DESTROYED, 'Destroyed.');
       destroyed = true;
       listeners.clear();
     },

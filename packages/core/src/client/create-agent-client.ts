@@ -1,17 +1,19 @@
 import { createClientCore } from './client-core.js';
 import { createHttpTransport } from './http-transport.js';
-import { createInProcessTransport } from './in-process-transport.js';
-import type { AgentClient, AgentClientOptions, AgentClientSource, ClientTransport } from './types.js';
+import { lazyInProcessTransport } from './lazy-in-process-transport.js';
+import type { AgentClient, AgentClientOptions, AgentClientSource, ClientTransport, HttpSource, InProcessSource } from './types.js';
 
 /**
  * A framework-neutral client for an agent: in process (`{ agent, sessionId? }`) or behind
  * `createAgentHandler()` (`{ url, sessionId?, headers?, fetch? }`). Creating it does no I/O; the
- * first `subscribe()` (or `start()`, or an action) restores the session. See docs/http.md.
+ * first `subscribe()` (or `start()`, or an action) restores the session. The in-process transport
+ * is loaded with `import()` on first use, so an HTTP-only page does not ship it. See docs/http.md.
  */
 export function createAgentClient(source: AgentClientSource, options: AgentClientOptions = {}): AgentClient {
-  return 'agent' in source
-    ? createClientCore(createInProcessTransport(source.agent), source.sessionId, options.storageKey ?? 'lousho:session', options)
-    : createHttpAgentClient(source, options);
+  // (Bindings may pass a source with an `agent` or a `url` field that is undefined.)
+  return (source as InProcessSource).agent
+    ? createClientCore(lazyInProcessTransport((source as InProcessSource).agent), source.sessionId, options.storageKey ?? 'lousho:session', options)
+    : createHttpAgentClient(source as HttpSource, options);
 }
 
 /** `createAgentClient({ url, ... })` without the in-process transport, for the smallest browser bundle. */

@@ -1,4 +1,4 @@
-import { CodedError, type CodedErrorOptions } from '../protocol/errors.js';
+import { CodedError } from '../protocol/errors.js';
 
 /** Stable codes of the errors the client and the HTTP handler add to the SDK's own. */
 export const CLIENT_ERROR_CODES = {
@@ -25,9 +25,7 @@ export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ER
  * message, and `status` when an HTTP response was the problem. docs/protocol.md ("Client error
  * codes") says what each code means and what to do.
  */
-export class AgentClientError extends CodedError {
-  constructor(code: ClientErrorCode | (string & {}), message: string, options?: CodedErrorOptions) {
-    super(code, message, options);
-    this.name = 'AgentClientError';
-  }
+export class AgentClientError extends CodedError<ClientErrorCode> {
+  // A field, not a constructor of its own: the same own property, in fewer bytes.
+  override name = 'AgentClientError';
 }

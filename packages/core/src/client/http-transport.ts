@@ -1,4 +1,4 @@
-import { createSseParser, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM, UTF8_OPTIONS, type ProtocolState } from '../protocol/decoder.js';
+import { createSseFeed, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM } from '../protocol/decoder.js';
 import type { AgentUIState } from '../ui-state/index.js';
 import { AgentClientError } from './errors.js';
 import type { ClientTransport, EventReader, HttpSource } from './types.js';
@@ -10,35 +10,6 @@ const ignore = (): void => {};
 /** The response's JSON body, or undefined when it has none. */
 const jsonOf = (response: Response): Promise<any> => response.json().catch(ignore);
 
-/**
- * Reads an SSE body: each chunk's events are applied as they are decoded, without a promise per
- * event. Aborting `signal` cancels the body and ends the reading.
- */
-const sseReader =
-  (response: Response, signal: AbortSignal): EventReader =>
-  async (onEvent) => {
-    const body = response.body;
-    if (!body || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
-      await body?.cancel().catch(ignore);
-      throw new AgentClientError('LOUSHO_STREAM_NOT_SSE', 'Not an event stream.');
-    }
-    const reader = body.getReader();
-    const cancel = (): void => void reader.cancel().catch(ignore);
-    // One stream per signal at a time (a resumed leg reads its streams one after the other).
-    signal.onabort = cancel;
-    // The parser and the protocol check without the decoder's push/end wrapper: a failure ends the
-    // reading anyway. Nothing is flushed at the end: text after the last blank line is an
-    // unfinished event, which the standard drops.
-    const parser = createSseParser(protocolBlockHandler(onEvent, {} as ProtocolState), undefined, DEFAULT_MAX_EVENT_SIZE);
-    const text = new TextDecoder('utf-8', UTF8_OPTIONS);
-    try {
-      for (let chunk; !(chunk = await reader.read()).done; ) parser.feed(text.decode(chunk.value, STREAM));
-    } finally {
-      // (Nothing to do for a stream that ended; a failed read or a bad event leaves it to be cancelled.)
-      cancel();
-    }
-  };
-
 /** The client's transport for `createAgentHandler()`: JSON routes, SSE streams, `Last-Event-ID` resume. */
 export function createHttpTransport(source: HttpSource): ClientTransport {
   const base = `${source.url.replace(/\/+$/, '')}/sessions/`;
@@ -47,21 +18,50 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
    * A request to `sessions/<path>`: a POST with a JSON `body`, else a GET; an event stream when
    * `sse`. A non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one).
    */
-  const request = async (path: string[], signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: number, method = body ? 'POST' : 'GET'): Promise<Response> => {
+  const request = async (path: string[], signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: string, method = body ? 'POST' : 'GET'): Promise<Response> => {
     const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
     if (sse) headers.set('accept', 'text/event-stream');
-    if (lastEventId !== undefined) headers.set('last-event-id', `${lastEventId}`);
+    if (lastEventId) headers.set('last-event-id', lastEventId);
     if (body) headers.set('content-type', 'application/json');
     // Looked up per call: a global fetch may be installed (or mocked) after the client was made.
-    const response = await (source.fetch ?? fetch)(base + path.map(encodeURIComponent).join('/'), { method, headers, body: body && JSON.stringify(body), signal });
-    const status = response.status;
+    const response = await (source.fetch ?? fetch)(base + path.map(encodeURIComponent).join('/'), { method, headers, body: JSON.stringify(body), signal });
     if (response.ok) return response;
+    const { status } = response;
     const error = (await jsonOf(response))?.error;
     const own = typeof error?.code === 'string' && typeof error.message === 'string';
     throw new AgentClientError(own ? error.code : 'LOUSHO_BAD_RESPONSE', own ? error.message : `HTTP ${status}`, { status });
   };
 
-  const stream = async (path: string[], signal: AbortSignal, body?: object, lastEventId?: number): Promise<EventReader> => sseReader(await request(path, signal, body, true, lastEventId), signal);
+  /**
+   * An event stream: each chunk's events are applied as they are decoded, without a promise per
+   * event. Aborting `signal` cancels the body and ends the reading.
+   */
+  const stream = async (path: string[], signal: AbortSignal, body?: object, lastEventId?: string): Promise<EventReader> => {
+    const response = await request(path, signal, body, true, lastEventId);
+    return async (onEvent) => {
+      const content = response.body;
+      if (!content || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
+        await content?.cancel().catch(ignore);
+        throw new AgentClientError('LOUSHO_STREAM_NOT_SSE', 'Not an event stream.');
+      }
+      const reader = content.getReader();
+      const cancel = (): Promise<void> => reader.cancel().catch(ignore);
+      // One stream per signal at a time (a resumed leg reads its streams one after the other).
+      signal.onabort = cancel;
+      // The SSE lines and the protocol check, without the decoder's push/end wrapper (a failure
+      // ends the reading anyway), `retry` or the last event ID. The text decoder drops the
+      // byte-order mark (one, at the start, as the standard says). Nothing is flushed at the end:
+      // text after the last blank line is an unfinished event, which the standard drops.
+      const feed = createSseFeed(protocolBlockHandler(onEvent, {}), DEFAULT_MAX_EVENT_SIZE);
+      const text = new TextDecoder();
+      try {
+        for (let chunk; !(chunk = await reader.read()).done; ) feed(text.decode(chunk.value, STREAM));
+      } finally {
+        // (Nothing to do for a stream that ended; a failed read or a bad event leaves it to be cancelled.)
+        cancel();
+      }
+    };
+  };
 
   return {
     async load(sessionId, signal) {
@@ -75,7 +75,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], signal, metadata ? { input, metadata } : { input }),
     decide: (sessionId, approvalId, decision, signal) =>
       stream([sessionId, 'approvals', approvalId], signal, decision.kind === 'question' ? { answer: decision.answer } : { approved: decision.approved, note: decision.note }),
-    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, afterSeq),
+    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, `${afterSeq}`),
     stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, undefined, false, undefined, 'POST')))?.stopped === true,
   };
 }

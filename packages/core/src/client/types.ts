@@ -56,6 +56,10 @@ export interface SessionIdStorage {
   removeItem(key: string): void;
 }
 
+/**
+ * The client's options. `onEvent`, `onFinish` and `onError` are read from this object each time
+ * they are called, so they may be replaced after the client is made; the rest is read once.
+ */
 export interface AgentClientOptions {
   /** Each event the client applies (replayed duplicates are skipped). */
   onEvent?: (event: AgentStreamEvent) => void;
@@ -64,7 +68,7 @@ export interface AgentClientOptions {
   /** Anything that went wrong: a failed run, an HTTP error, a broken stream, an action that was not possible. */
   onError?: (error: Error & { code: string }) => void;
   /**
-   * Listeners are called at most once per this many ms while events stream (default 16; 0 calls
+   * Listeners are called at most once per this many ms while events stream (default 50; 0 calls
    * them on every event). `getSnapshot()` is always current; the end of a run leg notifies at once.
    */
   throttleMs?: number;

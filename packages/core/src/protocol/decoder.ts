@@ -48,20 +48,16 @@ export interface SseParser {
 }
 
 /** The default `maxEventSize`: 32 Mi characters. */
-export const DEFAULT_MAX_EVENT_SIZE = 32 * 1024 * 1024;
+export const DEFAULT_MAX_EVENT_SIZE = 33_554_432;
 /** `TextDecoder` options for an event stream: the SSE parser drops the byte-order mark itself. */
 export const UTF8_OPTIONS: TextDecoderOptions = { ignoreBOM: true };
 /** `TextDecoder.decode` options for a chunk of a stream. */
 export const STREAM: TextDecodeOptions = { stream: true };
-const LF = 10;
-const BOM = 0xfeff;
 
 /**
  * A server-sent events parser as the WHATWG standard describes it: LF, CR and CRLF line ends
  * (also a CRLF split across two chunks), comments, multi-line `data`, `event`, `id` (one holding
  * NUL is ignored), `retry` (digits only), a field without a colon, a leading byte-order mark.
- * A chunk is scanned once for line ends (one more pass first when it holds a CR) and a partial
- * line is joined only when its end arrives, so the cost stays linear however the stream is cut.
  * Text only: UTF-8 decoding is the caller's.
  *
  * A block's `id` is its own (as `eventsource-parser` reports it); the standard's last event ID is
@@ -69,13 +65,38 @@ const BOM = 0xfeff;
  * (pending line plus buffered data), `feed` throws `LOUSHO_STREAM_EVENT_TOO_LARGE`.
  */
 export function createSseParser(onBlock: SseBlockHandler, onRetry?: (milliseconds: number) => void, maxEventSize = Infinity): SseParser {
+  const onField = onRetry && ((field: string, value: string) => field === 'retry' && /^\d+$/.test(value) && onRetry(+value));
+  const lines = () => createSseFeed(onBlock, maxEventSize, onField);
+  let feed = lines();
+  /** Nothing was read yet: a byte-order mark may come. */
+  let first = true;
+  return {
+    feed(text) {
+      if (first && text) {
+        first = false;
+        if (text[0] === '\uFEFF') text = text.slice(1);
+      }
+      feed(text);
+    },
+    // Fresh lines drop what is pending.
+    end: () => void (feed = lines()),
+  };
+}
+
+/**
+ * The SSE lines under `createSseParser`, as one function that takes the next text: text whose
+ * byte-order mark is gone (a `TextDecoder` that does not ignore it drops it, as the standard
+ * says). Fields other than `data`, `event` and `id` go to `onField`, so the HTTP client (which
+ * has no use for `retry`) carries no code for them. A chunk is scanned once for line ends (one
+ * more pass first when it holds a CR) and a partial line is joined only when its end arrives, so
+ * the cost stays linear however the stream is cut.
+ */
+export function createSseFeed(onBlock: SseBlockHandler, maxEventSize: number, onField?: (field: string, value: string) => void): (text: string) => void {
   /** The start of a line whose end has not arrived yet. */
   let pending = '';
   let data: string | undefined;
   let event: string | undefined;
   let id: string | undefined;
-  /** Nothing was read yet: a byte-order mark may come. */
-  let first = true;
   /** The previous chunk ended with CR: an LF first in the next one belongs to it. */
   let afterCR = false;
 
@@ -86,61 +107,46 @@ export function createSseParser(onBlock: SseBlockHandler, onRetry?: (millisecond
       data = event = id = undefined;
       return;
     }
-    const colon = text.indexOf(':');
-    if (!colon) return; // a comment
-    const field = colon < 0 ? text : text.slice(0, colon);
-    const value = colon < 0 ? '' : text.slice(colon + (text.charCodeAt(colon + 1) === 32 ? 2 : 1));
+    let colon = text.indexOf(':');
+    // A field without a colon has an empty value (its value is cut past the end). A comment, which
+    // starts with a colon, is a field without a name: unknown, so ignored.
+    if (colon < 0) colon = text.length;
+    const field = text.slice(0, colon);
+    const value = text.slice(colon + (text[colon + 1] === ' ' ? 2 : 1));
     if (field === 'data') data = data === undefined ? value : `${data}\n${value}`;
     else if (field === 'id') {
       if (!value.includes('\0')) id = value;
     } else if (field === 'event') event = value || undefined;
-    else if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(+value);
-    // Any other field is ignored, as the standard says.
+    else onField?.(field, value);
   };
 
-  return {
-    feed(text) {
-      if (text) {
-        if (first ? text.charCodeAt(0) === BOM : afterCR && text.charCodeAt(0) === LF) text = text.slice(1);
-        first = false;
-        afterCR = text.endsWith('\r');
-      }
-      // CR and CRLF end lines too: made LF first (rare; a CRLF cut between chunks is joined by
-      // `afterCR`), so the loop below looks for one character only.
-      if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
-      let pos = 0;
-      for (let end; (end = text.indexOf('\n', pos)) >= 0; pos = end + 1) {
-        line(pending + text.slice(pos, end));
-        pending = '';
-      }
-      pending += text.slice(pos);
-      if (pending.length + (data ?? '').length > maxEventSize) throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event is over ${maxEventSize} characters.`);
-    },
-    end() {
+  return (text) => {
+    if (text) {
+      // The LF of a CRLF cut after its CR.
+      if (afterCR && text[0] === '\n') text = text.slice(1);
+      afterCR = text.endsWith('\r');
+    }
+    // CR and CRLF end lines too: made LF first (rare; a CRLF cut between chunks is joined by
+    // `afterCR`), so the loop below looks for one character only.
+    if (text.includes('\r')) text = text.replace(/\r\n?/g, '\n');
+    let pos = 0;
+    for (let end; (end = text.indexOf('\n', pos)) >= 0; pos = end + 1) {
+      line(pending + text.slice(pos, end));
       pending = '';
-      data = event = id = undefined;
-      afterCR = false;
-    },
+    }
+    pending += text.slice(pos);
+    if (pending.length + (data ?? '').length > maxEventSize) throw new EventStreamError('LOUSHO_STREAM_EVENT_TOO_LARGE', `An event is over ${maxEventSize} characters.`);
   };
-}
-
-/** Where `protocolBlockHandler` records what the stream said about itself. */
-export interface ProtocolState {
-  /** The SSE `id` of the last block that had one. */
-  lastEventId: string;
-  /** The protocol version the stream announced, once it has. */
-  version: string | undefined;
 }
 
 /**
  * The Lousho protocol on top of SSE blocks: the version frame must come before any event and
- * name a version this build reads; each event is one JSON object with a string `type`, handed to
- * `onEvent`. Other named frames (control frames of later versions) are skipped. A violation
- * throws an `EventStreamError` naming the event.
+ * name a version this build reads (kept in `state.version`); each event is one JSON object with
+ * a string `type`, handed to `onEvent`. Other named frames (control frames of later versions) are
+ * skipped. A violation throws an `EventStreamError` naming the event.
  */
-export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void, state: ProtocolState): SseBlockHandler {
+export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void, state: { version?: string | undefined }): SseBlockHandler {
   return (data, name, id) => {
-    if (id !== undefined) state.lastEventId = id;
     if (data === undefined) return;
     if (name === undefined || name === 'message') {
       if (state.version === undefined) throw eventError('LOUSHO_STREAM_MISSING_VERSION', id, 'came before the protocol version frame.');
@@ -161,7 +167,7 @@ export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void,
         // Not JSON, or null: reported below as an unsupported version.
       }
       if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version as string)) {
-        throw new EventStreamError('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Protocol ${JSON.stringify(version)} is not ${SUPPORTED_PROTOCOL_VERSIONS.join(' or ')}.`);
+        throw new EventStreamError('LOUSHO_STREAM_UNSUPPORTED_VERSION', `Protocol ${JSON.stringify(version)} is not ${SUPPORTED_PROTOCOL_VERSIONS}.`);
       }
       state.version = version as string;
     }
@@ -190,7 +196,13 @@ export function createEventStreamDecoder(onEvent: (event: AgentStreamEvent) => v
     push: (chunk: Uint8Array | string) => feed(() => (typeof chunk === 'string' ? chunk : textDecoder.decode(chunk, STREAM))),
     end: () => feed(() => textDecoder.decode(), true),
   };
-  const parser = createSseParser(protocolBlockHandler(onEvent, decoder), options.onRetry, options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE);
+  const handle = protocolBlockHandler(onEvent, decoder);
+  // The last event ID is kept here, not in the protocol check: the HTTP client has no use for it.
+  const onBlock: SseBlockHandler = (data, name, id) => {
+    if (id !== undefined) decoder.lastEventId = id;
+    handle(data, name, id);
+  };
+  const parser = createSseParser(onBlock, options.onRetry, options.maxEventSize ?? DEFAULT_MAX_EVENT_SIZE);
   return decoder;
 }
 

@@ -23,6 +23,8 @@ export type EventStreamErrorCode = (typeof EVENT_STREAM_ERROR_CODES)[keyof typeo
 export interface CodedErrorOptions {
   /** The HTTP status, for errors about a response. */
   status?: number;
+  /** The SSE `id` of the offending event, for errors about one. */
+  eventId?: string;
   cause?: unknown;
 }
 
@@ -30,37 +32,34 @@ export interface CodedErrorOptions {
  * The base of the errors a browser client can see (`EventStreamError`, `AgentClientError`): a
  * stable `code` and a one-line message. Lighter than `SDKError` on purpose, since it is in every
  * client bundle: what each code means and how to fix it is documented under the code
- * (docs/protocol.md, "Client error codes"), not carried in every error.
+ * (docs/protocol.md, "Client error codes"), not carried in every error. `Code` only types the
+ * constructor's `code` (the known codes autocomplete; any string goes).
  */
-export class CodedError extends Error {
+export class CodedError<Code extends string = string> extends Error {
   declare readonly code: string;
   /** The HTTP status, when the problem is a response. */
   declare readonly status: number | undefined;
+  /** The SSE `id` of the offending event (its sequence number), when it had one. */
+  declare readonly eventId: string | undefined;
 
-  constructor(code: string, message: string, options: CodedErrorOptions = {}) {
+  // The one constructor of the family: a subclass only names itself (in a field), which is the
+  // cheapest way to the same properties.
+  constructor(code: Code | (string & {}), message: string, options?: CodedErrorOptions) {
     // The options go to Error whole: it takes `cause` when there is one and ignores the rest.
     super(message, options);
     this.code = code;
-    this.status = options.status;
+    this.status = options?.status;
+    this.eventId = options?.eventId;
   }
 }
 
-export interface EventStreamErrorOptions extends CodedErrorOptions {
-  /** The SSE `id` of the offending event, when it had one. */
-  eventId?: string;
-}
+/** The options of an `EventStreamError` (the same as any `CodedError`'s). */
+export type EventStreamErrorOptions = CodedErrorOptions;
 
 /**
  * A stream that cannot be read as agent events. `code` is one of `EVENT_STREAM_ERROR_CODES`, or,
  * for an HTTP error whose body was `{ error: { code, message } }`, the server's own code.
  */
-export class EventStreamError extends CodedError {
-  /** The SSE `id` of the offending event (its sequence number), when it had one. */
-  declare readonly eventId: string | undefined;
-
-  constructor(code: EventStreamErrorCode | (string & {}), message: string, options: EventStreamErrorOptions = {}) {
-    super(code, message, options);
-    this.name = 'EventStreamError';
-    this.eventId = options.eventId;
-  }
+export class EventStreamError extends CodedError<EventStreamErrorCode> {
+  override name = 'EventStreamError';
 }

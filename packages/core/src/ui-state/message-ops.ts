@@ -2,7 +2,7 @@ import type { Message } from '../messages.js';
 import type { ToolErrorKind } from '../tools/types.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
-import type { UIMessage, UIPart, UIToolPart, UIToolState } from './types.js';
+import type { UIMessage, UIPart, UITextPart, UIToolPart, UIToolState } from './types.js';
 
 /**
  * Immutable edits of the message list. Each returns a new list in which only the touched
@@ -29,51 +29,41 @@ class ListMessage extends ListView implements UIMessage {
 
   constructor(id: string, role: UIMessage['role'], parts: Parts) {
     super(parts);
-    const self = this as { id: string; role: string; parts: readonly UIPart[] };
+    const self = this as Pick<UIMessage, 'id' | 'role'>;
     self.id = id;
     self.role = role;
     if (parts.length > EAGER_PARTS_LIMIT) this.lazy('parts');
-    else self.parts = parts.toArray();
+    else (self as UIMessage).parts = parts.toArray();
   }
 }
 
 /** A message's parts as a list (a plain message, e.g. one restored from JSON, is converted). */
 const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
 
-const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList =>
-  list.set(index, new ListMessage(message.id, message.role, parts));
+const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
 
 export const pushMessage = (list: MessageList, role: UIMessage['role'], parts: UIPart[]): MessageList =>
   list.push(new ListMessage(`m${list.length}`, role, PersistentList.from(parts)));
 
-/** The last message when reply content goes into it (an assistant message of this run). */
-function openReply(list: MessageList, cursor: number): UIMessage | undefined {
-  const last = list.at(list.length - 1);
-  return cursor & CURSOR_OPEN && last?.role === 'assistant' ? last : undefined;
-}
-
-/** Appends a part to the current reply, starting a new assistant message when there is none. */
-export function appendReplyPart(list: MessageList, cursor: number, part: UIPart): MessageList {
-  const reply = openReply(list, cursor);
-  const next = reply ? withParts(list, list.length - 1, reply, partsOf(reply).push(part)) : pushMessage(list, 'assistant', [part]);
-  if (part.type === 'tool') next.shared?.add(part.toolCallId);
-  return next;
-}
-
 /**
- * Appends streamed text (or reasoning) to the reply: to its last part when that is the same kind
- * and no new step began, else as a new part. String concatenation is O(1) in JS engines (ropes),
- * so the text is never copied per delta.
+ * Appends a part to the current reply, starting a new assistant message when there is none. With
+ * `join`, streamed text (or reasoning) goes into the reply's last part when that is the same kind.
+ * String concatenation is O(1) in JS engines (ropes), so the text is never copied per delta. (A
+ * tool part's id goes into the list's tool-call index: the caller's job.)
  */
-export function appendReplyText(list: MessageList, cursor: number, type: 'text' | 'reasoning', delta: string, continuePart: boolean): MessageList {
-  const reply = continuePart && openReply(list, cursor);
-  if (reply) {
-    const parts = partsOf(reply);
-    const index = parts.length - 1;
-    const tail = parts.at(index);
-    if (tail?.type === type) return withParts(list, list.length - 1, reply, parts.set(index, { type, text: tail.text + delta }));
+export function appendReplyPart(list: MessageList, cursor: number, part: UIPart, join?: boolean): MessageList {
+  // The reply is the last message when it is open (an assistant message of this run).
+  const reply = list.at(list.length - 1);
+  if (!(cursor & CURSOR_OPEN) || reply?.role !== 'assistant') return pushMessage(list, 'assistant', [part]);
+  const parts = partsOf(reply);
+  let index = parts.length;
+  const tail = parts.at(index - 1);
+  // `part` is the caller's new object: it takes the joined text and the tail's place.
+  if (join && tail?.type === part.type) {
+    (part as UITextPart).text = (tail as UITextPart).text + (part as UITextPart).text;
+    index--;
   }
-  return appendReplyPart(list, cursor, { type, text: delta });
+  return withParts(list, list.length - 1, reply, parts.set(index, part));
 }
 
 /** A tool call's identity: what a new part for it is made from. */
@@ -87,38 +77,39 @@ export interface ToolCallRef {
 /**
  * Replaces the part of `call` (searched from the end, where the live calls are) with the part
  * and what `change(arg, part)` returns over it; when there is no such part, appends a new part
- * for `call` with what `change(arg)` returns (its display name defaults to its name). Undefined
- * when `change` returns nothing. (A function and its argument rather than a closure: no
- * allocation per event.)
+ * for `call` with what `change(arg)` returns (its display name defaults to its name). When
+ * `change` returns nothing (undefined or null), returns that. (A function and its argument
+ * rather than a closure: no allocation per event.)
  */
 export function updateToolPart<A>(
   list: MessageList,
   cursor: number,
   call: ToolCallRef,
-  change: (arg: A, part?: UIToolPart) => Partial<UIToolPart> | undefined,
+  change: (arg: A, part?: UIToolPart) => Partial<UIToolPart> | undefined | null,
   arg: A,
-): MessageList | undefined {
+): MessageList | undefined | null {
   const { toolCallId, toolName } = call;
+  const ids = (list.shared ??= toolCallIds(list));
   // A call no version of this conversation ever had is not here: no need to look.
-  for (let m = (list.shared ??= toolCallIds(list)).has(toolCallId) ? list.length : 0; m--; ) {
+  for (let m = ids.has(toolCallId) ? list.length : 0; m--; ) {
     const message = list.at(m)!;
-    const parts = message.role === 'assistant' ? partsOf(message) : undefined;
-    for (let p = parts?.length ?? 0; p--; ) {
-      const part = parts!.at(p)!;
+    const parts = partsOf(message);
+    for (let p = parts.length; p--; ) {
+      const part = parts.at(p)!;
       if (part.type === 'tool' && part.toolCallId === toolCallId) {
         const fields = change(arg, part);
-        return fields && withParts(list, m, message, parts!.set(p, merge(part, fields)));
+        return fields && withParts(list, m, message, parts.set(p, merge(part, fields)));
       }
     }
   }
   const fields = change(arg);
-  return fields && appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, fields) as UIToolPart);
+  return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, fields) as UIToolPart));
 }
 
 /** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */
 function toolCallIds(list: MessageList): Set<string> {
   const ids = new Set<string>();
-  for (let m = list.length; m--; ) for (const part of list.at(m)!.parts) if (part.type === 'tool') ids.add(part.toolCallId);
+  for (const message of list.toArray()) for (const part of message.parts) if (part.type === 'tool') ids.add(part.toolCallId);
   return ids;
 }
 
@@ -128,22 +119,19 @@ function toolCallIds(list: MessageList): Set<string> {
  */
 export const merge = (part: UIToolPart, fields: Partial<UIToolPart>): UIToolPart => Object.assign({}, part, fields);
 
-/** Marks the unfinished tool calls of the last message as `cancelled` (the run ended without them). */
+/**
+ * Marks the unfinished tool calls of the last message as `cancelled` (the run ended without them).
+ * Once per run at most, so its parts are rebuilt from the plain array.
+ */
 export function cancelUnfinishedTools(list: MessageList): MessageList {
   const last = list.at(list.length - 1);
-  if (last?.role !== 'assistant') return list;
-  const before = partsOf(last);
-  let parts = before;
-  for (let p = parts.length; p--; ) {
-    const part = parts.at(p)!;
-    if (part.type === 'tool' && (part.state === 'input-streaming' || part.state === 'running')) parts = parts.set(p, merge(part, { state: 'cancelled' }));
-  }
-  return parts === before ? list : withParts(list, list.length - 1, last, parts);
+  let changed;
+  const parts = last?.role === 'assistant' && last.parts.map((part) => (part.type === 'tool' && (part.state === 'input-streaming' || part.state === 'running') ? ((changed = 1), merge(part, { state: 'cancelled' })) : part));
+  return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
 }
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */
 export const contentParts = (content: Message['content']): UIPart[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content.map((part) => ({ ...part })));
 
 /** A tool error's UI state: a stop or a call that never started is `cancelled`, a person's no is `rejected`. */
-export const toolStateForError = (kind: ToolErrorKind): UIToolState =>
-  kind === 'cancelled' || kind === 'not-run' ? 'cancelled' : kind === 'rejected' ? 'rejected' : 'error';
+export const toolStateForError = (kind: ToolErrorKind): UIToolState => (kind === 'not-run' ? 'cancelled' : kind === 'cancelled' || kind === 'rejected' ? kind : 'error');

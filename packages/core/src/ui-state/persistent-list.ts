@@ -61,9 +61,8 @@ export class PersistentList<T, Shared = unknown> {
       tail = tail.slice();
       tail[index - size] = item;
       if (tail.length > LIST_WINDOW) {
-        // Someone appended to the shared buffer past this version (or there is none yet; an empty
-        // list never shares one with every other empty list): start a private copy.
-        if (base.length !== size || !size) base = base.slice(0, size);
+        // Someone appended to the shared buffer past this version: start a private copy.
+        if (base.length !== size) base = base.slice(0, size);
         base.push(tail.shift()!);
         size++;
       }

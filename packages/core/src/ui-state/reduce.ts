@@ -1,6 +1,7 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyText, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
-import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, messageListOf, Snapshot, type Draft } from './snapshot.js';
+import { appendReplyPart, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import { listOf } from './persistent-list.js';
+import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 
 /**
@@ -21,20 +22,20 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   state: AgentUIState<ToolPart> | undefined,
   event: AgentStreamEvent,
 ): AgentUIState<ToolPart> {
-  const current = adoptState(state ?? initialAgentUIState());
+  const current = adoptState((state ??= initialAgentUIState()));
   const seq = event.seq;
   const known = typeof seq === 'number';
-  if (known && seq <= current.lastSeq) return state ?? (current as AgentUIState as AgentUIState<ToolPart>);
-  return (apply(current, event, known ? seq : current.lastSeq) ?? state ?? current) as AgentUIState as AgentUIState<ToolPart>;
+  return ((known && seq <= current.lastSeq ? state : apply(current, event, known ? seq : current.lastSeq)) ?? state) as AgentUIState as AgentUIState<ToolPart>;
 }
 
 type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` }>;
 
 /**
  * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
- * fields of a new part for the call), or undefined when it changes nothing (or makes no part).
+ * fields of a new part for the call), undefined when it changes nothing (or makes no part), null
+ * when the event is of a type the reducer does not know.
  */
-function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | undefined {
+function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | undefined | null {
   switch (event.type) {
     case 'tool.input.start':
       // A call that is already there stays as it is.
@@ -70,97 +71,93 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
       return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
     }
   }
-  return undefined;
-}
-
-/** The next state with `list` and `cursor`, the rest as in `s` (the caller adjusts it). */
-const next = (s: Snapshot, seq: number, list: MessageList, cursor: number): Draft => new Snapshot(s, list, cursor, seq);
-
-/** Reply content arrived: the reply is open, the run is streaming. Without a change (no such tool call), only `seq` moves. */
-function reply(s: Snapshot, seq: number, list: MessageList | undefined): Snapshot {
-  const draft = next(s, seq, list ?? messageListOf(s), list ? CURSOR_OPEN : cursorOfState(s));
-  const status = s.status;
-  if (list && (status === 'submitted' || status === 'idle')) draft.status = 'streaming';
-  return draft as Snapshot;
+  return null;
 }
 
 /** The next state, or undefined when the event changes nothing (unknown type). */
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
-  const list = messageListOf(s);
-  const cursor = cursorOfState(s);
-  let draft: Draft;
+  let list = listOf<MessageList>(s)!;
+  let cursor = cursorOfState(s);
+  let { status, pendingApproval, error, usage, finishReason, runId } = s;
+  // Reply content: the list with it, or undefined when the event changed no part (then only `seq` moves).
+  let reply: MessageList | undefined | null;
 
   switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
-      return reply(s, seq, appendReplyText(list, cursor, event.type === 'text.delta' ? 'text' : 'reasoning', event.delta, !(cursor & CURSOR_STEP_BOUNDARY)));
-
-    case 'tool.input.start':
-    case 'tool.input.delta':
-    case 'tool.call':
-    case 'tool.progress':
-    case 'tool.done':
-    case 'tool.error':
-      return reply(s, seq, updateToolPart(list, cursor, event, toolFields, event));
-
-    case 'run.start': {
-      // A continuation goes on in the same assistant message; a new run starts a new one.
-      const continuation = event.continuation;
-      draft = next(s, seq, list, continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY);
-      draft.status = 'submitted';
-      draft.pendingApproval = draft.error = draft.finishReason = null;
-      if (!continuation) draft.usage = null;
+      // Joins the reply's last part unless a new step began.
+      reply = appendReplyPart(list, cursor, { type: event.type === 'text.delta' ? 'text' : 'reasoning', text: event.delta }, !(cursor & CURSOR_STEP_BOUNDARY));
       break;
-    }
 
     case 'user.message': {
       // Input may carry whole messages; only user and assistant content is shown (a stored history
       // with tool calls renders through `stateFromTranscript`).
       const { role, content } = event.message;
-      return next(s, seq, role === 'user' || role === 'assistant' ? pushMessage(list, role, contentParts(content)) : list, CURSOR_STEP_BOUNDARY) as Snapshot;
+      if (role === 'user' || role === 'assistant') list = pushMessage(list, role, contentParts(content));
+      cursor = CURSOR_STEP_BOUNDARY;
+      break;
     }
 
     case 'step.start':
-      return next(s, seq, list, cursor | CURSOR_STEP_BOUNDARY) as Snapshot;
+      cursor |= CURSOR_STEP_BOUNDARY;
+      break;
 
-    case 'approval.requested': {
-      const pending = event.approval;
-      draft = next(s, seq, updateToolPart(list, cursor, pending, toolFields, event)!, cursor | CURSOR_OPEN);
-      draft.status = 'awaiting-approval';
-      draft.pendingApproval = pending;
+    // The events below also say which run the state is in.
+    case 'run.start': {
+      // A continuation goes on in the same assistant message; a new run starts a new one.
+      const continuation = event.continuation;
+      cursor = continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY;
+      status = 'submitted';
+      pendingApproval = error = finishReason = null;
+      if (!continuation) usage = null;
+      runId = event.runId;
       break;
     }
 
-    case 'approval.resolved': {
-      draft = next(s, seq, updateToolPart(list, cursor, event, toolFields, event) ?? list, cursor);
-      const pending = s.pendingApproval?.approvalId === event.approvalId ? null : s.pendingApproval;
-      draft.pendingApproval = pending;
-      if (s.status === 'awaiting-approval' && !pending) draft.status = 'submitted';
+    case 'approval.requested':
+      list = updateToolPart(list, cursor, event.approval, toolFields, event)!;
+      cursor |= CURSOR_OPEN;
+      status = 'awaiting-approval';
+      pendingApproval = event.approval;
+      runId = event.runId;
       break;
-    }
+
+    case 'approval.resolved':
+      list = updateToolPart(list, cursor, event, toolFields, event) ?? list;
+      if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
+      if (status === 'awaiting-approval' && !pendingApproval) status = 'submitted';
+      runId = event.runId;
+      break;
 
     case 'step.done':
-      draft = next(s, seq, list, cursor);
-      draft.usage = event.usage;
+      usage = event.usage;
+      runId = event.runId;
       break;
 
     case 'run.done':
     case 'error': {
       // Both end the run: unfinished calls of a stopped or failed run are cancelled.
       const failed = event.type === 'error';
-      const reason = failed ? null : event.finishReason;
-      draft = next(s, seq, failed || reason === 'aborted' ? cancelUnfinishedTools(list) : list, cursor);
-      draft.status = failed ? 'error' : reason === 'awaiting-approval' || reason === 'aborted' ? reason : 'idle';
-      if (reason !== 'awaiting-approval') draft.pendingApproval = null;
-      draft.error = failed ? event.error : null;
-      if (!failed) draft.usage = event.usage;
-      draft.finishReason = reason;
+      finishReason = failed ? null : event.finishReason;
+      if (failed || finishReason === 'aborted') list = cancelUnfinishedTools(list);
+      status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : 'idle';
+      if (finishReason !== 'awaiting-approval') pendingApproval = null;
+      error = failed ? event.error : null;
+      if (!failed) usage = event.usage;
+      runId = event.runId;
       break;
     }
 
     default:
-      return undefined;
+      // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
+      reply = updateToolPart(list, cursor, event, toolFields, event);
+      if (reply === null) return undefined;
   }
-  draft.runId = event.runId;
-  return draft as Snapshot;
+  if (reply) {
+    // Reply content arrived: the reply is open, the run is streaming.
+    list = reply;
+    cursor = CURSOR_OPEN;
+    if (status === 'submitted' || status === 'idle') status = 'streaming';
+  }
+  return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, runId);
 }

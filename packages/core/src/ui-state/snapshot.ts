@@ -1,7 +1,7 @@
 import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
 import type { RunUsage } from '../usage/types.js';
 import type { MessageList } from './message-ops.js';
-import { listOf, ListView, PersistentList } from './persistent-list.js';
+import { ListView, PersistentList } from './persistent-list.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
 
 // Reducer bookkeeping that is not part of the public state (bits of `cursor`).
@@ -10,16 +10,11 @@ export const CURSOR_OPEN = 1;
 /** A new step began: the next text or reasoning starts a new part. */
 export const CURSOR_STEP_BOUNDARY = 2;
 
-/** The message list of a state the reducer made. */
-export const messageListOf = listOf as (state: Snapshot) => MessageList;
 /** The cursor bits of a state the reducer made. */
 export let cursorOfState: (state: Snapshot) => number;
 
 /** Up to this many messages, `messages` is a plain array copied per event; past it, built on first read (see `ListView`). */
 export const EAGER_MESSAGES_LIMIT = 64;
-
-/** The state's fields, writable: the reducer fills in a new snapshot before anyone sees it. */
-export type Draft = { -readonly [K in keyof AgentUIState]: AgentUIState[K] };
 
 /**
  * The reducer's state object. Messages are kept in a `PersistentList`, so an event that changes
@@ -41,37 +36,57 @@ export class Snapshot extends ListView implements AgentUIState {
     cursorOfState = (state) => state.#cursor;
   }
 
-  /** A state with `list` and `cursor`, its other fields taken from `from` (missing ones as in the initial state). */
-  constructor(from: Partial<AgentUIState>, list: MessageList, cursor: number, lastSeq: number) {
+  /** A state showing `list`, with `cursor` and the given fields (positional: the reducer fills them from locals, one state per event). */
+  constructor(
+    list: MessageList,
+    cursor: number,
+    lastSeq: number,
+    status: AgentUIStatus,
+    pendingApproval: PendingApprovalInfo | null,
+    error: SerializedError | null,
+    usage: RunUsage | null,
+    finishReason: FinishReason | null,
+    runId: string | undefined,
+  ) {
     super(list);
-    const self = this as Draft;
+    const self = this as { -readonly [K in keyof AgentUIState]: AgentUIState[K] };
     this.#cursor = cursor;
     if (list.length > EAGER_MESSAGES_LIMIT) this.lazy('messages');
     else self.messages = list.toArray();
-    self.status = from.status ?? 'idle';
-    self.pendingApproval = from.pendingApproval ?? null;
-    self.error = from.error ?? null;
-    self.usage = from.usage ?? null;
-    self.finishReason = from.finishReason ?? null;
+    self.status = status;
+    self.pendingApproval = pendingApproval;
+    self.error = error;
+    self.usage = usage;
+    self.finishReason = finishReason;
     self.lastSeq = lastSeq;
-    self.runId = from.runId;
+    self.runId = runId;
   }
 }
 
 /**
  * A state that did not come from the reducer (parsed from JSON, spread into a new object):
- * rebuilt once, so the reducer can go on from it.
+ * rebuilt once, so the reducer can go on from it. Missing fields are as in the initial state.
  */
-export function adoptState(state: AgentUIState): Snapshot {
+export function adoptState(state: Partial<AgentUIState>): Snapshot {
   if (state instanceof Snapshot) return state;
   const messages = Array.isArray(state.messages) ? (state.messages as readonly UIMessage[]) : [];
-  const status = state.status;
+  const status = state.status ?? 'idle';
   // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
   const open = messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval');
-  return new Snapshot(state, PersistentList.from<UIMessage, Set<string>>(messages), open ? CURSOR_OPEN : 0, typeof state.lastSeq === 'number' ? state.lastSeq : 0);
+  return new Snapshot(
+    PersistentList.from(messages),
+    open ? CURSOR_OPEN : 0,
+    typeof state.lastSeq === 'number' ? state.lastSeq : 0,
+    status,
+    state.pendingApproval ?? null,
+    state.error ?? null,
+    state.usage ?? null,
+    state.finishReason ?? null,
+    state.runId,
+  );
 }
 
-const INITIAL = Object.freeze(new Snapshot({}, PersistentList.from<UIMessage, Set<string>>([]), 0, 0)) as Snapshot;
+const INITIAL = Object.freeze(adoptState({}));
 
 /** The state before any event: no messages, `idle`. Always the same object. */
 export function initialAgentUIState<ToolPart extends AnyUIToolPart = UIToolPart>(): AgentUIState<ToolPart> {

@@ -1,7 +1,7 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { ToolErrorResult } from '../tools/types.js';
-import { appendReplyPart, appendReplyText, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import { appendReplyPart, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, Snapshot } from './snapshot.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';
@@ -33,10 +33,11 @@ export function appendTranscriptMessage(
     case 'assistant': {
       const open = cursor | CURSOR_OPEN;
       const text = textOf(message);
-      if (text) list = appendReplyText(list, open, 'text', text, false);
+      if (text) list = appendReplyPart(list, open, { type: 'text', text });
       for (const call of message.toolCalls ?? []) {
         const part: UIToolPart = { type: 'tool', toolCallId: call.id, toolName: call.name, displayName: displayName(call.name), state: 'running', ...parseArgs(call.arguments) };
         list = appendReplyPart(list, open, part);
+        list.shared?.add(call.id);
       }
       return { list, cursor: CURSOR_OPEN | CURSOR_STEP_BOUNDARY };
     }
@@ -72,7 +73,7 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
     cursor = CURSOR_OPEN | CURSOR_STEP_BOUNDARY;
   }
   const status: AgentUIStatus = pending ? 'awaiting-approval' : (options.status ?? 'idle');
-  return new Snapshot({ status, pendingApproval: pending, runId: options.runId }, list, cursor | CURSOR_STEP_BOUNDARY, options.lastSeq ?? 0) as unknown as AgentUIState<ToolPart>;
+  return new Snapshot(list, cursor | CURSOR_STEP_BOUNDARY, options.lastSeq ?? 0, status, pending ?? null, null, null, null, options.runId) as unknown as AgentUIState<ToolPart>;
 }
 
 function parseArgs(text: string): { args?: unknown; argsText?: string } {
