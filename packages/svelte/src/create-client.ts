@@ -1,5 +1,5 @@
 import { createAgentClientWithTransport, createHttpTransport, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientAgent, type ClientTransport } from '@lousho/core';
-import type { LoushoAgentSource } from './types.js';
+import type { LoushoAgentSource, LoushoHttpSource } from './types.js';
 
 /** The in-process transport, imported on first use: every transport call is async already. */
 function lazyInProcessTransport(agent: ClientAgent): ClientTransport {
@@ -33,21 +33,22 @@ function seeded(transport: ClientTransport, sessionId: string, state: AgentUISta
 /**
  * The client for a source, seeded with `initialState` when the client starts on a session. The HTTP
  * client for `{ url }` (no in-process code in the bundle), the in-process one for `{ agent }`.
+ * `storage` and `storageKey` may come with an HTTP source; they win over the options'.
  */
 export function createClient(source: LoushoAgentSource, options: AgentClientOptions, initialState: AgentUIState | undefined): { client: AgentClient; seed: AgentUIState | undefined } {
-  const http = 'url' in source ? source : undefined;
-  const storageKey = options.storageKey ?? (http ? `lousho:session:${http.url}` : 'lousho:session');
-  const transport = http ? createHttpTransport(http) : lazyInProcessTransport((source as { agent: ClientAgent }).agent);
+  const http = 'url' in source;
+  const { url, storage = options.storage, storageKey = options.storageKey ?? (http ? `lousho:session:${url}` : 'lousho:session') } = source as Partial<LoushoHttpSource>;
+  const transport = http ? createHttpTransport(source) : lazyInProcessTransport(source.agent);
   // Where the client will start: the given session, else the one storage remembers.
   let sessionId = source.sessionId;
   if (sessionId === undefined && initialState) {
     try {
-      sessionId = options.storage?.getItem(storageKey) ?? undefined;
+      sessionId = storage?.getItem(storageKey) ?? undefined;
     } catch {
       // blocked storage: the client finds nothing either
     }
   }
   const seed = sessionId !== undefined ? initialState : undefined;
-  const client = createAgentClientWithTransport(seed ? seeded(transport, sessionId!, seed) : transport, { ...options, storageKey, sessionId: source.sessionId });
+  const client = createAgentClientWithTransport(seed ? seeded(transport, sessionId!, seed) : transport, { ...options, storage, storageKey, sessionId: source.sessionId });
   return { client, seed };
 }

@@ -29,12 +29,7 @@ export function loushoAgent<A extends ClientAgent>(source: LoushoInProcessSource
 export function loushoAgent<T = unknown>(source: LoushoAgentSource, options?: LoushoAgentOptions): LoushoAgentStore<ToolPartFor<T>>;
 export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptions = {}): LoushoAgentStore {
   const { initialState, ...clientOptions } = options;
-  const http = 'url' in source ? source : undefined;
-  const { client, seed } = createClient(
-    source,
-    { ...clientOptions, storage: http?.storage ?? options.storage, storageKey: http?.storageKey ?? options.storageKey },
-    initialState,
-  );
+  const { client, seed } = createClient(source, clientOptions, initialState);
   const blank = client.getSnapshot();
   /** Until the client has taken the seed over (its state moved on) or was reset, the seed is what to show. */
   let seeding = seed !== undefined;
