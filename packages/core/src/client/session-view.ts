@@ -19,6 +19,10 @@ export function sessionUIState(sessions: Pick<AgentSessions, 'get' | 'eventsAfte
     return { session, state };
   }
   let state = stateFromTranscript(session.messages.slice(0, base), null, { lastSeq: first.seq - 1 });
-  for (const event of log) state = reduceAgentEvents(state, event);
+  // A state that ends right after a `step.start` would lose, through JSON, that a step began (the
+  // step's first text would join the last text part): that event is left to the stream, which the
+  // client follows from `state.lastSeq`.
+  const end = log.length - (session.status === 'running' && log[log.length - 1]!.type === 'step.start' ? 1 : 0);
+  for (let i = 0; i < end; i++) state = reduceAgentEvents(state, log[i]!);
   return { session, state };
 }

@@ -130,6 +130,9 @@ describe('reduceAgentEvents on long tool-heavy replies (properties)', () => {
     fc.assert(
       fc.property(arbLongRun, fc.nat(), ({ events }, cutSeed) => {
         const cut = cutSeed % (events.length + 1);
+        // Right after a `step.start` nothing in the state shows that a step began, so JSON loses it
+        // (docs/events.md); the server never serves a state there (test/client/session-view.test.ts).
+        fc.pre(events[cut - 1]?.type !== 'step.start');
         const restored = JSON.parse(JSON.stringify(reduceAll(events.slice(0, cut)))) as AgentUIState;
         expect(reduceAll(events.slice(cut), restored)).toEqual(reduceAll(events));
       }),
