@@ -83,15 +83,11 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
     const state = client.getSnapshot();
     for (const field of FIELDS) (refs[field] ??= shallowRef()).value = field === 'sessionId' ? client.sessionId : state[field];
   };
+  // (An unsubscribe left over from a destroyed client does nothing: `destroy()` dropped its listeners.)
   const follow = (): void => {
     unsubscribe?.();
     unsubscribe = client.subscribe(show);
     show();
-  };
-  const detach = (): void => {
-    unsubscribe?.();
-    unsubscribe = undefined;
-    client.destroy();
   };
 
   /** A client for the source as it is now, unless the one there is for the same session. */
@@ -102,7 +98,7 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
     key = next;
     if (old) {
       if (keeps(client, old, next)) return;
-      detach();
+      client.destroy();
     }
     client = makeClient(resolved, options, source);
     show();
@@ -121,7 +117,7 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
   if (getCurrentScope()) {
     onScopeDispose(() => {
       following = false;
-      detach();
+      client.destroy();
     });
   }
 
