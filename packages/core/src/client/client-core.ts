@@ -271,7 +271,7 @@ export function createClientCore(
   async function act(refusal: () => [string, string] | false | null | undefined, open: Opener): Promise<AgentActionResult> {
     await start();
     const why = destroyed ? [DESTROYED, 'Destroyed.'] : serverRunning ? ['LOUSHO_SESSION_BUSY', 'A turn is running.'] : refusal();
-    if (why) return refuse(why[0]!, why[1]!);
+    if (why) return refuse(...(why as [string, string]));
     const result = new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
     void consume(open);
     return result;
@@ -340,17 +340,15 @@ export function createClientCore(
     async stop() {
       await start();
       if (destroyed) return refuse(DESTROYED, 'Destroyed.');
-      const id = sessionId;
+      if (sessionId === undefined) return { ok: true, state, finishReason: null };
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
-      const ended = id !== undefined && serverRunning && leg ? new Promise<AgentActionResult>((resolve) => waiters.push(resolve)) : undefined;
-      if (id !== undefined) {
-        try {
-          await transport.stop(id);
-        } catch (error) {
-          return fail(error);
-        }
+      const ended = serverRunning && leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
+      try {
+        await transport.stop(sessionId);
+      } catch (error) {
+        return fail(error);
       }
-      return ended ?? { ok: true, state, finishReason: null };
+      return ended || { ok: true, state, finishReason: null };
     },
 
     approve: (note) => tool(true, note),
