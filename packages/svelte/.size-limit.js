@@ -8,12 +8,12 @@ const forTheBrowser = (config) => ({ ...config, format: 'esm', platform: 'browse
 
 export default [
   {
-    // The in-process transport (the store's and core's) is imported with import() only for `{ agent }`
+    // The in-process transport is imported with import() only for `{ agent }`
     // sources, so an app bundler puts it in a chunk of its own that an HTTP-only page never loads:
     // left out here.
     name: 'Svelte path over HTTP: loushoAgent + HTTP client (svelte external)',
     import: { [entry]: '{ loushoAgent }' },
-    ignore: ['svelte', './in-process.js', './in-process-chunk.js'],
+    ignore: ['svelte', './in-process-chunk.js'],
     gzip: true,
     limit: '6 KB',
     modifyEsbuildConfig: forTheBrowser,

@@ -1,17 +1,5 @@
-import { createAgentClientWithTransport, createHttpTransport, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientAgent, type ClientTransport } from '@lousho/core';
+import { createAgentClientWithTransport, createHttpTransport, createLazyInProcessTransport, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientTransport } from '@lousho/core';
 import type { LoushoAgentSource, LoushoHttpSource } from './types.js';
-
-/** The in-process transport, imported on first use: every transport call is async already. */
-function lazyInProcessTransport(agent: ClientAgent): ClientTransport {
-  let loading: Promise<ClientTransport> | undefined;
-  // Any method of the transport: loads it, then calls the method of the same name.
-  return new Proxy({} as ClientTransport, {
-    get:
-      (_, method: keyof ClientTransport) =>
-      async (...args: unknown[]) =>
-        ((await (loading ??= import('./in-process.js').then((module) => module.createInProcessTransport(agent))))[method] as (...args: unknown[]) => Promise<unknown>)(...args),
-  });
-}
 
 /**
  * The transport with the server's reading of the session as its first `load`: the client restores
@@ -38,7 +26,7 @@ function seeded(transport: ClientTransport, sessionId: string, state: AgentUISta
 export function createClient(source: LoushoAgentSource, options: AgentClientOptions, initialState: AgentUIState | undefined): { client: AgentClient; seed: AgentUIState | undefined } {
   const http = 'url' in source;
   const { url, storage = options.storage, storageKey = options.storageKey ?? (http ? `lousho:session:${url}` : 'lousho:session') } = source as Partial<LoushoHttpSource>;
-  const transport = http ? createHttpTransport(source) : lazyInProcessTransport(source.agent);
+  const transport = http ? createHttpTransport(source) : createLazyInProcessTransport(source.agent);
   // Where the client will start: the given session, else the one storage remembers.
   let sessionId = source.sessionId;
   if (sessionId === undefined && initialState) {

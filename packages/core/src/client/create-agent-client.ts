@@ -1,6 +1,6 @@
 import { createClientCore } from './client-core.js';
 import { createHttpTransport } from './http-transport.js';
-import { lazyInProcessTransport } from './lazy-in-process-transport.js';
+import { createLazyInProcessTransport } from './lazy-in-process-transport.js';
 import type { AgentClient, AgentClientOptions, AgentClientSource, ClientTransport, HttpSource, InProcessSource } from './types.js';
 
 /**
@@ -12,7 +12,7 @@ import type { AgentClient, AgentClientOptions, AgentClientSource, ClientTranspor
 export function createAgentClient(source: AgentClientSource, options: AgentClientOptions = {}): AgentClient {
   // (Bindings may pass a source with an `agent` or a `url` field that is undefined.)
   return (source as InProcessSource).agent
-    ? createClientCore(lazyInProcessTransport((source as InProcessSource).agent), source.sessionId, options.storageKey ?? 'lousho:session', options)
+    ? createClientCore(createLazyInProcessTransport((source as InProcessSource).agent), source.sessionId, options.storageKey ?? 'lousho:session', options)
     : createHttpAgentClient(source as HttpSource, options);
 }
 

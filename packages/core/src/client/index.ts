@@ -1,6 +1,7 @@
 export { createAgentClient, createHttpAgentClient, createAgentClientWithTransport } from './create-agent-client.js';
 export { createHttpTransport } from './http-transport.js';
 export { createInProcessTransport } from './in-process-transport.js';
+export { createLazyInProcessTransport } from './lazy-in-process-transport.js';
 export { AgentClientError, CLIENT_ERROR_CODES, type ClientErrorCode } from './errors.js';
 export type {
   AgentClient,

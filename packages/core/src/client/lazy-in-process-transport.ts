@@ -5,7 +5,7 @@ import type { ClientAgent, ClientTransport } from './types.js';
  * a page whose client talks HTTP never downloads the agent-side code, since an app bundler puts a
  * module loaded with `import()` in a chunk of its own.
  */
-export function lazyInProcessTransport(agent: ClientAgent): ClientTransport {
+export function createLazyInProcessTransport(agent: ClientAgent): ClientTransport {
   let loading: Promise<ClientTransport> | undefined;
   // Any method of the transport: loads it, then calls the method of the same name.
   return new Proxy({} as ClientTransport, {
