@@ -74,12 +74,12 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
       const old = held;
       held = resolved;
       // The same agent or URL and storage key, and the same session id or the one the client now
-      // follows (an app that puts the id the first `send` made into its route, then passes it
-      // back; `?? 0`: no id never matches a client without one).
+      // follows (an app that puts the id the first `send` made into its route, then passes it back).
+      const id = resolved.sessionId;
       return old &&
         (old.agent ?? old.url) === (resolved.agent ?? resolved.url) &&
         old.storageKey === resolved.storageKey &&
-        [old.sessionId, client.sessionId ?? 0].includes(resolved.sessionId)
+        (id === old.sessionId || (id !== undefined && id === client.sessionId))
         ? client
         : createAgentClient(resolved as AgentClientSource, resolved);
     },

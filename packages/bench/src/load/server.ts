@@ -6,10 +6,11 @@
  *   node server.ts ai-node   streamText() + pipeUIMessageStreamToResponse(), the AI SDK's own Node path
  * Listens on 127.0.0.1 only, on a free port, and sends `{ port }` to the parent over IPC.
  */
-import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
+import type { IncomingMessage, RequestListener } from 'node:http';
 import { createNodeListener, toNodeHandler } from '@lousho/core/node';
 import { createDemoAgent } from '@lousho/demo-agent';
 import { burstLanguageModel, burstProvider } from './mock-models.js';
+import { serveToParent } from './serve-child.js';
 
 export type ServerKind = 'lousho' | 'ai-fetch' | 'ai-node';
 
@@ -43,18 +44,4 @@ async function listener(kind: ServerKind): Promise<RequestListener> {
 }
 
 const kind = process.argv[2] as ServerKind;
-const server = createServer(await listener(kind));
-server.keepAliveTimeout = 1000;
-server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 }, () => {
-  const address = server.address();
-  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-});
-// CPU time of this process, so the parent can tell server cost from load-generator cost.
-process.on('message', (message) => {
-  if (message === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpuMs: (user + system) / 1000, heapUsed: process.memoryUsage().heapUsed });
-  }
-});
-// The parent ends this process; never outlive it.
-process.on('disconnect', () => process.exit(0));
+serveToParent(await listener(kind));

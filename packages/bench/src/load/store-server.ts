@@ -4,28 +4,17 @@
  *   node store-server.ts postgres <database url> <schema> <deltas>
  *   node store-server.ts sqlite <file> <deltas>
  */
-import { createServer } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { createAgent, type AgentStore } from '@lousho/build-ai-agent';
 import { createNodeListener } from '@lousho/core/node';
 import { PostgresStore } from '@lousho/build-ai-agent/postgres';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { burstProvider } from './mock-models.js';
+import { serveToParent } from './serve-child.js';
 
 const [kind, target, third, fourth] = process.argv.slice(2) as [string, string, string, string | undefined];
 const deltas = Number(kind === 'postgres' ? fourth : third);
 const store: AgentStore =
   kind === 'postgres' ? await PostgresStore.connect({ connectionString: target, schema: third, max: 20 }) : new SqliteStore(target);
 const agent = createAgent({ provider: burstProvider(deltas), store });
-const server = createServer(createNodeListener(agent, { keepAliveMs: 0 }) as Parameters<typeof createServer>[0]);
-server.keepAliveTimeout = 1000;
-server.listen({ host: '127.0.0.1', port: 0, backlog: 4096 }, () => {
-  const address = server.address();
-  process.send?.({ port: typeof address === 'object' && address ? address.port : 0 });
-});
-process.on('message', (message) => {
-  if (message === 'cpu') {
-    const { user, system } = process.cpuUsage();
-    process.send?.({ cpuMs: (user + system) / 1000 });
-  }
-});
-process.on('disconnect', () => process.exit(0));
+serveToParent(createNodeListener(agent, { keepAliveMs: 0 }) as RequestListener);

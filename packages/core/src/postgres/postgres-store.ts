@@ -1,12 +1,12 @@
-import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
-import type { SessionStatus } from '../agent/session-runtime.js';
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, toJson } from '../stores/json-text.js';
+import { num, sessionRecordOf, type SessionRow } from '../stores/session-row.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
   CheckpointStore,
@@ -53,33 +53,6 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** Turns the cross-process signals off (one process only): no listening connection. Default false. */
   noSignals?: boolean;
-}
-
-/** bigint columns arrive as strings (node-postgres keeps 64-bit precision); ours fit in a double. */
-const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
-
-interface SessionRow {
-  id: string;
-  owner: string | null;
-  status: string;
-  pending_approval: string | null;
-  run_start_index: number;
-  last_seq: string | number;
-  created_at: string | number;
-  updated_at: string | number;
-}
-
-function recordOf(row: SessionRow): SessionRecord {
-  return {
-    id: row.id,
-    ...(row.owner !== null ? { owner: row.owner } : {}),
-    status: row.status as SessionStatus,
-    pendingApproval: fromJson<PendingApprovalInfo>(row.pending_approval) ?? null,
-    runStartIndex: row.run_start_index,
-    lastSeq: num(row.last_seq),
-    createdAt: num(row.created_at),
-    updatedAt: num(row.updated_at),
-  };
 }
 
 /** A stored event: the body keeps everything but `seq`, which is the row's key. */
@@ -159,7 +132,7 @@ export class PostgresSessionStore implements SessionStore {
 
   async get(id: string): Promise<SessionRecord | undefined> {
     const { rows } = await this.#db.query<SessionRow>(`SELECT * FROM ${this.#db.s}.lousho_sessions WHERE id = $1`, [id]);
-    return rows[0] && recordOf(rows[0]);
+    return rows[0] && sessionRecordOf(rows[0]);
   }
 
   async create(id: string, init: { owner?: string } = {}): Promise<{ created: boolean; record: SessionRecord }> {
@@ -169,7 +142,7 @@ export class PostgresSessionStore implements SessionStore {
        VALUES ($1, $2, 'idle', NULL, 0, 0, ${s}.lousho_now_ms(), ${s}.lousho_now_ms()) ON CONFLICT (id) DO NOTHING RETURNING *`,
       [id, init.owner ?? null],
     );
-    if (inserted.rows[0]) return { created: true, record: recordOf(inserted.rows[0]) };
+    if (inserted.rows[0]) return { created: true, record: sessionRecordOf(inserted.rows[0]) };
     const record = await this.get(id);
     if (!record) throw queryFailedError(this.#db.url, new Error(`session '${id}' exists and does not at the same time (deleted meanwhile?)`));
     return { created: false, record };
@@ -201,7 +174,7 @@ export class PostgresSessionStore implements SessionStore {
       filter.owner !== undefined
         ? await this.#db.query<SessionRow>(`SELECT * FROM ${s}.lousho_sessions WHERE owner = $1 ORDER BY created_at, id`, [filter.owner])
         : await this.#db.query<SessionRow>(`SELECT * FROM ${s}.lousho_sessions ORDER BY created_at, id`);
-    return rows.map(recordOf);
+    return rows.map(sessionRecordOf);
   }
 
   async delete(id: string): Promise<void> {

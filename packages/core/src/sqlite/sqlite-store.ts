@@ -1,12 +1,12 @@
 import { createRequire } from 'node:module';
-import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
-import type { SessionStatus } from '../agent/session-runtime.js';
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, toJson } from '../stores/json-text.js';
+import { sessionRecordOf, type SessionRow } from '../stores/session-row.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
   CheckpointStore,
@@ -39,30 +39,6 @@ export interface SqliteStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** How long a write waits for another process's write to finish (default 5,000 ms). */
   busyTimeoutMs?: number;
-}
-
-interface SessionRow {
-  id: string;
-  owner: string | null;
-  status: string;
-  pending_approval: string | null;
-  run_start_index: number;
-  last_seq: number;
-  created_at: number;
-  updated_at: number;
-}
-
-function recordOf(row: SessionRow): SessionRecord {
-  return {
-    id: row.id,
-    ...(row.owner !== null ? { owner: row.owner } : {}),
-    status: row.status as SessionStatus,
-    pendingApproval: fromJson<PendingApprovalInfo>(row.pending_approval) ?? null,
-    runStartIndex: row.run_start_index,
-    lastSeq: row.last_seq,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
 }
 
 /** The statements every part shares, prepared once per connection. */
@@ -136,7 +112,7 @@ export class SqliteSessionStore implements SessionStore {
   get(id: string): SessionRecord | undefined {
     return this.#guard(() => {
       const row = this.#s.get('SELECT * FROM lousho_sessions WHERE id = ?').get(id) as SessionRow | undefined;
-      return row && recordOf(row);
+      return row && sessionRecordOf(row);
     });
   }
 
@@ -144,7 +120,7 @@ export class SqliteSessionStore implements SessionStore {
     return this.#guard(() => {
       const created = this.#ensure(id, Date.now(), init.owner);
       const row = this.#s.get('SELECT * FROM lousho_sessions WHERE id = ?').get(id) as SessionRow;
-      return { created, record: recordOf(row) };
+      return { created, record: sessionRecordOf(row) };
     });
   }
 
@@ -177,7 +153,7 @@ export class SqliteSessionStore implements SessionStore {
           ? this.#s.get('SELECT * FROM lousho_sessions WHERE owner = ? ORDER BY created_at, id').all(filter.owner)
           : this.#s.get('SELECT * FROM lousho_sessions ORDER BY created_at, id').all()
       ) as SessionRow[];
-      return rows.map(recordOf);
+      return rows.map(sessionRecordOf);
     });
   }
 

@@ -11,11 +11,11 @@ import {
   InMemoryApprovalStore,
   resumeAfterApproval,
   SessionAwaitingApprovalError,
-  type Message,
 } from '../../src/index.js';
 import { SqliteStore } from '../../src/sqlite/index.js';
 import { memoryStore, type CheckpointWrite } from '../../src/stores/index.js';
 import { mockModel } from '../../src/testing/index.js';
+import { gate, recordingWorkTool, referenceTranscript, waitUntil } from './fixtures/one-process.js';
 import { scriptedProvider, type ModelRequestLog } from './fixtures/scripted-agent.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lousho-durable-'));
@@ -23,31 +23,7 @@ let files = 0;
 const dbFile = () => join(dir, `s${++files}.db`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function gate() {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
-/** The scripted `work` tool; `hang` makes chosen calls wait for a gate (a process that is about to die). */
-function workTool(ran: string[], hang?: { ids: Set<string>; until: Promise<void> }) {
-  return defineTool({
-    name: 'work',
-    description: 'Does one part of the job',
-    input: z.object({ turn: z.number(), part: z.number() }),
-    async execute({ turn, part }, ctx) {
-      if (hang?.ids.has(ctx.toolCallId)) await hang.until;
-      ran.push(ctx.toolCallId);
-      return `w${turn}.${part}`;
-    },
-  });
-}
-
 const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
-
-async function referenceTranscript(): Promise<Message[]> {
-  return (await createAgent({ provider: scriptedProvider(), tools: [workTool([])], maxSteps: 50 }).send('Start the job', { sessionId: 'ref' })).messages;
-}
 
 describe('durable runs: checkpoints', () => {
   it('checkpoints after every model response, every recorded tool result and the end, appending only what is new', async () => {
@@ -58,7 +34,7 @@ describe('durable runs: checkpoints', () => {
       writes.push({ state: write.run.progress.state, total: write.messages.keep + write.messages.append.length, appended: write.messages.append.length });
       return save(sessionId, write);
     };
-    const agent = createAgent({ provider: scriptedProvider(), tools: [workTool([])], store, toolConcurrency: 1, maxSteps: 50 });
+    const agent = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool([])], store, toolConcurrency: 1, maxSteps: 50 });
     const result = await agent.send('Start the job', { sessionId: 's' });
     // Each write appends the messages since the previous one, and the transcript grows one message at a time.
     expect(writes.map((w) => w.total)).toEqual([...result.messages.keys()].map((i) => i + 1).concat(result.messages.length));
@@ -77,13 +53,13 @@ describe('durable runs: recovery after a crash', () => {
     const storeA = new SqliteStore(path);
     const agentA = createAgent({
       provider: scriptedProvider({ onRequest: (r) => requests1.push(r) }),
-      tools: [workTool(ran1, { ids: new Set(['call_1_1']), until: dying.promise })],
+      tools: [recordingWorkTool(ran1, { ids: new Set(['call_1_1']), until: dying.promise })],
       store: storeA,
       maxSteps: 50,
     });
     const lifeA = agentA.send('Start the job', { sessionId: 'job' });
     lifeA.catch(() => {});
-    await vi_waitFor(() => ran1.includes('call_1_0'));
+    await waitUntil(() => ran1.includes('call_1_0'), 5000);
     await settle();
     const stored = storeA.checkpoints.load('job')!;
     expect(stored.run).toMatchObject({ state: 'running' });
@@ -93,7 +69,7 @@ describe('durable runs: recovery after a crash', () => {
     const requests2: ModelRequestLog[] = [];
     const ran2: string[] = [];
     const storeB = new SqliteStore(path);
-    const agentB = createAgent({ provider: scriptedProvider({ onRequest: (r) => requests2.push(r) }), tools: [workTool(ran2)], store: storeB, maxSteps: 50 });
+    const agentB = createAgent({ provider: scriptedProvider({ onRequest: (r) => requests2.push(r) }), tools: [recordingWorkTool(ran2)], store: storeB, maxSteps: 50 });
     const loaded = await agentB.sessions.load('job');
     expect(loaded?.status).toBe('running'); // the first life still holds its lease
     await expect(agentB.send('more', { sessionId: 'job' })).rejects.toMatchObject({ code: 'LOUSHO_SESSION_BUSY' });
@@ -122,14 +98,14 @@ describe('durable runs: recovery after a crash', () => {
     const path = dbFile();
     const dying = gate();
     const storeA = new SqliteStore(path, { leaseMs: 60 });
-    const agentA = createAgent({ provider: scriptedProvider(), tools: [workTool([], { ids: new Set(['call_0_0']), until: dying.promise })], store: storeA });
+    const agentA = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool([], { ids: new Set(['call_0_0']), until: dying.promise })], store: storeA });
     agentA.send('Start the job', { sessionId: 'job' }).catch(() => {});
     await settle();
     // The dead process stops renewing its lease (here: its heartbeat is gone with its store).
     storeA.close();
     const storeB = new SqliteStore(path, { leaseMs: 60 });
     const ran: string[] = [];
-    const agentB = createAgent({ provider: scriptedProvider(), tools: [workTool(ran)], store: storeB, maxSteps: 50 });
+    const agentB = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool(ran)], store: storeB, maxSteps: 50 });
     await new Promise((resolve) => setTimeout(resolve, 120));
     const result = await agentB.send('And report back', { sessionId: 'job' });
     expect(ran[0]).toBe('call_0_0');
@@ -157,8 +133,8 @@ describe('durable runs: two writers on one session', () => {
     const storeA = new SqliteStore(path);
     const storeB = new SqliteStore(path);
     const ranA: string[] = [];
-    const agentA = createAgent({ provider: scriptedProvider(), tools: [workTool(ranA, { ids: new Set(['call_0_0']), until: hold.promise })], store: storeA, maxSteps: 50 });
-    const agentB = createAgent({ provider: scriptedProvider(), tools: [workTool([])], store: storeB, maxSteps: 50 });
+    const agentA = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool(ranA, { ids: new Set(['call_0_0']), until: hold.promise })], store: storeA, maxSteps: 50 });
+    const agentB = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool([])], store: storeB, maxSteps: 50 });
     const first = agentA.send('Start the job', { sessionId: 'job' });
     await settle();
     const lastSeq = storeB.sessions.get('job')!.lastSeq;
@@ -290,17 +266,17 @@ describe('durable runs: AgentExecutor.execute({ sessionId, checkpointStore })', 
     const path = dbFile();
     const hang = gate();
     const ranA: string[] = [];
-    const scripted = new AgentBuilder().setName('job').addTool(workTool(ranA, { ids: new Set(['call_2_1']), until: hang.promise })).setMaxSteps(50).build();
+    const scripted = new AgentBuilder().setName('job').addTool(recordingWorkTool(ranA, { ids: new Set(['call_2_1']), until: hang.promise })).setMaxSteps(50).build();
     const storeA = new SqliteStore(path, { leaseMs: 40 });
     AgentExecutor.execute({ agent: scripted, input: 'Start the job', provider: scriptedProvider(), sessionId: 'job', checkpointStore: storeA.checkpoints }).catch(() => {});
-    await vi_waitFor(() => ranA.includes('call_2_0'));
+    await waitUntil(() => ranA.includes('call_2_0'), 5000);
     await settle();
     storeA.close();
     await new Promise((resolve) => setTimeout(resolve, 80));
     const requests: ModelRequestLog[] = [];
     const ran: string[] = [];
     const storeB = new SqliteStore(path);
-    const resumedConfig = new AgentBuilder().setName('job').addTool(workTool(ran)).setMaxSteps(50).build();
+    const resumedConfig = new AgentBuilder().setName('job').addTool(recordingWorkTool(ran)).setMaxSteps(50).build();
     const result = await AgentExecutor.execute({
       agent: resumedConfig,
       input: [],
@@ -315,11 +291,3 @@ describe('durable runs: AgentExecutor.execute({ sessionId, checkpointStore })', 
     storeB.close();
   });
 });
-
-async function vi_waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}

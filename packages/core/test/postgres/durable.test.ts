@@ -1,43 +1,13 @@
 /** The durable behaviours the SQLite store has, on PostgreSQL: restart, approvals after a restart, fencing. */
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, SessionAwaitingApprovalError, type Message } from '../../src/index.js';
+import { createAgent, defineTool, SessionAwaitingApprovalError } from '../../src/index.js';
 import { mockModel } from '../../src/testing/index.js';
+import { gate, recordingWorkTool, referenceTranscript, waitUntil } from '../durable/fixtures/one-process.js';
 import { scriptedProvider, type ModelRequestLog } from '../durable/fixtures/scripted-agent.js';
 import { databaseUrl, freshSchema, openStore } from './pg-env.js';
 
-function gate() {
-  let open!: () => void;
-  const promise = new Promise<void>((resolve) => (open = resolve));
-  return { promise, open };
-}
-
-function workTool(ran: string[], hang?: { ids: Set<string>; until: Promise<void> }) {
-  return defineTool({
-    name: 'work',
-    description: 'Does one part of the job',
-    input: z.object({ turn: z.number(), part: z.number() }),
-    async execute({ turn, part }, ctx) {
-      if (hang?.ids.has(ctx.toolCallId)) await hang.until;
-      ran.push(ctx.toolCallId);
-      return `w${turn}.${part}`;
-    },
-  });
-}
-
-async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const start = Date.now();
-  while (!check()) {
-    if (Date.now() - start > timeoutMs) throw new Error('condition not met');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
 const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
-
-async function referenceTranscript(): Promise<Message[]> {
-  return (await createAgent({ provider: scriptedProvider(), tools: [workTool([])], maxSteps: 50 }).send('Start the job', { sessionId: 'ref' })).messages;
-}
 
 describe.skipIf(!databaseUrl)('PostgresStore: durable runs', () => {
   it('a run cut off in one process is resumed by another: only the missing calls run, no stored turn is asked again, the old run is fenced off', async () => {
@@ -45,10 +15,10 @@ describe.skipIf(!databaseUrl)('PostgresStore: durable runs', () => {
     const ran1: string[] = [];
     const dying = gate();
     const storeA = await openStore({ schema });
-    const agentA = createAgent({ provider: scriptedProvider(), tools: [workTool(ran1, { ids: new Set(['call_1_1']), until: dying.promise })], store: storeA, maxSteps: 50 });
+    const agentA = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool(ran1, { ids: new Set(['call_1_1']), until: dying.promise })], store: storeA, maxSteps: 50 });
     const lifeA = agentA.send('Start the job', { sessionId: 'job' });
     lifeA.catch(() => {});
-    await waitFor(() => ran1.includes('call_1_0'));
+    await waitUntil(() => ran1.includes('call_1_0'), 20_000);
     await settle();
     const stored = (await storeA.checkpoints.load('job'))!;
     expect(stored.run).toMatchObject({ state: 'running' });
@@ -57,7 +27,7 @@ describe.skipIf(!databaseUrl)('PostgresStore: durable runs', () => {
     const requests: ModelRequestLog[] = [];
     const ran2: string[] = [];
     const storeB = await openStore({ schema });
-    const agentB = createAgent({ provider: scriptedProvider({ onRequest: (r) => requests.push(r) }), tools: [workTool(ran2)], store: storeB, maxSteps: 50 });
+    const agentB = createAgent({ provider: scriptedProvider({ onRequest: (r) => requests.push(r) }), tools: [recordingWorkTool(ran2)], store: storeB, maxSteps: 50 });
     expect((await agentB.sessions.load('job'))?.status).toBe('running');
     await expect(agentB.send('more', { sessionId: 'job' })).rejects.toMatchObject({ code: 'LOUSHO_SESSION_BUSY' });
     const resumed = await agentB.resume('job');
@@ -82,14 +52,14 @@ describe.skipIf(!databaseUrl)('PostgresStore: durable runs', () => {
     const schema = freshSchema();
     const dying = gate();
     const storeA = await openStore({ schema, leaseMs: 300 });
-    const agentA = createAgent({ provider: scriptedProvider(), tools: [workTool([], { ids: new Set(['call_0_0']), until: dying.promise })], store: storeA });
+    const agentA = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool([], { ids: new Set(['call_0_0']), until: dying.promise })], store: storeA });
     agentA.send('Start the job', { sessionId: 'job' }).catch(() => {});
     await new Promise((resolve) => setTimeout(resolve, 300));
     // The process dies: its heartbeat is gone with its store.
     await storeA.close();
     const storeB = await openStore({ schema, leaseMs: 300 });
     const ran: string[] = [];
-    const agentB = createAgent({ provider: scriptedProvider(), tools: [workTool(ran)], store: storeB, maxSteps: 50 });
+    const agentB = createAgent({ provider: scriptedProvider(), tools: [recordingWorkTool(ran)], store: storeB, maxSteps: 50 });
     let result;
     for (let attempt = 0; ; attempt++) {
       try {

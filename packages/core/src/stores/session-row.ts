@@ -1,0 +1,32 @@
+import type { PendingApprovalInfo } from '../events/types.js';
+import type { SessionStatus } from '../agent/session-runtime.js';
+import { fromJson } from './json-text.js';
+import type { SessionRecord } from './types.js';
+
+/** A number column; PostgreSQL's bigint arrives as a string (node-postgres keeps 64-bit precision), and ours fit in a double. */
+export const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value));
+
+/** A row of `lousho_sessions`: the same columns in the SQLite and the PostgreSQL store. */
+export interface SessionRow {
+  id: string;
+  owner: string | null;
+  status: string;
+  pending_approval: string | null;
+  run_start_index: number;
+  last_seq: string | number;
+  created_at: string | number;
+  updated_at: string | number;
+}
+
+export function sessionRecordOf(row: SessionRow): SessionRecord {
+  return {
+    id: row.id,
+    ...(row.owner !== null ? { owner: row.owner } : {}),
+    status: row.status as SessionStatus,
+    pendingApproval: fromJson<PendingApprovalInfo>(row.pending_approval) ?? null,
+    runStartIndex: row.run_start_index,
+    lastSeq: num(row.last_seq),
+    createdAt: num(row.created_at),
+    updatedAt: num(row.updated_at),
+  };
+}
