@@ -1,8 +1,8 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyPart, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import { appendReplyPart, type PartFields, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIFlowNodePart, UIToolApproval, UIToolPart } from './types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -28,14 +28,14 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   return ((known && seq <= current.lastSeq ? state : apply(current, event, known ? seq : current.lastSeq)) ?? state) as AgentUIState as AgentUIState<ToolPart>;
 }
 
-type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` }>;
+type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` | `flow.${string}` }>;
 
 /**
  * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
  * fields of a new part for the call), undefined when it changes nothing (or makes no part), null
  * when the event is of a type the reducer does not know.
  */
-function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | undefined | null {
+function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined | null {
   switch (event.type) {
     case 'tool.input.start':
       // A call that is already there stays as it is.
@@ -70,6 +70,18 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
       );
       return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
     }
+    // A flow node's part: made by its start, the rest updates it (see `UIFlowNodePart`).
+    case 'flow.node.start':
+      return { type: 'flow-node', kind: event.kind, state: 'running' };
+    case 'flow.node.event':
+      // The node's agent run, reduced into the part with this same reducer.
+      return part && { run: reduceAgentEvents((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
+    case 'flow.node.done':
+      return { state: 'done', result: event.output };
+    case 'flow.node.error':
+      return { state: 'error', error: event.error };
+    case 'flow.branch':
+      return { branch: event.branch };
   }
   return null;
 }
@@ -150,7 +162,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
 
     default:
       // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
-      reply = updateToolPart(list, cursor, event, toolFields, event);
+      reply = updateToolPart(list, cursor, 'id' in event ? { toolCallId: event.id, toolName: (event as { node?: string }).node, displayName: (event as { label?: string }).label } : event, toolFields, event);
       if (reply === null) return undefined;
   }
   if (reply) {

@@ -94,7 +94,26 @@ export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { 
 /** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
 export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
 
-export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | ToolPart;
+/**
+ * One pass of a flow node (or one branch of a parallel node), from the `flow.*` events. It has a
+ * tool part's fields, so approvals and stops reach it the same way: `toolCallId` is the pass's id
+ * (`draft`, `draft#2`, `research/web`), `toolName` the node's id, `displayName` its label, `state`
+ * `running` / `done` / `error` / `awaiting-approval` / `rejected` / `cancelled`, `result` its
+ * output; plus the node's `kind`, the branch a `oneOf` chose, and (agent nodes) the UI state of
+ * the agent's own run, reduced from the nested events.
+ */
+export interface UIFlowNodePart extends Omit<UIToolPart, 'type' | 'error'> {
+  type: 'flow-node';
+  /** `agent`, `tool`, `step`, `oneOf`, `evaluator`, `parallel`, `approval` or `loop`. */
+  kind: string;
+  /** A `oneOf` node: the id of the node it chose, or null. */
+  branch?: string | null;
+  /** An agent node: its run as the agent's UI would show it. */
+  run?: AgentUIState;
+  error?: SerializedError;
+}
+
+export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UIFlowNodePart | ToolPart;
 
 export interface UIMessage<ToolPart extends AnyUIToolPart = UIToolPart> {
   /** Stable for the life of the conversation (its position: `m0`, `m1`, ...). */

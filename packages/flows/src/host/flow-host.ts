@@ -1,0 +1,541 @@
+import {
+  ERROR_CODES,
+  EventQueue,
+  SDKError,
+  SessionAwaitingApprovalError,
+  SessionLeaseLostError,
+  SessionNotResumableError,
+  SessionRuntime,
+  UsageTracker,
+  emptyUsage,
+  memoryStore,
+  serializeError,
+  validateToolSchema,
+  summarizeIssues,
+  type AgentInput,
+  type AgentStore,
+  type AgentStreamEvent,
+  type ApprovalRecord,
+  type ApprovalRequest,
+  type ApprovalStore,
+  type CheckpointStore,
+  type Message,
+  type PendingApprovalInfo,
+  type RunStart,
+  type SessionState,
+  type SessionStatus,
+  type SessionStore,
+  type StoredCheckpoint,
+  type UnsequencedStreamEvent,
+} from '@lousho/core';
+import { approvalIdOf, runLeg, type ApprovalGate, type FlowEventBody } from '../engine/run-leg.js';
+import type { NodeRecord } from '../engine/run-state.js';
+import { FLOW_ERROR_CODES } from '../errors.js';
+import { textOf } from '../expression/bind.js';
+import type { Flow } from '../flow.js';
+import type { FlowResult, FlowRun } from '../types.js';
+import { FlowCheckpointer } from './checkpointer.js';
+import { randomId, sessionBusyError, SessionLease } from './lease.js';
+
+export interface FlowHostOptions<I, O> {
+  /** Where checkpoints, approvals and the event log live; parts left out stay in memory. */
+  store?: AgentStore;
+  /** Nodes running at once, at most (default: no limit). */
+  concurrency?: number;
+  /** The text a finished run replies with (streamed as its text, and kept in the transcript). */
+  reply?: (result: FlowResult<O>) => string | undefined;
+  /** For `stream()`/`send()` with an agent's input (what the HTTP handler and the UI clients send). */
+  input?: (input: AgentInput, options: { metadata?: Record<string, unknown> }) => I;
+}
+
+type LegMode = 'turn' | 'resume' | 'approval';
+
+interface LegStart {
+  session: SessionRuntime;
+  mode: LegMode;
+  input?: unknown;
+  signal?: AbortSignal;
+  concurrency?: number;
+  /** An approval leg comes with the lease held and the checkpoint read. */
+  lease?: SessionLease;
+  stored?: StoredCheckpoint | undefined;
+}
+
+/** Where a leg starts from: a new run, or the stored run going on. */
+interface Opening {
+  fresh: boolean;
+  runId: string;
+  input: unknown;
+  messages: Message[];
+  runStart: number;
+  records: NodeRecord[];
+  usage: UsageTracker;
+  written: { messages: number; records: number };
+  start?: RunStart;
+  userMessage?: Message;
+}
+
+let sharedStore: AgentStore | undefined;
+/** The store of flows run without one: one memory store per process, so a pause can be decided later. */
+export function defaultStore(): AgentStore {
+  return (sharedStore ??= memoryStore());
+}
+
+const FLOW_MODEL_PREFIX = 'flow:';
+
+/**
+ * Runs one flow on sessions, the way `createAgent()` runs an agent: one run at a time per session
+ * (under the store's lease), checkpointed node by node, events numbered into the session's log,
+ * approvals in the approval store. `FlowExecutor` and `createFlowAgent()` are views of it.
+ */
+export class FlowHost<I, O> {
+  readonly flow: Flow<I, O>;
+  readonly model: string;
+  readonly #sessionStore: SessionStore;
+  readonly #checkpoints: CheckpointStore;
+  readonly #approvals: ApprovalStore;
+  readonly #sessions = new Map<string, SessionRuntime>();
+  readonly #concurrency: number;
+  readonly #options: FlowHostOptions<I, O>;
+
+  constructor(flow: Flow<I, O>, options: FlowHostOptions<I, O> = {}) {
+    this.flow = flow;
+    this.model = `${FLOW_MODEL_PREFIX}${flow.name}`;
+    this.#options = options;
+    const store = options.store ?? defaultStore();
+    const fallback = store.sessions && store.checkpoints && store.approvals ? undefined : memoryStore();
+    this.#sessionStore = store.sessions ?? fallback!.sessions;
+    this.#checkpoints = store.checkpoints ?? fallback!.checkpoints;
+    this.#approvals = store.approvals ?? fallback!.approvals;
+    this.#concurrency = checkConcurrency(options.concurrency ?? Infinity);
+  }
+
+  #session(id: string): SessionRuntime {
+    let session = this.#sessions.get(id);
+    if (!session) this.#sessions.set(id, (session = new SessionRuntime(id, this.#sessionStore)));
+    return session;
+  }
+
+  stateOf(s: SessionRuntime): SessionState {
+    return {
+      id: s.id,
+      messages: s.messages,
+      status: s.status,
+      pendingApproval: s.pendingApproval,
+      lastSeq: s.lastSeq,
+      runStartIndex: s.runStartIndex ?? s.messages.length,
+      ...(s.owner !== undefined ? { owner: s.owner } : {}),
+    };
+  }
+
+  get(id: string): SessionState | undefined {
+    const s = this.#sessions.get(id);
+    return s && this.stateOf(s);
+  }
+
+  eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
+    return this.#sessions.get(id)?.eventsAfter(afterSeq) ?? [];
+  }
+
+  subscribe(id: string, listener: (event: AgentStreamEvent) => void): () => void {
+    return this.#session(id).subscribe(listener);
+  }
+
+  stop(id: string): boolean {
+    const s = this.#sessions.get(id);
+    if (!s?.abortController || s.status !== 'running') return false;
+    s.abortController.abort();
+    return true;
+  }
+
+  async createSession(id: string, owner?: string): Promise<boolean> {
+    const { created, record } = await this.#sessionStore.create(id, owner !== undefined ? { owner } : {});
+    const local = this.#sessions.get(id);
+    if (local) local.owner = record.owner;
+    return created;
+  }
+
+  /** Brings this process's view of a session up to date with the store (unless a leg runs here). */
+  async load(id: string): Promise<SessionState | undefined> {
+    const record = await this.#sessionStore.get(id);
+    const local = this.#sessions.get(id);
+    if (!record) return local && this.stateOf(local);
+    if (local && (local.active || (local.lastSeq === record.lastSeq && local.version > 0 && local.status !== 'running'))) {
+      local.owner = record.owner;
+      return this.stateOf(local);
+    }
+    const version = local?.version ?? 0;
+    const [checkpoint, events] = await Promise.all([this.#checkpoints.load(id), this.#sessionStore.eventsAfter(id, 0)]);
+    const runtime = this.#session(id);
+    if (runtime.active || runtime.version !== version) return this.stateOf(runtime);
+    let status: SessionStatus = record.status;
+    let pendingApproval = record.pendingApproval;
+    const run = checkpoint?.run;
+    if (run?.state === 'paused' && run.paused) {
+      const approval = await this.#approvals.get(run.paused.approval.approvalId);
+      status = approval?.status === 'resolved' ? 'idle' : 'awaiting-approval';
+      pendingApproval ??= run.paused.approval;
+    } else if (status === 'running' && !checkpoint?.leased) {
+      // The process running it is gone: the run waits for resume() or the next run.
+      status = 'idle';
+    } else if (status === 'awaiting-approval' && !pendingApproval) {
+      status = 'idle';
+    }
+    runtime.hydrate({
+      ...(record.owner !== undefined ? { owner: record.owner } : {}),
+      status,
+      pendingApproval: status === 'awaiting-approval' ? pendingApproval : null,
+      runStartIndex: Math.min(record.runStartIndex, checkpoint?.messages.length ?? 0),
+      lastSeq: record.lastSeq,
+      messages: checkpoint?.messages ?? [],
+      events,
+    });
+    runtime.version = Math.max(runtime.version, 1);
+    return this.stateOf(runtime);
+  }
+
+  /** Pending approvals of this flow's runs (optionally of one session), oldest first. */
+  async listApprovals(filter: { sessionId?: string } = {}): Promise<ApprovalRequest[]> {
+    const records = await this.#approvals.list({ ...filter, status: 'pending' });
+    return records
+      .filter((r) => r.snapshot?.model === this.model)
+      .map(({ snapshot: _s, status: _st, createdAt: _c, decision: _d, ...request }) => request);
+  }
+
+  /** Starts a run (`turn`), or resumes an interrupted one (`resume`). */
+  start(input: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number }, mode: 'turn' | 'resume'): FlowRun<O> {
+    const sessionId = options.sessionId ?? randomId('sess');
+    const session = this.#session(sessionId);
+    if (session.active) throw sessionBusyError(sessionId);
+    if (session.status === 'awaiting-approval' && session.pendingApproval) throw new SessionAwaitingApprovalError(sessionId, session.pendingApproval.approvalId);
+    return this.#drive({ session, mode, input, ...(options.signal ? { signal: options.signal } : {}), concurrency: checkConcurrency(options.concurrency ?? this.#concurrency) });
+  }
+
+  /** Decides a paused approval node and runs the flow on from it. */
+  async decide(
+    approvalId: string,
+    decision: { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string },
+    options: { signal?: AbortSignal; concurrency?: number } = {},
+  ): Promise<FlowRun<O>> {
+    const concurrency = checkConcurrency(options.concurrency ?? this.#concurrency);
+    const known = typeof approvalId === 'string' && approvalId.length > 0 ? await this.#approvals.get(approvalId) : undefined;
+    if (!known || known.snapshot?.model !== this.model) {
+      throw new SDKError(ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND, `No approval with id '${String(approvalId)}' in flow '${this.flow.name}'.`, {
+        hint: 'Use an id from listApprovals() or from the paused run result.',
+      });
+    }
+    if (known.status !== 'pending') throw notPending(approvalId, 'was already decided');
+    if (decision.kind !== known.kind) {
+      const message = `Approval '${approvalId}' is a yes/no decision of a flow: decide it with approved: true or false.`;
+      throw new SDKError(ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH, message, { hint: message });
+    }
+    await this.load(known.sessionId);
+    const session = this.#session(known.sessionId);
+    if (session.active) throw sessionBusyError(known.sessionId);
+    // The session's lease first, so a decision is only recorded when its continuation can run.
+    const lease = new SessionLease(this.#checkpoints, known.sessionId);
+    let stored: StoredCheckpoint | undefined;
+    try {
+      stored = await lease.acquire();
+    } catch (error) {
+      if (SDKError.is(error) && error.code === ERROR_CODES.LOUSHO_SESSION_BUSY) throw notPending(approvalId, 'is being decided by another caller');
+      throw error;
+    }
+    try {
+      const claimed = await this.#approvals.claim(approvalId);
+      if (!claimed) throw notPending(approvalId, 'was already decided');
+      const approved = decision.kind === 'tool' && decision.approved === true;
+      const note = decision.kind === 'tool' && typeof decision.note === 'string' && decision.note !== '' ? decision.note : undefined;
+      await this.#approvals.complete(approvalId, { approved, ...(note !== undefined ? { note } : {}) });
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
+    return this.#drive({ session, mode: 'approval', lease, stored, ...(options.signal ? { signal: options.signal } : {}), concurrency });
+  }
+
+  /** Decides where a leg starts, from the stored checkpoint. Throws the refusals (busy, paused, nothing to resume). */
+  async #open(sessionId: string, mode: LegMode, stored: StoredCheckpoint | undefined, input: unknown): Promise<Opening> {
+    const run = stored?.run;
+    if (run && run.model !== this.model) {
+      throw new SDKError(
+        FLOW_ERROR_CODES.LOUSHO_FLOW_CHECKPOINT_MISMATCH,
+        run.model.startsWith(FLOW_MODEL_PREFIX)
+          ? `Session '${sessionId}' belongs to flow '${run.model.slice(FLOW_MODEL_PREFIX.length)}', not '${this.flow.name}'.`
+          : `Session '${sessionId}' holds an agent's conversation, not a run of flow '${this.flow.name}'.`,
+        { hint: 'Use a session id of its own for each flow.' },
+      );
+    }
+    const going = (): Opening => {
+      const r = run!;
+      const messages = stored!.messages.slice();
+      return {
+        fresh: false,
+        runId: r.runId,
+        input: (messages[r.runStart]?.metadata as { flowInput?: unknown } | undefined)?.flowInput,
+        messages,
+        runStart: r.runStart,
+        records: r.toolCalls.slice() as NodeRecord[],
+        usage: new UsageTracker(r.usage),
+        written: { messages: messages.length, records: r.toolCalls.length },
+      };
+    };
+    if (mode === 'approval') {
+      if (run?.state !== 'paused') throw notPending('', 'belongs to a run that is not paused');
+      return going();
+    }
+    if (!run || run.state === 'done') {
+      if (mode === 'resume') throw new SessionNotResumableError(sessionId, run ? 'its latest run has finished' : 'it has no checkpoint');
+      const runId = randomId('run');
+      const userMessage: Message = Object.freeze({ role: 'user', content: textOf(input), metadata: { flowInput: input } });
+      const messages = [...(stored?.messages ?? []), userMessage];
+      const runStart = messages.length - 1;
+      return {
+        fresh: true,
+        runId,
+        input,
+        messages,
+        runStart,
+        records: [],
+        usage: new UsageTracker(),
+        written: { messages: stored?.messages.length ?? 0, records: 0 },
+        start: { runId, model: this.model, configContext: { sessionId, input: [] }, runStart },
+        userMessage,
+      };
+    }
+    if (run.state === 'paused') {
+      // Go on when a decision was recorded but its continuation never ran; else the run waits.
+      const records = (await this.#approvals.list({ sessionId })).filter((r) => r.runId === run.runId);
+      let decided = false;
+      for (const record of records) {
+        if (record.status === 'resolved') decided = true;
+        else if (record.status === 'resolving' && !record.decision) await this.#approvals.release(record.approvalId);
+      }
+      if (!decided) throw new SessionAwaitingApprovalError(sessionId, run.paused?.approval.approvalId ?? '');
+      return going();
+    }
+    // Interrupted (a crash, a lost process): the same run goes on.
+    const opening = going();
+    if (mode === 'turn' && !sameValue(opening.input, input)) {
+      throw new SDKError(FLOW_ERROR_CODES.LOUSHO_FLOW_SESSION_UNFINISHED, `Session '${sessionId}' has an interrupted run of flow '${this.flow.name}' with another input.`, {
+        hint: 'Run it again with the same input (or call resume()) to finish it, or use another session id.',
+      });
+    }
+    return opening;
+  }
+
+  #drive(params: LegStart): FlowRun<O> {
+    const { session, mode } = params;
+    const queue = new EventQueue();
+    const unsubscribe = session.subscribe((event) => queue.push(event));
+    const before = { status: session.status, pendingApproval: session.pendingApproval };
+    session.status = 'running';
+    session.pendingApproval = null;
+    const me = {};
+    session.activeLeg = me;
+    const leave = (): void => {
+      if (session.activeLeg === me) session.activeLeg = undefined;
+    };
+    session.version++;
+    const controller = new AbortController();
+    session.abortController = controller;
+    const signal = params.signal;
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+
+    const lease = params.lease ?? new SessionLease(this.#checkpoints, session.id);
+    let runId = '';
+    let started = false;
+    const emit = (event: UnsequencedStreamEvent | FlowEventBody): void => {
+      if (lease.lost) session.emitLocal(runId, event as UnsequencedStreamEvent);
+      else session.emit(runId, event as UnsequencedStreamEvent, lease.held ? lease.fence : undefined);
+    };
+
+    const result = (async (): Promise<FlowResult<O>> => {
+      let opening: Opening | undefined;
+      let checkpointer: FlowCheckpointer | undefined;
+      try {
+        if (mode === 'turn') await this.#checkInput(params.input);
+        const stored = params.lease ? params.stored : await lease.acquire(mode === 'resume');
+        opening = await this.#open(session.id, mode, stored, params.input);
+        runId = opening.runId;
+        started = true;
+        const { messages, records, usage } = opening;
+        checkpointer = new FlowCheckpointer(this.#checkpoints, session.id, lease.holder, opening.written, opening.start);
+        // Marked running before anything runs: a crash from here on is recovered.
+        await checkpointer.write(messages, records, 'running', usage.snapshot());
+        if (opening.fresh) session.runStartIndex = opening.runStart;
+        else session.runStartIndex ??= opening.runStart;
+        session.messages = messages;
+        await this.#sessionStore.update(session.id, { status: 'running', pendingApproval: null, runStartIndex: session.runStartIndex });
+        emit({ type: 'run.start', model: this.model, ...(opening.fresh ? {} : { continuation: true }) });
+        if (opening.userMessage) emit({ type: 'user.message', message: opening.userMessage });
+
+        const cp = checkpointer;
+        const outcome = await runLeg({
+          graph: this.flow.graph,
+          runId,
+          sessionId: session.id,
+          input: opening.input,
+          records: records.slice(),
+          signal: controller.signal,
+          concurrency: params.concurrency ?? this.#concurrency,
+          emit,
+          persist: (record) => {
+            records.push(record);
+            return cp.write(messages, records, 'running', usage.snapshot());
+          },
+          countUsage: (u) => usage.addDelegated(u),
+          approvals: this.#gate(session.id, runId),
+        });
+
+        const waiting = outcome.waiting[0];
+        const flowResult: FlowResult<O> = {
+          runId,
+          sessionId: session.id,
+          finishReason: outcome.finishReason,
+          outputs: outcome.state.outputs() as Partial<O>,
+          path: outcome.state.path as FlowResult<O>['path'],
+          usage: usage.snapshot(),
+          ...(outcome.finishReason === 'awaiting-approval' && waiting ? { approvalId: waiting.approvalId, pendingApproval: waiting } : {}),
+        };
+        const paused = flowResult.finishReason === 'awaiting-approval' && waiting !== undefined;
+        const text = flowResult.finishReason === 'stop' ? (this.#options.reply?.(flowResult) ?? '') : '';
+        if (text) messages.push(Object.freeze({ role: 'assistant', content: text }));
+        await cp.write(messages, records, paused ? 'paused' : 'done', flowResult.usage, paused ? { approval: waiting, step: records.length, calls: [], index: 0 } : undefined);
+        const status: SessionStatus = paused ? 'awaiting-approval' : 'idle';
+        // Appends still on their way carry the lease: let them land before it is given up.
+        await session.settled();
+        await this.#sessionStore.update(session.id, { status, pendingApproval: paused ? waiting : null });
+        await lease.release();
+        session.messages = messages;
+        session.status = status;
+        session.pendingApproval = paused ? waiting : null;
+        leave();
+        if (text) emit({ type: 'text.delta', step: 1, delta: text });
+        if (paused) emit({ type: 'approval.requested', approval: waiting });
+        emit({
+          type: 'run.done',
+          finishReason: flowResult.finishReason,
+          usage: flowResult.usage,
+          text,
+          steps: records.length,
+          ...(paused ? { approvalId: waiting.approvalId } : {}),
+        });
+        await session.flush();
+        return flowResult;
+      } catch (error) {
+        if (!started) {
+          // Refused before anything ran: the session is as it was, the stream ends with the error.
+          await lease.release();
+          session.status = before.status;
+          session.pendingApproval = before.pendingApproval;
+          queue.fail(error);
+          throw error;
+        }
+        session.status = 'idle';
+        if (lease.held && !lease.lost && checkpointer && opening && !(error instanceof SessionLeaseLostError)) {
+          try {
+            // A failed run is over: the next run() starts a new one.
+            await checkpointer.write(opening.messages, opening.records, 'done', opening.usage.snapshot());
+          } catch {
+            // The lease may be gone; then the next leg recovers from the last checkpoint.
+          }
+        }
+        await session.settled();
+        try {
+          if (!lease.lost) await this.#sessionStore.update(session.id, { status: 'idle', pendingApproval: null });
+        } catch {
+          // The run's own error is the one to report.
+        }
+        await lease.release();
+        leave();
+        emit({ type: 'error', error: serializeError(error) });
+        try {
+          await session.flush();
+        } catch {
+          // Same: report the run's error.
+        }
+        throw error;
+      } finally {
+        leave();
+        await lease.release();
+        if (session.abortController === controller) session.abortController = undefined;
+        unsubscribe();
+        queue.close();
+      }
+    })();
+    result.catch(() => {});
+
+    return {
+      get runId() {
+        return runId;
+      },
+      sessionId: session.id,
+      result,
+      [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
+    };
+  }
+
+  async #checkInput(input: unknown): Promise<void> {
+    const schema = this.flow.inputSchema;
+    if (!schema) return;
+    const checked = await validateToolSchema(schema, input);
+    if (!checked.ok) {
+      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, `The input of flow '${this.flow.name}' does not match its schema: ${summarizeIssues(checked.issues)}.`, {
+        hint: 'Pass an input that matches the schema given to FlowBuilder.create().',
+      });
+    }
+  }
+
+  /** Approval nodes' access to the approval store, for one run. */
+  #gate(sessionId: string, runId: string): ApprovalGate {
+    const approvals = this.#approvals;
+    const model = this.model;
+    return {
+      async lookup(approvalId) {
+        const record = await approvals.get(approvalId);
+        if (!record) return 'none';
+        if (record.status === 'resolved' && record.decision) {
+          const { approved, note } = record.decision;
+          return { decided: { approved: approved === true, ...(note !== undefined ? { note } : {}) } };
+        }
+        return 'pending';
+      },
+      async open(approval: PendingApprovalInfo) {
+        const record: ApprovalRecord = {
+          ...approval,
+          sessionId,
+          runId,
+          status: 'pending',
+          createdAt: Date.now(),
+          // Approval stores keep a run snapshot; a flow's state is in its checkpoint, this marks whose it is.
+          snapshot: { runId, sessionId, model, configContext: { sessionId, input: [] }, messages: [], runStart: 0, steps: 0, usage: emptyUsage(), stepUsage: [], toolCalls: [] },
+        };
+        await approvals.save(record);
+      },
+    };
+  }
+}
+
+function checkConcurrency(concurrency: number): number {
+  if (concurrency === Infinity || (Number.isInteger(concurrency) && concurrency >= 1)) return concurrency;
+  throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `concurrency must be a positive integer, got ${String(concurrency)}.`, { hint: 'Leave it out for no limit.' });
+}
+
+function notPending(approvalId: string, why: string): SDKError {
+  return new SDKError(ERROR_CODES.LOUSHO_APPROVAL_NOT_PENDING, `Approval '${approvalId}' ${why}.`, {
+    hint: 'Each approval is decided once; list pending approvals with listApprovals().',
+  });
+}
+
+/** Inputs compared as JSON (what the checkpoint kept of the first one). */
+function sameValue(a: unknown, b: unknown): boolean {
+  try {
+    return JSON.stringify(a) === JSON.stringify(b);
+  } catch {
+    return false;
+  }
+}
+
+export { approvalIdOf };

@@ -1,0 +1,17 @@
+// @lousho/flows: multi-step workflow graphs on Lousho agents, and the safe expression language they use.
+export { FlowBuilder, type OutputsOf } from './builder.js';
+export { Flow, type FlowNodeInfo } from './flow.js';
+export { FlowExecutor, type FlowContinueOptions, type FlowDecision } from './executor.js';
+export { createFlowAgent, type FlowAgent, type FlowAgentOptions } from './flow-agent.js';
+export { FlowDefinitionError, FlowNodeError, FLOW_ERROR_CODES } from './errors.js';
+export { MAX_LOOP_PASSES } from './graph.js';
+export {
+  evaluateExpression,
+  ExpressionError,
+  SUPPORTED_EXPRESSION_FORMS,
+  MAX_EXPRESSION_LENGTH,
+  MAX_EXPRESSION_DEPTH,
+  type ExpressionVariables,
+} from './expression/index.js';
+export { renderTemplate } from './expression/template.js';
+export type * from './types.js';
