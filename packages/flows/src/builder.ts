@@ -25,6 +25,13 @@ import type {
 
 type Ids<N extends NodeMap> = keyof N & string;
 
+/**
+ * The work of a forEach item. Its type parameters are inferred member by member (rather than as
+ * one generic step), so the item type found from `forEach` reaches the step's variables.
+ */
+type EachStep<V, R, A extends NodeAgent<any>, S extends StandardSchemaV1 | undefined, TT extends ToolDescriptor> = FunctionStep<V, R> | AgentStep<V, A, S> | ToolStep<V, TT>;
+type EachOutput<R, A, S, TT> = [R] extends [never] ? ([A] extends [never] ? ToolOutput<TT> : AgentNodeOutput<A, S>) : Awaited<R>;
+
 /** The flow's outputs, node id to output type. */
 export type OutputsOf<N extends NodeMap> = { [K in keyof N]: N[K]['out'] };
 
@@ -43,6 +50,7 @@ export type OutputsOf<N extends NodeMap> = { [K in keyof N]: N[K]['out'] };
  *   .build();
  * ```
  */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the empty node map: an intersection grows from it
 export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends string = never> {
   readonly #name: string;
   readonly #nodes: readonly NodeDefinition[];
@@ -142,10 +150,22 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
     id: NewId<Id, N>,
     spec: { branches: B; concurrency?: number } & NodeOptions<Af>,
   ): FlowBuilder<I, WithNode<N, Id, { [K in keyof B]: BranchOutput<B[K]> }, Af>, Id>;
-  parallel<const Id extends string, T, E extends BranchStep<VariablesOf<I, N, Af> & { readonly item: T; readonly index: number }>, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  parallel<
+    const Id extends string,
+    T,
+    R = never,
+    A extends NodeAgent<any> = never,
+    S extends StandardSchemaV1 | undefined = undefined,
+    TT extends ToolDescriptor = never,
+    const Af extends After<Ids<N>> = DefaultAfter<Last>,
+  >(
     id: NewId<Id, N>,
-    spec: { forEach: (vars: VariablesOf<I, N, Af>) => readonly T[] | Promise<readonly T[]>; each: E; concurrency?: number } & NodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, BranchOutput<E>[], Af>, Id>;
+    spec: {
+      forEach: (vars: VariablesOf<I, N, Af>) => readonly T[] | Promise<readonly T[]>;
+      each: EachStep<VariablesOf<I, N, Af> & { readonly item: T; readonly index: number }, R, A, S, TT>;
+      concurrency?: number;
+    } & NodeOptions<Af>,
+  ): FlowBuilder<I, WithNode<N, Id, EachOutput<R, A, S, TT>[], Af>, Id>;
   parallel(id: string, spec: any): any {
     const concurrency = spec?.concurrency ?? Infinity;
     if (spec && 'forEach' in spec) {

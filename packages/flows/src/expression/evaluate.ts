@@ -103,7 +103,6 @@ function evaluate(source: string, node: ExprNode, variables: ExpressionVariables
       case '==':
       case '!=': {
         // Objects and arrays are equal only to themselves: they are never converted to compare.
-        // eslint-disable-next-line eqeqeq
         const equal = isPrimitive(left) && isPrimitive(right) ? left == right : left === right;
         return op === '==' ? equal : !equal;
       }
