@@ -17,12 +17,21 @@ export class FlowCheckpointer {
   #start: RunStart | undefined;
   #tail: Promise<void> = Promise.resolve();
   #lost = false;
+  readonly #onLost: (() => void) | undefined;
 
   /**
    * `stored`: what the store holds (messages and records already written). `start`: the fixed
    * fields of a new run, written with the first checkpoint (none for a run that goes on).
    */
-  constructor(store: CheckpointStore, sessionId: string, holder: string, stored: { messages: number; records: number }, start?: RunStart) {
+  constructor(
+    store: CheckpointStore,
+    sessionId: string,
+    holder: string,
+    stored: { messages: number; records: number },
+    start?: RunStart,
+    onLost?: () => void,
+  ) {
+    this.#onLost = onLost;
     this.#store = store;
     this.#sessionId = sessionId;
     this.#holder = holder;
@@ -61,7 +70,10 @@ export class FlowCheckpointer {
           },
         });
       } catch (error) {
-        if ((error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST') this.#lost = true;
+        if ((error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST') {
+          this.#lost = true;
+          this.#onLost?.();
+        }
         throw error;
       }
       this.#start = undefined;

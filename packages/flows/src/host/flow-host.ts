@@ -29,7 +29,7 @@ import {
   type UnsequencedStreamEvent,
 } from '@lousho/core';
 import { approvalIdOf, runLeg, type ApprovalGate, type FlowEventBody } from '../engine/run-leg.js';
-import type { NodeRecord } from '../engine/run-state.js';
+import { RunState, type NodeRecord } from '../engine/run-state.js';
 import { FLOW_ERROR_CODES } from '../errors.js';
 import { textOf } from '../expression/bind.js';
 import type { Flow } from '../flow.js';
@@ -242,6 +242,8 @@ export class FlowHost<I, O> {
       throw error;
     }
     try {
+      // A run this flow cannot go on with (it changed since) is refused before the decision is taken.
+      this.#checkFits(known.sessionId, stored);
       const claimed = await this.#approvals.claim(approvalId);
       if (!claimed) throw notPending(approvalId, 'was already decided');
       const approved = decision.kind === 'tool' && decision.approved === true;
@@ -257,16 +259,9 @@ export class FlowHost<I, O> {
   /** Decides where a leg starts, from the stored checkpoint. Throws the refusals (busy, paused, nothing to resume). */
   async #open(sessionId: string, mode: LegMode, stored: StoredCheckpoint | undefined, input: unknown): Promise<Opening> {
     const run = stored?.run;
-    if (run && run.model !== this.model) {
-      throw new SDKError(
-        FLOW_ERROR_CODES.LOUSHO_FLOW_CHECKPOINT_MISMATCH,
-        run.model.startsWith(FLOW_MODEL_PREFIX)
-          ? `Session '${sessionId}' belongs to flow '${run.model.slice(FLOW_MODEL_PREFIX.length)}', not '${this.flow.name}'.`
-          : `Session '${sessionId}' holds an agent's conversation, not a run of flow '${this.flow.name}'.`,
-        { hint: 'Use a session id of its own for each flow.' },
-      );
-    }
+    if (run && run.model !== this.model) this.#checkFits(sessionId, stored);
     const going = (): Opening => {
+      this.#checkFits(sessionId, stored);
       const r = run!;
       const messages = stored!.messages.slice();
       return {
@@ -361,7 +356,8 @@ export class FlowHost<I, O> {
         runId = opening.runId;
         started = true;
         const { messages, records, usage } = opening;
-        checkpointer = new FlowCheckpointer(this.#checkpoints, session.id, lease.holder, opening.written, opening.start);
+        // A refused write means another run took the session over: this leg stops writing anything.
+        checkpointer = new FlowCheckpointer(this.#checkpoints, session.id, lease.holder, opening.written, opening.start, () => lease.markLost());
         // Marked running before anything runs: a crash from here on is recovered.
         await checkpointer.write(messages, records, 'running', usage.snapshot());
         if (opening.fresh) session.runStartIndex = opening.runStart;
@@ -475,6 +471,23 @@ export class FlowHost<I, O> {
       result,
       [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
     };
+  }
+
+  /** Throws `LOUSHO_FLOW_CHECKPOINT_MISMATCH` when the stored run is not one of this flow, as it is now. */
+  #checkFits(sessionId: string, stored: StoredCheckpoint | undefined): void {
+    const run = stored?.run;
+    if (!run) return;
+    if (run.model !== this.model) {
+      throw new SDKError(
+        FLOW_ERROR_CODES.LOUSHO_FLOW_CHECKPOINT_MISMATCH,
+        run.model.startsWith(FLOW_MODEL_PREFIX)
+          ? `Session '${sessionId}' belongs to flow '${run.model.slice(FLOW_MODEL_PREFIX.length)}', not '${this.flow.name}'.`
+          : `Session '${sessionId}' holds an agent's conversation, not a run of flow '${this.flow.name}'.`,
+        { hint: 'Use a session id of its own for each flow.' },
+      );
+    }
+    const state = new RunState(this.flow.graph);
+    for (const record of run.toolCalls) state.apply(record as NodeRecord);
   }
 
   async #checkInput(input: unknown): Promise<void> {
