@@ -149,7 +149,7 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
   parallel<const Id extends string, const B extends Record<string, BranchStep<VariablesOf<I, N, Af>>>, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
     spec: { branches: B; concurrency?: number } & NodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, { [K in keyof B]: BranchOutput<B[K]> }, Af>, Id>;
+  ): FlowBuilder<I, WithNode<N, Id, { -readonly [K in keyof B]: BranchOutput<B[K]> }, Af>, Id>;
   parallel<
     const Id extends string,
     T,
