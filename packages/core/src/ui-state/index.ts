@@ -14,6 +14,7 @@ export type {
   ToolPartFor,
   UIToolState,
   UIToolApproval,
+  UIFlowNodePart,
 } from './types.js';
 export { reduceAgentEvents } from './reduce.js';
 export { initialAgentUIState } from './snapshot.js';
