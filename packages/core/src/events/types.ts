@@ -100,16 +100,18 @@ export type AgentStreamEvent =
     })
   /** The run failed; `run.done` does not follow. */
   | (StreamEventBase & { type: 'error'; error: SerializedError })
-  // Flows (`@lousho/flows`): `id` names one pass of a node (`draft`, `draft#2`) or a branch of a
-  // parallel node (`research/web`); it is also the `toolCallId` of an approval node's approval.
-  /** A flow node (or a branch of a parallel node) started. */
-  | (StreamEventBase & { type: 'flow.node.start'; id: string; node: string; kind: string; label?: string; iteration?: number; branch?: string })
+  // Flows (`@lousho/flows`). A node's pass is named the way a tool call is: `toolCallId` is the pass
+  // (`draft`, `draft#2` in a loop's second pass, `research/web` for a branch of a parallel node;
+  // also the `toolCallId` of an approval node's approval), `toolName` the node's id.
+  /** A flow node (or a branch of a parallel node) started. `displayName`: its label. */
+  | (StreamEventBase & { type: 'flow.node.start'; toolCallId: string; toolName: string; displayName: string; kind: string; iteration?: number; branch?: string })
   /** An event of the agent (or tool) a node runs, nested: a stream event without `seq`, `runId` and `sessionId`. */
-  | (StreamEventBase & { type: 'flow.node.event'; id: string; event: NestedStreamEvent })
-  | (StreamEventBase & { type: 'flow.node.done'; id: string; node: string; output: unknown })
-  | (StreamEventBase & { type: 'flow.node.error'; id: string; node: string; error: SerializedError })
+  | (StreamEventBase & { type: 'flow.node.event'; toolCallId: string; event: NestedStreamEvent })
+  /** The node finished; `result` is its output. */
+  | (StreamEventBase & { type: 'flow.node.done'; toolCallId: string; toolName: string; result: unknown })
+  | (StreamEventBase & { type: 'flow.node.error'; toolCallId: string; toolName: string; error: SerializedError })
   /** A `oneOf` node chose a branch: the id of the node it runs, or null when none matched. */
-  | (StreamEventBase & { type: 'flow.branch'; id: string; node: string; branch: string | null });
+  | (StreamEventBase & { type: 'flow.branch'; toolCallId: string; toolName: string; branch: string | null });
 
 /** A stream event nested in a `flow.node.event`, as the node's agent streamed it (unnumbered). */
 export type NestedStreamEvent = { type: string } & Record<string, unknown>;

@@ -1,5 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyPart, type PartFields, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import type { ToolErrorResult } from '../tools/types.js';
+import { appendReplyPart, type PartFields, type ToolCallRef, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIFlowNodePart, UIToolApproval, UIToolPart } from './types.js';
@@ -29,6 +30,7 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
 }
 
 type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` | `flow.${string}` }>;
+type ToolDone = Extract<AgentStreamEvent, { type: 'tool.done' }>;
 
 /**
  * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
@@ -48,10 +50,12 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
     case 'tool.progress':
       return part && { progress: event.progress };
     case 'tool.done':
+    case 'flow.node.done':
       // Object.assign skips the `undefined` of missing artifacts.
-      return Object.assign<Partial<UIToolPart>, Partial<UIToolPart> | undefined>({ state: 'done', result: event.result }, event.artifacts && { artifacts: event.artifacts });
+      return Object.assign<Partial<UIToolPart>, Partial<UIToolPart> | undefined>({ state: 'done', result: event.result }, (event as ToolDone).artifacts && { artifacts: (event as ToolDone).artifacts });
     case 'tool.error':
-      return { state: toolStateForError(event.error.kind), error: event.error };
+    case 'flow.node.error':
+      return { state: toolStateForError((event.error as ToolErrorResult).kind), error: event.error as ToolErrorResult };
     case 'approval.requested': {
       const pending = event.approval;
       const approval: UIToolApproval = Object.assign({ approvalId: pending.approvalId, kind: pending.kind }, pending.question !== undefined && { question: pending.question });
@@ -70,18 +74,12 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
       );
       return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
     }
-    // A flow node's part: made by its start, the rest updates it (see `UIFlowNodePart`).
+    // A flow node's part (see `UIFlowNodePart`): made by its start; its end shares the tool cases.
     case 'flow.node.start':
       return { type: 'flow-node', kind: event.kind, state: 'running' };
     case 'flow.node.event':
-      // The node's agent run, reduced into the part with this same reducer.
+      // The node's agent run, reduced into the part by this same reducer.
       return part && { run: reduceAgentEvents((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
-    case 'flow.node.done':
-      return { state: 'done', result: event.output };
-    case 'flow.node.error':
-      return { state: 'error', error: event.error };
-    case 'flow.branch':
-      return { branch: event.branch };
   }
   return null;
 }
@@ -162,7 +160,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
 
     default:
       // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
-      reply = updateToolPart(list, cursor, 'id' in event ? { toolCallId: event.id, toolName: (event as { node?: string }).node, displayName: (event as { label?: string }).label } : event, toolFields, event);
+      reply = updateToolPart(list, cursor, event as ToolCallRef, toolFields, event);
       if (reply === null) return undefined;
   }
   if (reply) {

@@ -96,19 +96,16 @@ export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPa
 
 /**
  * One pass of a flow node (or one branch of a parallel node), from the `flow.*` events. It has a
- * tool part's fields, so approvals and stops reach it the same way: `toolCallId` is the pass's id
+ * tool part's fields, so approvals and stops reach it the same way: `toolCallId` is the pass
  * (`draft`, `draft#2`, `research/web`), `toolName` the node's id, `displayName` its label, `state`
  * `running` / `done` / `error` / `awaiting-approval` / `rejected` / `cancelled`, `result` its
- * output; plus the node's `kind`, the branch a `oneOf` chose, and (agent nodes) the UI state of
- * the agent's own run, reduced from the nested events.
+ * output (for a `oneOf`, the id of the node it chose, or null); plus the node's `kind` and, for an
+ * agent node, `run`: the agent's own run as its UI would show it, reduced from the nested events.
  */
 export interface UIFlowNodePart extends Omit<UIToolPart, 'type' | 'error'> {
   type: 'flow-node';
-  /** `agent`, `tool`, `step`, `oneOf`, `evaluator`, `parallel`, `approval` or `loop`. */
+  /** `agent`, `tool`, `step`, `oneOf`, `evaluator`, `parallel`, `approval` or `loop` (a parallel branch: its work's kind). */
   kind: string;
-  /** A `oneOf` node: the id of the node it chose, or null. */
-  branch?: string | null;
-  /** An agent node: its run as the agent's UI would show it. */
   run?: AgentUIState;
   error?: SerializedError;
 }

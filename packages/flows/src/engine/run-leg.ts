@@ -9,13 +9,13 @@ import type { ApprovalOutput, FlowFinishReason, FlowNodeContext, LoopOutput } fr
 import { keyOf, RunState, type NodeRecord, type RecordMeta } from './run-state.js';
 import { runWork, WorkAborted, type NestedEvent } from './work.js';
 
-/** The bodies of the `flow.*` events a leg emits (the session numbers them). */
+/** The bodies of the `flow.*` events a leg emits (the session numbers them). See docs/events.md. */
 export type FlowEventBody =
-  | { type: 'flow.node.start'; id: string; node: string; kind: string; label?: string; iteration?: number; branch?: string }
-  | { type: 'flow.node.event'; id: string; event: NestedEvent }
-  | { type: 'flow.node.done'; id: string; node: string; output: unknown }
-  | { type: 'flow.node.error'; id: string; node: string; error: { code: string; message: string } }
-  | { type: 'flow.branch'; id: string; node: string; branch: string | null }
+  | { type: 'flow.node.start'; toolCallId: string; toolName: string; displayName: string; kind: string; iteration?: number; branch?: string }
+  | { type: 'flow.node.event'; toolCallId: string; event: NestedEvent }
+  | { type: 'flow.node.done'; toolCallId: string; toolName: string; result: unknown }
+  | { type: 'flow.node.error'; toolCallId: string; toolName: string; error: { code: string; message: string } }
+  | { type: 'flow.branch'; toolCallId: string; toolName: string; branch: string | null }
   | { type: 'approval.resolved'; approvalId: string; toolCallId: string; approved: boolean; note?: string };
 
 /** How approval nodes reach the approval store. */
@@ -108,7 +108,7 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
         return { done: true, output: evaluateExpression(node.expression, vars) };
       case 'oneOf': {
         const chosen = node.branches.find((branch) => holds(branch.when, vars))?.then ?? node.otherwise ?? null;
-        emit({ type: 'flow.branch', id: key, node: id, branch: chosen });
+        emit({ type: 'flow.branch', toolCallId: key, toolName: id, branch: chosen });
         return { done: true, output: chosen };
       }
       case 'loop': {
@@ -125,7 +125,7 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
 
   const scopeFor = (key: string, ctx: FlowNodeContext) => ({
     ctx,
-    nest: (event: NestedEvent) => emit({ type: 'flow.node.event', id: key, event }),
+    nest: (event: NestedEvent) => emit({ type: 'flow.node.event', toolCallId: key, event }),
     countUsage: params.countUsage,
   });
 
@@ -150,11 +150,11 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
       while (next < todo.length && failed === undefined && !local.signal.aborted) {
         const [name, work, branchVars] = todo[next++]!;
         const branchKey = `${key}/${name}`;
-        emit({ type: 'flow.node.start', id: branchKey, node: node.id, kind: work.kind, branch: name });
+        emit({ type: 'flow.node.start', toolCallId: branchKey, toolName: node.id, displayName: `${node.label ?? node.id} / ${name}`, kind: work.kind, branch: name });
         try {
           const output = await runWork(work, branchVars, scopeFor(branchKey, { ...ctx, signal: local.signal }));
           await commit({ toolCallId: branchKey, toolName: node.id, args: { kind: 'parallel', iteration: ctx.iteration, branch: name }, result: output, isError: false });
-          emit({ type: 'flow.node.done', id: branchKey, node: node.id, output });
+          emit({ type: 'flow.node.done', toolCallId: branchKey, toolName: node.id, result: output });
         } catch (error) {
           failed ??= error;
           local.abort();
@@ -199,7 +199,7 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
 
   const fail = (id: string, key: string, error: unknown): void => {
     const wrapped = nodeFailure(graph.nodes.get(id)!, error);
-    emit({ type: 'flow.node.error', id: key, node: id, error: serializeError(wrapped) });
+    emit({ type: 'flow.node.error', toolCallId: key, toolName: id, error: serializeError(wrapped) });
     failure ??= wrapped;
     stop();
   };
@@ -236,7 +236,7 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
       stop();
       continue;
     }
-    emit({ type: 'flow.node.done', id: key, node: id, output: result.output });
+    emit({ type: 'flow.node.done', toolCallId: key, toolName: id, result: result.output });
   }
   params.signal.removeEventListener('abort', stop);
 
@@ -246,14 +246,7 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
 }
 
 function startEvent(node: NodeDefinition, key: string, iteration: number): FlowEventBody {
-  return {
-    type: 'flow.node.start',
-    id: key,
-    node: node.id,
-    kind: node.kind,
-    ...(node.label !== undefined ? { label: node.label } : {}),
-    ...(iteration > 1 ? { iteration } : {}),
-  };
+  return { type: 'flow.node.start', toolCallId: key, toolName: node.id, displayName: node.label ?? node.id, kind: node.kind, ...(iteration > 1 ? { iteration } : {}) };
 }
 
 /** A condition of a oneOf branch or a loop: an expression that cannot be evaluated counts as not matched. */

@@ -20,7 +20,7 @@ describe('agent nodes', () => {
     const nested = events.filter((e): e is Extract<AgentStreamEvent, { type: 'flow.node.event' }> => e.type === 'flow.node.event');
     expect(nested.map((e) => e.event.type)).toEqual(expect.arrayContaining(['run.start', 'user.message', 'step.start', 'text.delta', 'step.done', 'run.done']));
     for (const e of nested) {
-      expect(e.id).toBe('answer');
+      expect(e.toolCallId).toBe('answer');
       expect(e.event).not.toHaveProperty('seq');
       expect(e.event).not.toHaveProperty('runId');
     }
@@ -132,7 +132,7 @@ describe('oneOf', () => {
     expect(result.path).toEqual(['classify', 'route', 'refund', 'reply']);
     expect(result.outputs.reply).toBe('handled by refund team');
     expect(result.outputs).not.toHaveProperty('general');
-    expect(events.find((e) => e.type === 'flow.branch')).toMatchObject({ id: 'route', node: 'route', branch: 'refund' });
+    expect(events.find((e) => e.type === 'flow.branch')).toMatchObject({ toolCallId: 'route', toolName: 'route', branch: 'refund' });
   });
 
   it('a condition that cannot be evaluated counts as not matched', async () => {
@@ -174,7 +174,7 @@ describe('scheduling', () => {
       for await (const event of run) {
         events.push(event);
         // `afterFast` finished while `slow` still runs: now let `slow` end.
-        if (event.type === 'flow.node.done' && event.node === 'afterFast') slow.resolve('slow');
+        if (event.type === 'flow.node.done' && event.toolName === 'afterFast') slow.resolve('slow');
       }
     })();
     const result = await run.result;
@@ -233,7 +233,7 @@ describe('parallel', () => {
     const result = await run.result;
     expect(result.outputs.merge).toBe('web results for cats | agent says think about cats | pending');
     const starts = flowEvents(events).filter((e) => e.type === 'flow.node.start');
-    expect(starts.map((e) => (e as { id: string }).id)).toEqual(['research', 'research/web', 'research/model', 'research/order', 'merge']);
+    expect(starts.map((e) => (e as { toolCallId: string }).toolCallId)).toEqual(['research', 'research/web', 'research/model', 'research/order', 'merge']);
   });
 
   it('forEach runs `each` per item (with {{item}} and {{index}}) at most `concurrency` at once, outputs in item order', async () => {
@@ -360,7 +360,7 @@ describe('loops', () => {
     expect(result.outputs.publish).toBe('published draft 3 after 3 passes');
     expect(result.outputs.again).toEqual({ iterations: 3, exhausted: false });
     expect(result.path).toEqual(['draft', 'review', 'again', 'draft', 'review', 'again', 'draft', 'review', 'again', 'publish']);
-    const ids = flowEvents(events).filter((e) => e.type === 'flow.node.start').map((e) => (e as { id: string }).id);
+    const ids = flowEvents(events).filter((e) => e.type === 'flow.node.start').map((e) => (e as { toolCallId: string }).toolCallId);
     expect(ids).toEqual(['draft', 'review', 'again', 'draft#2', 'review#2', 'again#2', 'draft#3', 'review#3', 'again#3', 'publish']);
   });
 
@@ -389,7 +389,7 @@ describe('stopping and failing', () => {
     const events: AgentStreamEvent[] = [];
     for await (const event of run) {
       events.push(event);
-      if (event.type === 'flow.node.start' && event.node === 'wait') controller.abort();
+      if (event.type === 'flow.node.start' && event.toolName === 'wait') controller.abort();
     }
     const result = await run.result;
     expect(result.finishReason).toBe('aborted');
@@ -413,7 +413,7 @@ describe('stopping and failing', () => {
     expect(error.node).toBe('bad');
     expect(error.message).toBe("Node 'bad' failed: TypeError: cannot read x");
     expect((error.cause as Error).message).toBe('cannot read x');
-    expect(events.at(-2)).toMatchObject({ type: 'flow.node.error', id: 'bad', node: 'bad', error: { code: 'LOUSHO_FLOW_NODE_FAILED' } });
+    expect(events.at(-2)).toMatchObject({ type: 'flow.node.error', toolCallId: 'bad', toolName: 'bad', error: { code: 'LOUSHO_FLOW_NODE_FAILED' } });
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: "Node 'bad' failed: TypeError: cannot read x" } });
   });
 

@@ -49,8 +49,8 @@ describe('a flow served like an agent', () => {
     const first = await read(await handle(post('/sessions/t1/messages', { input: 'I want a refund' })));
     expect(first[0]).toMatchObject({ type: 'run.start', model: 'flow:triage' });
     expect(first[1]).toMatchObject({ type: 'user.message' });
-    expect(first.filter((e) => e.type === 'flow.node.start').map((e) => (e as { id: string }).id)).toEqual(['classify', 'route', 'refund', 'review']);
-    expect(first.find((e) => e.type === 'flow.branch')).toMatchObject({ node: 'route', branch: 'refund' });
+    expect(first.filter((e) => e.type === 'flow.node.start').map((e) => (e as { toolCallId: string }).toolCallId)).toEqual(['classify', 'route', 'refund', 'review']);
+    expect(first.find((e) => e.type === 'flow.branch')).toMatchObject({ toolName: 'route', branch: 'refund' });
     const requested = first.find((e) => e.type === 'approval.requested') as Extract<AgentStreamEvent, { type: 'approval.requested' }>;
     expect(requested.approval).toMatchObject({ toolCallId: 'review', displayName: 'Send this reply?', args: 'Dear customer, refund for: i want a refund' });
     expect(first.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'awaiting-approval', approvalId: requested.approval.approvalId });
@@ -87,7 +87,7 @@ describe('a flow served like an agent', () => {
     expect(classify).toMatchObject({ type: 'flow-node', kind: 'agent', toolName: 'classify', displayName: 'Classify', state: 'done', result: 'question' });
     expect(classify!.run?.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(classify!.run?.status).toBe('idle');
-    expect(route).toMatchObject({ kind: 'oneOf', branch: 'answer', result: 'answer', state: 'done' });
+    expect(route).toMatchObject({ kind: 'oneOf', result: 'answer', state: 'done' });
     expect(answer).toMatchObject({ kind: 'agent', state: 'done', result: 'Dear customer, answer: where is my parcel?' });
     expect(answer!.run?.messages.at(-1)?.parts).toEqual([{ type: 'text', text: 'Dear customer, answer: where is my parcel?' }]);
     expect(review).toMatchObject({ kind: 'approval', state: 'awaiting-approval', approval: { approvalId: state!.pendingApproval!.approvalId, kind: 'tool' } });
