@@ -18,6 +18,8 @@ const toolNames = ['search', 'get_weather', 'send_email', 'ask_question'] as con
 export const arbToolName = fc.constantFrom(...toolNames);
 /** A small pool, so tool events often refer to calls started earlier. */
 export const arbToolCallId = fc.constantFrom('call_1', 'call_2', 'call_3', 'call_4');
+const arbNodeName = fc.constantFrom('classify', 'draft', 'review');
+const arbNodePass = fc.constantFrom('classify', 'draft', 'draft#2', 'call_1');
 
 const arbCounts = fc.record({ inputTokens: fc.nat(5000), outputTokens: fc.nat(5000) });
 
@@ -102,6 +104,12 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
   fc.record({ type: fc.constant('step.done' as const), step: fc.integer({ min: 1, max: 5 }), finishReason: fc.constantFrom('stop', 'tool_calls' as const), usage: arbRunUsage, stepUsage: arbStepUsage }),
   fc.record({ type: fc.constant('run.done' as const), finishReason: arbFinishReason, usage: arbRunUsage, text: arbText, steps: fc.nat(5) }),
   fc.record({ type: fc.constant('error' as const), error: fc.record({ code: fc.constant('LOUSHO_PROVIDER_ERROR'), message: arbText }) }),
+  // Flow events: node passes are named like tool calls (some ids on purpose the same as the tools').
+  fc.record({ type: fc.constant('flow.node.start' as const), toolCallId: arbNodePass, toolName: arbNodeName, displayName: fc.constantFrom('Classify', 'Draft'), kind: fc.constantFrom('agent', 'step', 'oneOf', 'approval') }),
+  fc.record({ type: fc.constant('flow.node.event' as const), toolCallId: arbNodePass, event: fc.oneof(fc.record({ type: fc.constant('text.delta'), step: fc.constant(1), delta: arbDelta }), fc.record({ type: fc.constant('run.start'), model: fc.constant('m') })) }),
+  fc.record({ type: fc.constant('flow.node.done' as const), toolCallId: arbNodePass, toolName: arbNodeName, result: arbJson }),
+  fc.record({ type: fc.constant('flow.node.error' as const), toolCallId: arbNodePass, toolName: arbNodeName, error: fc.record({ code: fc.constant('LOUSHO_FLOW_NODE_FAILED'), message: arbText }) }),
+  fc.record({ type: fc.constant('flow.branch' as const), toolCallId: arbNodePass, toolName: arbNodeName, branch: fc.option(arbNodeName, { nil: null }) }),
 ) as fc.Arbitrary<UnsequencedStreamEvent>;
 
 /** Numbers events the way a session does: seq 1, 2, 3... */
@@ -180,6 +188,52 @@ export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
       if (end === 'error') out.push({ type: 'error', error: { code: 'LOUSHO_PROVIDER_ERROR', message: 'boom' } });
       else out.push({ type: 'run.done', finishReason: end as 'stop', usage, text: '', steps: stepNo });
     }
+    return sequence(out);
+  });
+
+/**
+ * A realistic flow run (what `@lousho/flows` streams): nodes start and end (done or failed), agent
+ * nodes nest their agent's events, a oneOf says its branch, an approval node may pause the run and
+ * be decided in a continuation; the run ends with `run.done` or `error`.
+ */
+export const arbFlowRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
+  .record({
+    nodes: fc.array(
+      fc.record({ kind: fc.constantFrom('agent', 'step', 'oneOf', 'approval'), text: fc.array(arbDelta, { maxLength: 3 }), outcome: fc.constantFrom('done', 'error'), approved: fc.boolean(), result: arbJson }),
+      { minLength: 1, maxLength: 5 },
+    ),
+    end: fc.constantFrom('stop', 'aborted'),
+  })
+  .map(({ nodes, end }) => {
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 1, completionTokens: 1 };
+    const out: UnsequencedStreamEvent[] = [{ type: 'run.start', model: 'flow:f' }, { type: 'user.message', message: { role: 'user', content: 'go' } }];
+    let failed = false;
+    for (const [i, node] of nodes.entries()) {
+      const toolCallId = `n${i}`;
+      const toolName = `n${i}`;
+      out.push({ type: 'flow.node.start', toolCallId, toolName, displayName: `Node ${i}`, kind: node.kind });
+      if (node.kind === 'agent') {
+        out.push({ type: 'flow.node.event', toolCallId, event: { type: 'run.start', model: 'm' } }, { type: 'flow.node.event', toolCallId, event: { type: 'step.start', step: 1 } });
+        for (const delta of node.text) out.push({ type: 'flow.node.event', toolCallId, event: { type: 'text.delta', step: 1, delta } });
+        out.push({ type: 'flow.node.event', toolCallId, event: { type: 'run.done', finishReason: 'stop', usage, text: node.text.join(''), steps: 1 } });
+      }
+      if (node.kind === 'oneOf') out.push({ type: 'flow.branch', toolCallId, toolName, branch: `n${i + 1}` });
+      if (node.kind === 'approval') {
+        const approvalId = `appr_${i}`;
+        out.push({ type: 'approval.requested', approval: { approvalId, toolCallId, toolName, displayName: `Node ${i}`, args: null, kind: 'tool' } });
+        out.push({ type: 'run.done', finishReason: 'awaiting-approval', usage, text: '', steps: i, approvalId });
+        out.push({ type: 'run.start', model: 'flow:f', continuation: true }, { type: 'approval.resolved', approvalId, toolCallId, approved: node.approved });
+        out.push({ type: 'flow.node.done', toolCallId, toolName, result: { approved: node.approved } });
+        continue;
+      }
+      if (node.outcome === 'error') {
+        out.push({ type: 'flow.node.error', toolCallId, toolName, error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: 'boom' } }, { type: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: 'boom' } });
+        failed = true;
+        break;
+      }
+      out.push({ type: 'flow.node.done', toolCallId, toolName, result: node.result });
+    }
+    if (!failed) out.push({ type: 'run.done', finishReason: end as 'stop', usage, text: '', steps: nodes.length });
     return sequence(out);
   });
 
