@@ -133,7 +133,7 @@ describe('reduceAgentEvents (properties)', () => {
           expect(['done', 'error', 'cancelled', 'rejected']).toContain(part.state);
           const streamed = events
             .filter((event) => event.type === 'flow.node.event' && event.toolCallId === part.toolCallId && event.event.type === 'text.delta')
-            .map((event) => (event as { event: { delta: string } }).event.delta)
+            .map((event) => (event as unknown as { event: { delta: string } }).event.delta)
             .join('');
           if (part.kind === 'agent') expect(part.run?.messages.flatMap((m) => m.parts).map((p) => (p.type === 'text' ? p.text : '')).join('')).toBe(streamed);
         }
