@@ -3,22 +3,22 @@ import type { ToolDescriptor, ToolOutput } from '@lousho/core';
 import type { NodeDefinition, RuntimeCondition, Work } from './definition.js';
 import { Flow } from './flow.js';
 import type {
-  After,
+  FlowAfter,
   AgentNodeOutput,
-  AgentStep,
-  ApprovalOutput,
-  BranchOutput,
-  BranchStep,
-  Condition,
+  FlowAgentStep,
+  FlowApprovalOutput,
+  FlowBranchOutput,
+  FlowBranchStep,
+  FlowCondition,
   DefaultAfter,
-  NodeAgent,
-  FunctionStep,
-  LoopOutput,
+  FlowNodeAgent,
+  FlowFunctionStep,
+  FlowLoopOutput,
   NewId,
   NodeMap,
-  NodeOptions,
-  OneOfBranch,
-  ToolStep,
+  FlowNodeOptions,
+  FlowOneOfBranch,
+  FlowToolStep,
   VariablesOf,
   WithNode,
 } from './types.js';
@@ -29,7 +29,7 @@ type Ids<N extends NodeMap> = keyof N & string;
  * The work of a forEach item. Its type parameters are inferred member by member (rather than as
  * one generic step), so the item type found from `forEach` reaches the step's variables.
  */
-type EachStep<V, R, A extends NodeAgent<any>, S extends StandardSchemaV1 | undefined, TT extends ToolDescriptor> = FunctionStep<V, R> | AgentStep<V, A, S> | ToolStep<V, TT>;
+type EachStep<V, R, A extends FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined, TT extends ToolDescriptor> = FlowFunctionStep<V, R> | FlowAgentStep<V, A, S> | FlowToolStep<V, TT>;
 type EachOutput<R, A, S, TT> = [R] extends [never] ? ([A] extends [never] ? ToolOutput<TT> : AgentNodeOutput<A, S>) : Awaited<R>;
 
 /** The flow's outputs, node id to output type. */
@@ -88,31 +88,31 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
     return { mode: 'all', ids: [after as string] };
   }
 
-  #base(id: string, options: NodeOptions<unknown> | undefined): { id: string; label?: string; after: NodeDefinition['after'] } {
+  #base(id: string, options: FlowNodeOptions<unknown> | undefined): { id: string; label?: string; after: NodeDefinition['after'] } {
     return { id, ...(options?.label !== undefined ? { label: options.label } : {}), after: this.#after(options?.after) };
   }
 
   /** Runs an agent on a templated input; its output is the reply text, or with `output` the parsed object. */
-  agent<const Id extends string, A extends NodeAgent<any>, S extends StandardSchemaV1 | undefined = undefined, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  agent<const Id extends string, A extends FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined = undefined, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
-    spec: AgentStep<VariablesOf<I, N, Af>, A, S> & NodeOptions<Af>,
+    spec: FlowAgentStep<VariablesOf<I, N, Af>, A, S> & FlowNodeOptions<Af>,
   ): FlowBuilder<I, WithNode<N, Id, AgentNodeOutput<A, S>, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'agent', work: workOf(spec) });
   }
 
   /** Calls one tool with templated arguments (checked against its schema); its output is the tool's result. */
-  tool<const Id extends string, T extends ToolDescriptor, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  tool<const Id extends string, T extends ToolDescriptor, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
-    spec: ToolStep<VariablesOf<I, N, Af>, T> & NodeOptions<Af>,
+    spec: FlowToolStep<VariablesOf<I, N, Af>, T> & FlowNodeOptions<Af>,
   ): FlowBuilder<I, WithNode<N, Id, ToolOutput<T>, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'tool', work: workOf(spec) });
   }
 
   /** Runs a function of the variables; its output is what the function returns. */
-  step<const Id extends string, R, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  step<const Id extends string, R, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
-    run: FunctionStep<VariablesOf<I, N, Af>, R>['run'],
-    options?: NodeOptions<Af>,
+    run: FlowFunctionStep<VariablesOf<I, N, Af>, R>['run'],
+    options?: FlowNodeOptions<Af>,
   ): FlowBuilder<I, WithNode<N, Id, Awaited<R>, Af>, Id> {
     return this.#add({ ...this.#base(id, options), kind: 'step', work: { kind: 'step', run: run as never } });
   }
@@ -122,9 +122,9 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * other branches' nodes are skipped. Its output is the chosen node's id, or null. An expression
    * that cannot be evaluated counts as not matched.
    */
-  oneOf<const Id extends string, const T extends string, const O extends string = never, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  oneOf<const Id extends string, const T extends string, const O extends string = never, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
-    spec: { branches: readonly OneOfBranch<VariablesOf<I, N, Af>, T>[]; otherwise?: O } & NodeOptions<Af>,
+    spec: { branches: readonly FlowOneOfBranch<VariablesOf<I, N, Af>, T>[]; otherwise?: O } & FlowNodeOptions<Af>,
   ): FlowBuilder<I, WithNode<N, Id, T | O | null, Af>, Id> {
     const branches = Array.isArray(spec?.branches) ? spec.branches.map((b) => ({ when: b?.when as RuntimeCondition, then: b?.then as string })) : (spec?.branches as never);
     return this.#add({ ...this.#base(id, spec), kind: 'oneOf', branches, ...(spec?.otherwise !== undefined ? { otherwise: spec.otherwise } : {}) });
@@ -134,9 +134,9 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * Evaluates an expression (see "Flow expressions"); its output is the value. An expression
    * that cannot be evaluated fails the flow with `Failed to evaluate expression: ...`.
    */
-  evaluator<const Id extends string, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  evaluator<const Id extends string, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
-    spec: { expression: string } & NodeOptions<Af>,
+    spec: { expression: string } & FlowNodeOptions<Af>,
   ): FlowBuilder<I, WithNode<N, Id, unknown, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'evaluator', expression: spec?.expression });
   }
@@ -146,25 +146,25 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * `concurrency` at once, and outputs their outputs (by branch name, or as an array in item order)
    * once all finished. Each finished branch is checkpointed on its own.
    */
-  parallel<const Id extends string, const B extends Record<string, BranchStep<VariablesOf<I, N, Af>>>, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  parallel<const Id extends string, const B extends Record<string, FlowBranchStep<VariablesOf<I, N, Af>>>, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
-    spec: { branches: B; concurrency?: number } & NodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, { -readonly [K in keyof B]: BranchOutput<B[K]> }, Af>, Id>;
+    spec: { branches: B; concurrency?: number } & FlowNodeOptions<Af>,
+  ): FlowBuilder<I, WithNode<N, Id, { -readonly [K in keyof B]: FlowBranchOutput<B[K]> }, Af>, Id>;
   parallel<
     const Id extends string,
     T,
     R = never,
-    A extends NodeAgent<any> = never,
+    A extends FlowNodeAgent<any> = never,
     S extends StandardSchemaV1 | undefined = undefined,
     TT extends ToolDescriptor = never,
-    const Af extends After<Ids<N>> = DefaultAfter<Last>,
+    const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>,
   >(
     id: NewId<Id, N>,
     spec: {
       forEach: (vars: VariablesOf<I, N, Af>) => readonly T[] | Promise<readonly T[]>;
       each: EachStep<VariablesOf<I, N, Af> & { readonly item: T; readonly index: number }, R, A, S, TT>;
       concurrency?: number;
-    } & NodeOptions<Af>,
+    } & FlowNodeOptions<Af>,
   ): FlowBuilder<I, WithNode<N, Id, EachOutput<R, A, S, TT>[], Af>, Id>;
   parallel(id: string, spec: any): any {
     const concurrency = spec?.concurrency ?? Infinity;
@@ -181,7 +181,7 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * Its output is `{ approved, note? }`. When rejected, the nodes after it are skipped, unless
    * `onReject: 'continue'` (then they run and read the output).
    */
-  approval<const Id extends string, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  approval<const Id extends string, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
     spec?: {
       /** What the person is asked (a template, or a function of the variables). */
@@ -189,8 +189,8 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
       /** What the person reviews (shown as the approval's `args`): a template or a function. */
       data?: string | ((vars: VariablesOf<I, N, Af>) => unknown);
       onReject?: 'skip' | 'continue';
-    } & NodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, ApprovalOutput, Af>, Id> {
+    } & FlowNodeOptions<Af>,
+  ): FlowBuilder<I, WithNode<N, Id, FlowApprovalOutput, Af>, Id> {
     return this.#add({
       ...this.#base(id, spec),
       kind: 'approval',
@@ -205,10 +205,10 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * run again (at most `max` passes in all); then the flow goes on after it. Inside the body, a
    * node also sees the outputs the body's later nodes had in the previous pass.
    */
-  loop<const Id extends string, const Af extends After<Ids<N>> = DefaultAfter<Last>>(
+  loop<const Id extends string, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
     id: NewId<Id, N>,
-    spec: { to: Ids<N>; while: Condition<VariablesOf<I, N, Af>>; max: number } & NodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, LoopOutput, Af>, Id> {
+    spec: { to: Ids<N>; while: FlowCondition<VariablesOf<I, N, Af>>; max: number } & FlowNodeOptions<Af>,
+  ): FlowBuilder<I, WithNode<N, Id, FlowLoopOutput, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'loop', to: spec?.to, while: spec?.while as RuntimeCondition, max: spec?.max });
   }
 
@@ -220,7 +220,7 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
 
 /** The work of an agent, tool or function spec (shapes are checked by `build()`). */
 function workOf(spec: unknown): Work {
-  const s = (spec ?? {}) as Partial<AgentStep<any> & ToolStep<any> & FunctionStep<any>>;
+  const s = (spec ?? {}) as Partial<FlowAgentStep<any> & FlowToolStep<any> & FlowFunctionStep<any>>;
   if (s.agent !== undefined) return { kind: 'agent', agent: s.agent, input: s.input as string, ...(s.output ? { output: s.output } : {}) };
   if (s.tool !== undefined) return { kind: 'tool', tool: s.tool, args: s.args as unknown as Record<string, unknown> };
   return { kind: 'step', run: s.run as (vars: Record<string, unknown>) => unknown };

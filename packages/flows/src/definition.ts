@@ -1,6 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { AgentInput, ToolDescriptor } from '@lousho/core';
-import type { NodeAgent, FlowNodeContext, FlowNodeKind } from './types.js';
+import type { FlowNodeAgent, FlowNodeContext, FlowNodeKind } from './types.js';
 
 /** Variables as the runtime sees them (the types live on the builder). */
 export type Vars = Record<string, unknown>;
@@ -9,7 +9,7 @@ export type RuntimeCondition = string | ((vars: Vars) => boolean);
 
 /** A unit of work: what agent, tool and function nodes (and each branch of a parallel node) run. */
 export type Work =
-  | { kind: 'agent'; agent: NodeAgent<any>; input: string | ((vars: Vars, ctx: FlowNodeContext) => AgentInput | Promise<AgentInput>); output?: StandardSchemaV1 }
+  | { kind: 'agent'; agent: FlowNodeAgent<any>; input: string | ((vars: Vars, ctx: FlowNodeContext) => AgentInput | Promise<AgentInput>); output?: StandardSchemaV1 }
   | { kind: 'tool'; tool: ToolDescriptor; args: Record<string, unknown> | ((vars: Vars, ctx: FlowNodeContext) => unknown) }
   | { kind: 'step'; run: (vars: Vars, ctx: FlowNodeContext) => unknown };
 

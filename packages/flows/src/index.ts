@@ -14,4 +14,24 @@ export {
   type ExpressionVariables,
 } from './expression/index.js';
 export { renderTemplate } from './expression/template.js';
-export type * from './types.js';
+export type {
+  FlowNodeKind,
+  FlowNodeAgent,
+  FlowNodeContext,
+  FlowAfter,
+  VariablesOf,
+  FlowTemplate,
+  FlowAgentStep,
+  FlowToolStep,
+  FlowFunctionStep,
+  FlowBranchStep,
+  FlowNodeOptions,
+  FlowCondition,
+  FlowOneOfBranch,
+  FlowApprovalOutput,
+  FlowLoopOutput,
+  FlowFinishReason,
+  FlowRunOptions,
+  FlowResult,
+  FlowRun,
+} from './types.js';

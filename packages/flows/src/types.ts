@@ -8,7 +8,7 @@ export type FlowNodeKind = 'agent' | 'tool' | 'oneOf' | 'evaluator' | 'parallel'
  * An agent a flow can run: any `createAgent()` agent. `send` runs it; when it has `sessions`, the
  * flow follows the run's events and nests them in its own stream.
  */
-export interface NodeAgent<TObject = unknown> {
+export interface FlowNodeAgent<TObject = unknown> {
   readonly __types?: { readonly output: TObject; readonly tools: unknown };
   readonly name?: string;
   send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
@@ -48,7 +48,7 @@ export type NodeMap = { [id: string]: NodeInfo };
  * list (`{ any: [...] }`: once each of them ran or was skipped, if at least one ran; for joining
  * the branches of a `oneOf`). `[]` runs the node at the start.
  */
-export type After<Ids extends string = string> = Ids | readonly Ids[] | { readonly any: readonly Ids[] };
+export type FlowAfter<Ids extends string = string> = Ids | readonly Ids[] | { readonly any: readonly Ids[] };
 
 type DepsOf<A> = A extends { readonly any: readonly (infer D)[] } ? D : A extends readonly (infer D)[] ? D : A;
 
@@ -80,10 +80,10 @@ export type DefaultAfter<Last extends string> = [Last] extends [never] ? readonl
 export type NewId<Id extends string, N extends NodeMap> = Id extends keyof N | 'input' ? never : Id;
 
 /** A string holding at least one `{{placeholder}}`. */
-export type Template = `${string}{{${string}}}${string}`;
+export type FlowTemplate = `${string}{{${string}}}${string}`;
 
 /** Tool arguments: each a value of its type, or a template filled from the variables. */
-export type TemplateArgs<Args> = Args extends object ? { [K in keyof Args]: Args[K] | Template } : Args;
+export type TemplateArgs<Args> = Args extends object ? { [K in keyof Args]: Args[K] | FlowTemplate } : Args;
 
 /** What an agent node outputs: its structured object, or its reply text. */
 export type AgentNodeOutput<A, S> = S extends StandardSchemaV1
@@ -98,7 +98,7 @@ export type AgentNodeOutput<A, S> = S extends StandardSchemaV1
 // Node specs (what the builder methods take).
 // ---------------------------------------------------------------------------------------------
 
-export interface AgentStep<V, A extends NodeAgent<any> = NodeAgent<any>, S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined> {
+export interface FlowAgentStep<V, A extends FlowNodeAgent<any> = FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined> {
   agent: A;
   /** The agent's input: a template (`'Classify: {{input.message}}'`) or a function of the variables. */
   input: string | ((vars: V, ctx: FlowNodeContext) => AgentInput | Promise<AgentInput>);
@@ -106,20 +106,20 @@ export interface AgentStep<V, A extends NodeAgent<any> = NodeAgent<any>, S exten
   output?: S;
 }
 
-export interface ToolStep<V, T extends ToolDescriptor = ToolDescriptor> {
+export interface FlowToolStep<V, T extends ToolDescriptor = ToolDescriptor> {
   tool: T;
   /** The arguments: values and templates (a template that is one placeholder keeps the value's type), or a function. */
   args: TemplateArgs<ToolInput<T>> | ((vars: V, ctx: FlowNodeContext) => ToolInput<T> | Promise<ToolInput<T>>);
 }
 
-export interface FunctionStep<V, R = unknown> {
+export interface FlowFunctionStep<V, R = unknown> {
   run: (vars: V, ctx: FlowNodeContext) => R | Promise<R>;
 }
 
 /** One piece of work inside a `parallel` node. */
-export type BranchStep<V> = AgentStep<V, NodeAgent<any>, StandardSchemaV1 | undefined> | ToolStep<V, any> | FunctionStep<V, unknown>;
+export type FlowBranchStep<V> = FlowAgentStep<V, FlowNodeAgent<any>, StandardSchemaV1 | undefined> | FlowToolStep<V, any> | FlowFunctionStep<V, unknown>;
 
-export type BranchOutput<B> = B extends { agent: infer A; output?: infer S }
+export type FlowBranchOutput<B> = B extends { agent: infer A; output?: infer S }
   ? AgentNodeOutput<A, S>
   : B extends { tool: infer T }
     ? ToolOutput<T>
@@ -127,7 +127,7 @@ export type BranchOutput<B> = B extends { agent: infer A; output?: infer S }
       ? Awaited<R>
       : never;
 
-export interface NodeOptions<A> {
+export interface FlowNodeOptions<A> {
   /** When the node runs; default: after the node added just before it. */
   after?: A;
   /** A name for people (UIs); default: the id. */
@@ -135,21 +135,21 @@ export interface NodeOptions<A> {
 }
 
 /** A condition: an expression (see "Flow expressions") or a function of the variables. */
-export type Condition<V> = string | ((vars: V) => boolean);
+export type FlowCondition<V> = string | ((vars: V) => boolean);
 
-export interface OneOfBranch<V, T extends string = string> {
-  when: Condition<V>;
+export interface FlowOneOfBranch<V, T extends string = string> {
+  when: FlowCondition<V>;
   /** The node this branch runs: it must run after the `oneOf`. */
   then: T;
 }
 
 /** How an approval node ended. */
-export interface ApprovalOutput {
+export interface FlowApprovalOutput {
   approved: boolean;
   note?: string;
 }
 
-export interface LoopOutput {
+export interface FlowLoopOutput {
   /** How many passes the loop's body made. */
   iterations: number;
   /** True when the loop stopped at `max` with its condition still true. */

@@ -2,7 +2,7 @@ import { createAgent, defineTool } from '@lousho/core';
 import { mockModel } from '@lousho/core/testing';
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { FlowBuilder, FlowExecutor, type ApprovalOutput, type FlowResult, type LoopOutput } from '../src/index.js';
+import { FlowBuilder, FlowExecutor, type FlowApprovalOutput, type FlowResult, type FlowLoopOutput } from '../src/index.js';
 
 const writer = createAgent({ provider: mockModel(['x']) });
 const classifier = createAgent({ provider: mockModel(['{}']), output: z.object({ label: z.enum(['refund', 'other']) }) });
@@ -68,8 +68,8 @@ describe('a node output type flows into the variables of the nodes after it', ()
       .step('end', (vars) => {
         expectTypeOf(vars.fan).toEqualTypeOf<{ a: number; b: string; c: { id: number; status: 'shipped' } }>();
         expectTypeOf(vars.each).toEqualTypeOf<number[]>();
-        expectTypeOf(vars.review).toEqualTypeOf<ApprovalOutput>();
-        expectTypeOf(vars.again).toEqualTypeOf<LoopOutput>();
+        expectTypeOf(vars.review).toEqualTypeOf<FlowApprovalOutput>();
+        expectTypeOf(vars.again).toEqualTypeOf<FlowLoopOutput>();
         return 1;
       });
   });

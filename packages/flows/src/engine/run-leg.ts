@@ -5,7 +5,7 @@ import { evaluateCondition, evaluateExpression } from '../expression/evaluate.js
 import { ExpressionError } from '../expression/errors.js';
 import { renderTemplate, renderValue } from '../expression/template.js';
 import type { FlowGraph } from '../graph.js';
-import type { ApprovalOutput, FlowFinishReason, FlowNodeContext, LoopOutput } from '../types.js';
+import type { FlowApprovalOutput, FlowFinishReason, FlowNodeContext, FlowLoopOutput } from '../types.js';
 import { keyOf, RunState, type NodeRecord, type RecordMeta } from './run-state.js';
 import { runWork, WorkAborted, type NestedEvent } from './work.js';
 
@@ -21,7 +21,7 @@ export type FlowEventBody =
 /** How approval nodes reach the approval store. */
 export interface ApprovalGate {
   /** The decision on an approval: made, still pending, or the approval was never opened. */
-  lookup(approvalId: string): Promise<{ decided: ApprovalOutput } | 'pending' | 'none'>;
+  lookup(approvalId: string): Promise<{ decided: FlowApprovalOutput } | 'pending' | 'none'>;
   /** Stores a new pending approval. */
   open(approval: PendingApprovalInfo): Promise<void>;
 }
@@ -113,7 +113,7 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
       }
       case 'loop': {
         const again = holds(node.while, vars);
-        const output: LoopOutput = { iterations: iteration, exhausted: again && iteration >= node.max };
+        const output: FlowLoopOutput = { iterations: iteration, exhausted: again && iteration >= node.max };
         return { done: true, output, repeat: again && iteration < node.max };
       }
       case 'parallel':
