@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { createAgent, defineTool, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createFlowAgent, FlowBuilder } from '@lousho/flows';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -112,4 +113,26 @@ export function scriptedAgent(steps: ScriptItem[][], extra: { tools?: any[]; ask
   const model = scriptedModel(steps);
   const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }) });
   return { agent, model };
+}
+
+/**
+ * The triage flow, served like an agent: classify (an agent), route (a oneOf), draft (an agent
+ * whose reply waits for `hold` halfway), review (an approval node), send (a step).
+ */
+export function triageFlow(hold: Gate) {
+  const classifier = scriptedModel([['refund']]);
+  const writer = scriptedModel([['We will refund', { wait: hold }, ' your order.']]);
+  const flow = FlowBuilder.create<{ message: string }>('triage')
+    .agent('classify', { agent: createAgent({ provider: classifier }), input: 'Classify: {{input.message}}' })
+    .oneOf('route', { branches: [{ when: "classify === 'refund'", then: 'draft' }], otherwise: 'draft' })
+    .agent('draft', { agent: createAgent({ provider: writer }), input: 'Draft a reply to: {{input.message}}', after: 'route' })
+    .approval('review', { title: 'Send this reply?', data: '{{draft}}' })
+    .step('send', (vars) => ({ sent: vars.review.approved, text: vars.draft }))
+    .build();
+  const agent = createFlowAgent(flow, {
+    store: memoryStore(),
+    input: (input) => ({ message: typeof input === 'string' ? input : '' }),
+    reply: (result) => (result.outputs.send ? `Sent: ${result.outputs.send.text}` : undefined),
+  });
+  return { agent, flow };
 }

@@ -1,7 +1,7 @@
-import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
+import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, scriptedAgent, slowTool, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, scriptedAgent, slowTool, triageFlow, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -17,6 +17,9 @@ export interface ConformanceSuiteOptions {
 
 export const toolParts = (state: Pick<BindingState, 'messages'>): UIToolPart[] =>
   state.messages.flatMap((message) => message.parts.filter((part): part is UIToolPart => part.type === 'tool'));
+
+export const flowParts = (state: Pick<BindingState, 'messages'>): UIFlowNodePart[] =>
+  state.messages.flatMap((message) => message.parts.filter((part): part is UIFlowNodePart => part.type === 'flow-node'));
 
 const textOf = (message: UIMessage | undefined): string =>
   (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
@@ -57,6 +60,12 @@ class World {
     const { agent, model } = scriptedAgent(steps, extra);
     this.agent = agent;
     this.model = model;
+    if (this.transport === 'http') this.server = await serveAgent(agent);
+  }
+
+  /** A world around any agent-shaped source (e.g. a flow served with `createFlowAgent()`). */
+  async setupAgent(agent: ClientAgent): Promise<void> {
+    this.agent = agent;
     if (this.transport === 'http') this.server = await serveAgent(agent);
   }
 
@@ -397,6 +406,52 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(b.state().sessionId).not.toBe(oldId);
         expect(lastText(b.state())).toBe('two');
         expect(w.agent.sessions.get(oldId)!.messages).toHaveLength(2);
+      });
+
+      scenario('a flow: node parts stream in order with their agent runs nested, an approval node pauses, approve runs it on', async (w) => {
+        const hold = gate();
+        const { agent } = triageFlow(hold);
+        await w.setupAgent(agent);
+        const events: AgentStreamEvent[] = [];
+        const b = await w.mount({ onEvent: (event) => events.push(event) });
+        const sending = b.send('I want a refund');
+        // The draft node's agent streams: its words show in its part, not in the reply's text.
+        await eventually(() => {
+          const draft = flowParts(b.state()).find((part) => part.toolName === 'draft');
+          expect(draft).toMatchObject({ kind: 'agent', state: 'running' });
+          expect(draft!.run?.messages.at(-1)?.parts).toEqual([{ type: 'text', text: 'We will refund' }]);
+        });
+        expect(b.state().status).toBe('streaming');
+        hold.open();
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(b.state().status).toBe('awaiting-approval'));
+        const paused = b.state();
+        expect(paused.pendingApproval).toMatchObject({ toolName: 'review', displayName: 'Send this reply?', args: 'We will refund your order.', kind: 'tool' });
+        expect(flowParts(paused).map((part) => [part.toolName, part.kind, part.state])).toEqual([
+          ['classify', 'agent', 'done'],
+          ['route', 'oneOf', 'done'],
+          ['draft', 'agent', 'done'],
+          ['review', 'approval', 'awaiting-approval'],
+        ]);
+        expect(flowParts(paused)[1]).toMatchObject({ result: 'draft' });
+
+        expect(await b.approve('looks right')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', pendingApproval: null }));
+        const final = b.state();
+        expect(flowParts(final).map((part) => [part.toolName, part.state])).toEqual([
+          ['classify', 'done'],
+          ['route', 'done'],
+          ['draft', 'done'],
+          ['review', 'done'],
+          ['send', 'done'],
+        ]);
+        expect(flowParts(final)[3]).toMatchObject({ result: { approved: true, note: 'looks right' }, approval: { approved: true, note: 'looks right' } });
+        expect(lastText(final)).toBe('Sent: We will refund your order.');
+        // Every event that changed the state reached onEvent once, in order (\`flow.branch\` changes none: the oneOf's result says it).
+        const seqs = events.map((event) => event.seq);
+        expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
+        expect(events.filter((event) => event.type === 'flow.node.start')).toHaveLength(5);
+        expect(shown(final)).toEqual(shown(w.fromLog(final.sessionId!)));
       });
 
       scenario('while a reply streams, earlier messages keep their identity', async (w) => {

@@ -4,36 +4,32 @@ import type { NodeDefinition, RuntimeCondition, Work } from './definition.js';
 import { Flow } from './flow.js';
 import type {
   FlowAfter,
-  AgentNodeOutput,
+  FlowAgentOutput,
   FlowAgentStep,
   FlowApprovalOutput,
   FlowBranchOutput,
   FlowBranchStep,
   FlowCondition,
-  DefaultAfter,
+  FlowDefaultAfter,
   FlowNodeAgent,
   FlowFunctionStep,
   FlowLoopOutput,
-  NewId,
-  NodeMap,
+  FlowNewId,
+  FlowNodeMap,
   FlowNodeOptions,
   FlowOneOfBranch,
   FlowToolStep,
-  VariablesOf,
-  WithNode,
+  FlowVariables,
+  FlowWithNode,
+  FlowEachStep,
+  FlowEachOutput,
+  FlowOutputsOf,
 } from './types.js';
 
-type Ids<N extends NodeMap> = keyof N & string;
+/** The ids of the nodes so far. */
+type Ids<N extends FlowNodeMap> = keyof N & string;
 
-/**
- * The work of a forEach item. Its type parameters are inferred member by member (rather than as
- * one generic step), so the item type found from `forEach` reaches the step's variables.
- */
-type EachStep<V, R, A extends FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined, TT extends ToolDescriptor> = FlowFunctionStep<V, R> | FlowAgentStep<V, A, S> | FlowToolStep<V, TT>;
-type EachOutput<R, A, S, TT> = [R] extends [never] ? ([A] extends [never] ? ToolOutput<TT> : AgentNodeOutput<A, S>) : Awaited<R>;
 
-/** The flow's outputs, node id to output type. */
-export type OutputsOf<N extends NodeMap> = { [K in keyof N]: N[K]['out'] };
 
 /**
  * Builds a flow: a graph of nodes, each with an id whose output becomes a variable of the nodes
@@ -51,7 +47,7 @@ export type OutputsOf<N extends NodeMap> = { [K in keyof N]: N[K]['out'] };
  * ```
  */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- the empty node map: an intersection grows from it
-export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends string = never> {
+export class FlowBuilder<I = unknown, N extends FlowNodeMap = {}, Last extends string = never> {
   readonly #name: string;
   readonly #nodes: readonly NodeDefinition[];
   readonly #input: StandardSchemaV1 | undefined;
@@ -93,27 +89,27 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
   }
 
   /** Runs an agent on a templated input; its output is the reply text, or with `output` the parsed object. */
-  agent<const Id extends string, A extends FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined = undefined, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
-    spec: FlowAgentStep<VariablesOf<I, N, Af>, A, S> & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, AgentNodeOutput<A, S>, Af>, Id> {
+  agent<const Id extends string, A extends FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined = undefined, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
+    spec: FlowAgentStep<FlowVariables<I, N, Af>, A, S> & FlowNodeOptions<Af>,
+  ): FlowBuilder<I, FlowWithNode<N, Id, FlowAgentOutput<A, S>, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'agent', work: workOf(spec) });
   }
 
   /** Calls one tool with templated arguments (checked against its schema); its output is the tool's result. */
-  tool<const Id extends string, T extends ToolDescriptor, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
-    spec: FlowToolStep<VariablesOf<I, N, Af>, T> & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, ToolOutput<T>, Af>, Id> {
+  tool<const Id extends string, T extends ToolDescriptor, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
+    spec: FlowToolStep<FlowVariables<I, N, Af>, T> & FlowNodeOptions<Af>,
+  ): FlowBuilder<I, FlowWithNode<N, Id, ToolOutput<T>, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'tool', work: workOf(spec) });
   }
 
   /** Runs a function of the variables; its output is what the function returns. */
-  step<const Id extends string, R, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
-    run: FlowFunctionStep<VariablesOf<I, N, Af>, R>['run'],
+  step<const Id extends string, R, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
+    run: FlowFunctionStep<FlowVariables<I, N, Af>, R>['run'],
     options?: FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, Awaited<R>, Af>, Id> {
+  ): FlowBuilder<I, FlowWithNode<N, Id, Awaited<R>, Af>, Id> {
     return this.#add({ ...this.#base(id, options), kind: 'step', work: { kind: 'step', run: run as never } });
   }
 
@@ -122,10 +118,10 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * other branches' nodes are skipped. Its output is the chosen node's id, or null. An expression
    * that cannot be evaluated counts as not matched.
    */
-  oneOf<const Id extends string, const T extends string, const O extends string = never, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
-    spec: { branches: readonly FlowOneOfBranch<VariablesOf<I, N, Af>, T>[]; otherwise?: O } & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, T | O | null, Af>, Id> {
+  oneOf<const Id extends string, const T extends string, const O extends string = never, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
+    spec: { branches: readonly FlowOneOfBranch<FlowVariables<I, N, Af>, T>[]; otherwise?: O } & FlowNodeOptions<Af>,
+  ): FlowBuilder<I, FlowWithNode<N, Id, T | O | null, Af>, Id> {
     const branches = Array.isArray(spec?.branches) ? spec.branches.map((b) => ({ when: b?.when as RuntimeCondition, then: b?.then as string })) : (spec?.branches as never);
     return this.#add({ ...this.#base(id, spec), kind: 'oneOf', branches, ...(spec?.otherwise !== undefined ? { otherwise: spec.otherwise } : {}) });
   }
@@ -134,10 +130,10 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * Evaluates an expression (see "Flow expressions"); its output is the value. An expression
    * that cannot be evaluated fails the flow with `Failed to evaluate expression: ...`.
    */
-  evaluator<const Id extends string, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
+  evaluator<const Id extends string, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
     spec: { expression: string } & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, unknown, Af>, Id> {
+  ): FlowBuilder<I, FlowWithNode<N, Id, unknown, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'evaluator', expression: spec?.expression });
   }
 
@@ -146,10 +142,10 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * `concurrency` at once, and outputs their outputs (by branch name, or as an array in item order)
    * once all finished. Each finished branch is checkpointed on its own.
    */
-  parallel<const Id extends string, const B extends Record<string, FlowBranchStep<VariablesOf<I, N, Af>>>, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
+  parallel<const Id extends string, const B extends Record<string, FlowBranchStep<FlowVariables<I, N, Af>>>, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
     spec: { branches: B; concurrency?: number } & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, { -readonly [K in keyof B]: FlowBranchOutput<B[K]> }, Af>, Id>;
+  ): FlowBuilder<I, FlowWithNode<N, Id, { -readonly [K in keyof B]: FlowBranchOutput<B[K]> }, Af>, Id>;
   parallel<
     const Id extends string,
     T,
@@ -157,15 +153,15 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
     A extends FlowNodeAgent<any> = never,
     S extends StandardSchemaV1 | undefined = undefined,
     TT extends ToolDescriptor = never,
-    const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>,
+    const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>,
   >(
-    id: NewId<Id, N>,
+    id: FlowNewId<Id, N>,
     spec: {
-      forEach: (vars: VariablesOf<I, N, Af>) => readonly T[] | Promise<readonly T[]>;
-      each: EachStep<VariablesOf<I, N, Af> & { readonly item: T; readonly index: number }, R, A, S, TT>;
+      forEach: (vars: FlowVariables<I, N, Af>) => readonly T[] | Promise<readonly T[]>;
+      each: FlowEachStep<FlowVariables<I, N, Af> & { readonly item: T; readonly index: number }, R, A, S, TT>;
       concurrency?: number;
     } & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, EachOutput<R, A, S, TT>[], Af>, Id>;
+  ): FlowBuilder<I, FlowWithNode<N, Id, FlowEachOutput<R, A, S, TT>[], Af>, Id>;
   parallel(id: string, spec: any): any {
     const concurrency = spec?.concurrency ?? Infinity;
     if (spec && 'forEach' in spec) {
@@ -181,16 +177,16 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * Its output is `{ approved, note? }`. When rejected, the nodes after it are skipped, unless
    * `onReject: 'continue'` (then they run and read the output).
    */
-  approval<const Id extends string, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
+  approval<const Id extends string, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
     spec?: {
       /** What the person is asked (a template, or a function of the variables). */
-      title?: string | ((vars: VariablesOf<I, N, Af>) => string);
+      title?: string | ((vars: FlowVariables<I, N, Af>) => string);
       /** What the person reviews (shown as the approval's `args`): a template or a function. */
-      data?: string | ((vars: VariablesOf<I, N, Af>) => unknown);
+      data?: string | ((vars: FlowVariables<I, N, Af>) => unknown);
       onReject?: 'skip' | 'continue';
     } & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, FlowApprovalOutput, Af>, Id> {
+  ): FlowBuilder<I, FlowWithNode<N, Id, FlowApprovalOutput, Af>, Id> {
     return this.#add({
       ...this.#base(id, spec),
       kind: 'approval',
@@ -205,16 +201,16 @@ export class FlowBuilder<I = unknown, N extends NodeMap = {}, Last extends strin
    * run again (at most `max` passes in all); then the flow goes on after it. Inside the body, a
    * node also sees the outputs the body's later nodes had in the previous pass.
    */
-  loop<const Id extends string, const Af extends FlowAfter<Ids<N>> = DefaultAfter<Last>>(
-    id: NewId<Id, N>,
-    spec: { to: Ids<N>; while: FlowCondition<VariablesOf<I, N, Af>>; max: number } & FlowNodeOptions<Af>,
-  ): FlowBuilder<I, WithNode<N, Id, FlowLoopOutput, Af>, Id> {
+  loop<const Id extends string, const Af extends FlowAfter<Ids<N>> = FlowDefaultAfter<Last>>(
+    id: FlowNewId<Id, N>,
+    spec: { to: Ids<N>; while: FlowCondition<FlowVariables<I, N, Af>>; max: number } & FlowNodeOptions<Af>,
+  ): FlowBuilder<I, FlowWithNode<N, Id, FlowLoopOutput, Af>, Id> {
     return this.#add({ ...this.#base(id, spec), kind: 'loop', to: spec?.to, while: spec?.while as RuntimeCondition, max: spec?.max });
   }
 
   /** Checks the graph and returns the runnable flow. Throws a `FlowDefinitionError` naming the node at fault. */
-  build(): Flow<I, OutputsOf<N>> {
-    return new Flow<I, OutputsOf<N>>(this.#name, this.#nodes, this.#input);
+  build(): Flow<I, FlowOutputsOf<N>> {
+    return new Flow<I, FlowOutputsOf<N>>(this.#name, this.#nodes, this.#input);
   }
 }
 

@@ -4,7 +4,7 @@ import { buildGraph, type FlowGraph } from './graph.js';
 import type { FlowNodeKind } from './types.js';
 
 /** A node as a UI (or a log) may show it. */
-export interface FlowNodeInfo {
+export interface FlowNodeSummary {
   id: string;
   kind: FlowNodeKind;
   label: string;
@@ -30,7 +30,7 @@ export class Flow<I = unknown, O = Record<string, unknown>> {
   }
 
   /** The nodes in the order they were added. */
-  get nodes(): FlowNodeInfo[] {
+  get nodes(): FlowNodeSummary[] {
     return this.graph.order.map((id) => {
       const node = this.graph.nodes.get(id)!;
       return { id, kind: node.kind, label: node.label ?? id, after: { mode: node.after.mode, ids: [...node.after.ids] } };

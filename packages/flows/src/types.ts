@@ -36,12 +36,12 @@ export interface FlowNodeContext {
  * runs after, directly or not (`anc`). Variables of `sure` nodes are typed as present, those of
  * the other ancestors as optional.
  */
-export interface NodeInfo {
+export interface FlowNodeTypeInfo {
   out: unknown;
   sure: string;
   anc: string;
 }
-export type NodeMap = { [id: string]: NodeInfo };
+export type FlowNodeMap = { [id: string]: FlowNodeTypeInfo };
 
 /**
  * When a node runs: after one node, after all of a list (the default form), or after any of a
@@ -53,40 +53,40 @@ export type FlowAfter<Ids extends string = string> = Ids | readonly Ids[] | { re
 type DepsOf<A> = A extends { readonly any: readonly (infer D)[] } ? D : A extends readonly (infer D)[] ? D : A;
 
 /** The nodes certainly done after `A`: all of them and theirs, or (for `any`) what every one of them shares. */
-type SureOf<N extends NodeMap, A> = A extends { readonly any: readonly (infer D extends keyof N & string)[] }
+type SureOf<N extends FlowNodeMap, A> = A extends { readonly any: readonly (infer D extends keyof N & string)[] }
   ? ((D extends unknown ? (x: D | N[D]['sure']) => void : never) extends (x: infer S) => void ? S & string : never)
   : DepsOf<A> extends infer D extends keyof N & string
     ? D | N[D]['sure']
     : never;
 
-type AncOf<N extends NodeMap, A> = DepsOf<A> extends infer D extends keyof N & string ? D | N[D]['anc'] : never;
+type AncOf<N extends FlowNodeMap, A> = DepsOf<A> extends infer D extends keyof N & string ? D | N[D]['anc'] : never;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 
 /** The variables a node sees: the flow's input, its ancestors' outputs (present when certain). */
-export type VariablesOf<I, N extends NodeMap, A> = Simplify<
+export type FlowVariables<I, N extends FlowNodeMap, A> = Simplify<
   { readonly input: I } & { readonly [K in SureOf<N, A> & keyof N]: N[K]['out'] } & {
     readonly [K in Exclude<AncOf<N, A>, SureOf<N, A>> & keyof N]?: N[K]['out'];
   }
 >;
 
 /** The node map with one more node. */
-export type WithNode<N extends NodeMap, Id extends string, Out, A> = N & { [K in Id]: { out: Out; sure: SureOf<N, A>; anc: AncOf<N, A> } };
+export type FlowWithNode<N extends FlowNodeMap, Id extends string, Out, A> = N & { [K in Id]: { out: Out; sure: SureOf<N, A>; anc: AncOf<N, A> } };
 
 /** `after` when it is left out: the node added just before (none for the first node). */
-export type DefaultAfter<Last extends string> = [Last] extends [never] ? readonly [] : Last;
+export type FlowDefaultAfter<Last extends string> = [Last] extends [never] ? readonly [] : Last;
 
 /** An id not used yet (and not `input`, which names the flow's input). */
-export type NewId<Id extends string, N extends NodeMap> = Id extends keyof N | 'input' ? never : Id;
+export type FlowNewId<Id extends string, N extends FlowNodeMap> = Id extends keyof N | 'input' ? never : Id;
 
 /** A string holding at least one `{{placeholder}}`. */
 export type FlowTemplate = `${string}{{${string}}}${string}`;
 
 /** Tool arguments: each a value of its type, or a template filled from the variables. */
-export type TemplateArgs<Args> = Args extends object ? { [K in keyof Args]: Args[K] | FlowTemplate } : Args;
+export type FlowTemplateArgs<Args> = Args extends object ? { [K in keyof Args]: Args[K] | FlowTemplate } : Args;
 
 /** What an agent node outputs: its structured object, or its reply text. */
-export type AgentNodeOutput<A, S> = S extends StandardSchemaV1
+export type FlowAgentOutput<A, S> = S extends StandardSchemaV1
   ? StandardSchemaV1.InferOutput<S>
   : A extends { readonly __types?: { readonly output: infer O } }
     ? unknown extends O
@@ -109,7 +109,7 @@ export interface FlowAgentStep<V, A extends FlowNodeAgent<any> = FlowNodeAgent<a
 export interface FlowToolStep<V, T extends ToolDescriptor = ToolDescriptor> {
   tool: T;
   /** The arguments: values and templates (a template that is one placeholder keeps the value's type), or a function. */
-  args: TemplateArgs<ToolInput<T>> | ((vars: V, ctx: FlowNodeContext) => ToolInput<T> | Promise<ToolInput<T>>);
+  args: FlowTemplateArgs<ToolInput<T>> | ((vars: V, ctx: FlowNodeContext) => ToolInput<T> | Promise<ToolInput<T>>);
 }
 
 export interface FlowFunctionStep<V, R = unknown> {
@@ -120,7 +120,7 @@ export interface FlowFunctionStep<V, R = unknown> {
 export type FlowBranchStep<V> = FlowAgentStep<V, FlowNodeAgent<any>, StandardSchemaV1 | undefined> | FlowToolStep<V, any> | FlowFunctionStep<V, unknown>;
 
 export type FlowBranchOutput<B> = B extends { agent: infer A; output?: infer S }
-  ? AgentNodeOutput<A, S>
+  ? FlowAgentOutput<A, S>
   : B extends { tool: infer T }
     ? ToolOutput<T>
     : B extends { run: (...args: any[]) => infer R }
@@ -194,3 +194,13 @@ export interface FlowRun<O = Record<string, unknown>> extends AsyncIterable<Agen
   readonly sessionId: string;
   readonly result: Promise<FlowResult<O>>;
 }
+
+/** The flow's outputs, node id to output type. */
+export type FlowOutputsOf<N extends FlowNodeMap> = { [K in keyof N]: N[K]['out'] };
+
+/**
+ * The work of a forEach item. Its type parameters are inferred member by member (rather than as
+ * one generic step), so the item type found from `forEach` reaches the step's variables.
+ */
+export type FlowEachStep<V, R, A extends FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined, TT extends ToolDescriptor> = FlowFunctionStep<V, R> | FlowAgentStep<V, A, S> | FlowToolStep<V, TT>;
+export type FlowEachOutput<R, A, S, TT> = [R] extends [never] ? ([A] extends [never] ? ToolOutput<TT> : FlowAgentOutput<A, S>) : Awaited<R>;
