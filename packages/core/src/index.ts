@@ -13,3 +13,4 @@ export * from './protocol/index.js';
 export * from './ui-state/index.js';
 export * from './http/index.js';
 export * from './client/index.js';
+export * from './channels/index.js';
