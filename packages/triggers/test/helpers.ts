@@ -20,7 +20,7 @@ export function hmacHex(secret: string, payload: string | Buffer, algorithm: 'sh
   return createHmac(algorithm, secret).update(payload).digest('hex');
 }
 
-export async function post(url: string, body: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; body: any; text: string }> {
+export async function post(url: string, body: string, headers: Record<string, string> = {}): Promise<{ status: number; body: any; text: string }> {
   const response = await fetch(url, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   const text = await response.text();
   let parsed: unknown;

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgentHandler, type AgentInput } from '@lousho/core';
-import { WebhookTriggerAdapter, type TriggerEvent, type WebhookTriggerOptions } from '../src/index.js';
+import { WebhookTriggerAdapter, type TriggerAgent, type TriggerEvent, type WebhookTriggerOptions } from '../src/index.js';
 import { agentReplying, hmacHex, memoryLogger, post } from './helpers.js';
 
 const SECRET = 'whsec_test_3f9a';
@@ -9,7 +9,7 @@ afterEach(async () => {
   await Promise.all(adapters.splice(0).map((adapter) => adapter.stop()));
 });
 
-async function start(options: WebhookTriggerOptions, agent = agentReplying()) {
+async function start(options: WebhookTriggerOptions, agent: TriggerAgent = agentReplying()) {
   const logger = memoryLogger();
   const received: { input: AgentInput; event: TriggerEvent }[] = [];
   const adapter = new WebhookTriggerAdapter({ port: 0, host: '127.0.0.1', logger, ...options });
