@@ -14,3 +14,4 @@ export * from './ui-state/index.js';
 export * from './http/index.js';
 export * from './client/index.js';
 export * from './channels/index.js';
+export * from './deploy/registry.js';
