@@ -19,7 +19,7 @@ beforeAll(() => {
   vi.spyOn(Server.prototype, 'listen').mockImplementation(function (this: Server, ...args: unknown[]) {
     servers.push(this);
     const callback = args.find((arg) => typeof arg === 'function');
-    return listen.call(this, 0, '127.0.0.1', callback as () => void);
+    return (listen as (...args: unknown[]) => Server).call(this, 0, '127.0.0.1', callback);
   });
   const webhookListen = WebhookTriggerAdapter.prototype.listen;
   vi.spyOn(WebhookTriggerAdapter.prototype, 'listen').mockImplementation(function (this: WebhookTriggerAdapter, ...args) {
