@@ -15,3 +15,5 @@ export * from './http/index.js';
 export * from './client/index.js';
 export * from './channels/index.js';
 export * from './deploy/registry.js';
+export * from './utils/index.js';
+export * from './storage/index.js';
