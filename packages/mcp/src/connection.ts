@@ -3,7 +3,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { listAllTools, toolsFromList, type LoadMcpToolsOptions, type McpToolCaller } from './load-tools.js';
 import { McpConnectError } from './errors.js';
 import type { CheckedServer } from './server-config.js';
-import { connectClient } from './transport/connect-client.js';
+import { connectClient, CONNECT_TIMEOUT_MS } from './transport/connect-client.js';
 
 /**
  * One server, kept connected: its tools are listed once, and a call after the connection was lost
@@ -26,7 +26,7 @@ export class ServerConnection implements McpToolCaller {
     const client = await connection.client();
     let list: unknown[];
     try {
-      list = await listAllTools(client, server.timeoutMs);
+      list = await listAllTools(client, Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
     } catch (error) {
       await connection.close();
       throw new McpConnectError(server.name, server.target, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });

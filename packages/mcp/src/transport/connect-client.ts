@@ -7,6 +7,9 @@ import type { CheckedServer } from '../server-config.js';
 
 export const CLIENT_INFO = { name: 'lousho', version: '0.1.0' };
 
+/** How long starting a server and its handshake may take (a per-call `timeoutMs` is often shorter than a cold start). */
+export const CONNECT_TIMEOUT_MS = 30_000;
+
 /** The last lines a stdio server wrote to stderr, for the error message when it does not start. */
 export class StderrTail {
   readonly #lines: string[] = [];
@@ -32,7 +35,7 @@ export async function connectClient(server: CheckedServer, onStderr: (line: stri
       onStderr(line);
     });
     try {
-      return await connectWith(transport, server.timeoutMs);
+      return await connectWith(transport, Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
     } catch (error) {
       await transport.close().catch(() => {});
       // Give the process a moment to flush what it wrote to stderr before it died.
@@ -44,14 +47,14 @@ export async function connectClient(server: CheckedServer, onStderr: (line: stri
 
   const requestInit: RequestInit = server.config.headers ? { headers: { ...server.config.headers } } : {};
   try {
-    return await connectWith(new StreamableHTTPClientTransport(server.url, { requestInit }), server.timeoutMs);
+    return await connectWith(new StreamableHTTPClientTransport(server.url, { requestInit }), Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
   } catch (streamable) {
     // An authorisation problem is not solved by the older transport.
     if (streamable instanceof StreamableHTTPError && (streamable.code === 401 || streamable.code === 403)) {
       throw new McpConnectError(server.name, server.target, `the server refused the credentials (HTTP ${streamable.code}).`, { cause: streamable, hint: 'Check the headers (e.g. Authorization) in the server config.' });
     }
     try {
-      return await connectWith(new SSEClientTransport(server.url, { requestInit }), server.timeoutMs);
+      return await connectWith(new SSEClientTransport(server.url, { requestInit }), Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
     } catch (sse) {
       throw new McpConnectError(server.name, server.target, `Streamable HTTP failed (${reasonOf(streamable)}), and so did HTTP+SSE (${reasonOf(sse)}).`, { cause: streamable });
     }

@@ -1,0 +1,3 @@
+// Fails to start: says why on stderr, then exits before the MCP handshake.
+process.stderr.write('notes database is locked\n');
+process.exit(2);
