@@ -33,10 +33,16 @@ const MAX_DEPTH = 64;
  */
 export function jsonSchemaToZod(schema: unknown, options: JsonSchemaToZodOptions = {}): Zod {
   try {
-    const converter = new Converter(schema, options.maxNodes ?? 5000);
+    const inner = new Converter(schema, options.maxNodes ?? 5000).convert(schema, 0);
     // Values are checked as null-prototype copies, so a property named `constructor` or
-    // `__proto__` is only ever the value's own; the result is plain JSON again.
-    return z.preprocess(toNullPrototype, converter.convert(schema, 0)).transform(plainJson);
+    // `__proto__` is only ever the value's own. The result is the input as sent plus the defaults
+    // zod filled in (zod's own output would drop a `__proto__` key).
+    return z.any().transform((input, ctx) => {
+      const result = inner.safeParse(toNullPrototype(input));
+      if (result.success) return withDefaults(plainJson(input), result.data);
+      for (const issue of result.error.issues) ctx.issues.push({ ...issue, input } as never);
+      return z.NEVER;
+    });
   } catch {
     // Nothing in a schema should get here; if something does, the tool stays usable.
     return z.any();
@@ -149,24 +155,41 @@ class Converter {
     const required = new Set(Array.isArray(schema.required) ? schema.required.filter((key): key is string => typeof key === 'string') : []);
     const shape: Record<string, Zod> = {};
     const properties = isJsonObject(schema.properties) ? schema.properties : {};
+    // zod's objects do not handle a `__proto__` key (it is checked below, on its own).
+    let protoKey: Zod | undefined;
     for (const key of Object.keys(properties)) {
       const property = properties[key];
       let converted = this.convert(property, depth + 1);
+      if (key === '__proto__') {
+        protoKey = converted;
+        continue;
+      }
       if (!required.has(key)) {
         const fallback = isJsonObject(property) && hasOwn(property, 'default') ? property.default : undefined;
         converted = fallback !== undefined ? converted.default(() => cloneJson(fallback)) : converted.optional();
       }
-      // defineProperty: a key such as `__proto__` stays a key instead of changing the prototype.
-      Object.defineProperty(shape, key, { value: converted, enumerable: true, configurable: true, writable: true });
+      shape[key] = converted;
     }
     const extra = schema.additionalProperties;
-    const object = extra === false ? z.strictObject(shape) : isJsonObject(extra) ? z.looseObject(shape).catchall(this.convert(extra, depth + 1)) : z.looseObject(shape);
+    const extraSchema = isJsonObject(extra) ? this.convert(extra, depth + 1) : undefined;
+    const object = extra === false ? z.strictObject(shape) : extraSchema ? z.looseObject(shape).catchall(extraSchema) : z.looseObject(shape);
     // A required key without a property schema must be there too (as an additional property).
-    const unshaped = [...required].filter((key) => !hasOwn(shape, key));
-    if (unshaped.length === 0) return object;
-    return object.superRefine((value, ctx) => {
-      for (const key of unshaped) if (!hasOwn(value as object, key)) ctx.addIssue({ code: 'custom', path: [key], message: 'Required' });
+    const unshaped = [...required].filter((key) => !hasOwn(shape, key) && key !== '__proto__');
+    if (unshaped.length === 0 && !protoKey && !required.has('__proto__')) return object;
+    // Checked on the input: zod's output has no `__proto__` key.
+    const keys = z.any().superRefine((value, ctx) => {
+      if (!isJsonObject(value)) return;
+      const own = value as object;
+      for (const key of unshaped) if (!hasOwn(own, key)) ctx.addIssue({ code: 'custom', path: [key], message: 'Required' });
+      if (!hasOwn(own, '__proto__')) {
+        if (required.has('__proto__')) ctx.addIssue({ code: 'custom', path: ['__proto__'], message: 'Required' });
+        return;
+      }
+      const checker = protoKey ?? (extra === false ? z.never() : extraSchema);
+      const result = checker?.safeParse((own as JsonObject)['__proto__']);
+      if (result && !result.success) ctx.addIssue({ code: 'custom', path: ['__proto__'], message: result.error.issues[0]?.message ?? 'Invalid value' });
     });
+    return keys.pipe(object);
   }
 }
 
@@ -312,6 +335,17 @@ function toNullPrototype(value: unknown): unknown {
   const copy = Object.create(null) as JsonObject;
   for (const key of Object.keys(value)) copy[key] = toNullPrototype(value[key]);
   return copy;
+}
+
+/** `input` with the members `output` has and it lacks (defaults), at every level. */
+function withDefaults(input: unknown, output: unknown): unknown {
+  if (Array.isArray(input) && Array.isArray(output) && input.length === output.length) return input.map((item, i) => withDefaults(item, output[i]));
+  if (!isJsonObject(input) || !isJsonObject(output)) return input;
+  for (const key of Object.keys(output)) {
+    const value = hasOwn(input, key) ? withDefaults(input[key], output[key]) : plainJson(output[key]);
+    Object.defineProperty(input, key, { value, enumerable: true, configurable: true, writable: true });
+  }
+  return input;
 }
 
 function plainJson(value: unknown): unknown {
