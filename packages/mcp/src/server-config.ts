@@ -43,6 +43,7 @@ export function checkServer(name: string, config: McpServerConfig, defaultTimeou
     throw invalid(name, `url is not a valid URL.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(name, `url must be http: or https:, got ${url.protocol}`);
+  if (url.username || url.password) throw invalid(name, `url ${redactUrl(url)} must not carry a user or password: send credentials in headers (e.g. Authorization).`);
   const headers = raw.headers;
   if (headers !== undefined && (!isJsonObject(headers) || !Object.values(headers).every((value) => typeof value === 'string'))) throw invalid(name, 'headers must be an object of strings.');
   return { kind: 'http', name, config: config as McpHttpServerConfig, url, timeoutMs, target: `url: ${redactUrl(url)}` };
@@ -56,6 +57,15 @@ export function redactUrl(url: URL): string {
   for (const key of [...new Set(shown.searchParams.keys())]) shown.searchParams.set(key, '…');
   shown.hash = '';
   return shown.href;
+}
+
+/** `text` with the server's secrets (header values, the URL's query values) replaced by `…`. */
+export function scrubSecrets(server: CheckedServer, text: string): string {
+  if (server.kind !== 'http') return text;
+  const secrets = [server.url.href, ...Object.values(server.config.headers ?? {}), ...[...server.url.searchParams.values()]].filter((secret) => secret.length >= 3);
+  let scrubbed = text.split(server.url.href).join(redactUrl(server.url));
+  for (const secret of secrets) scrubbed = scrubbed.split(secret).join('…');
+  return scrubbed;
 }
 
 /** A key that is the same for the same server config (what a cached connection is reused for). */

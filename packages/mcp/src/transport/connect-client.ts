@@ -3,7 +3,7 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpConnectError } from '../errors.js';
-import type { CheckedServer } from '../server-config.js';
+import { scrubSecrets, type CheckedServer } from '../server-config.js';
 
 export const CLIENT_INFO = { name: 'lousho', version: '0.1.0' };
 
@@ -51,12 +51,13 @@ export async function connectClient(server: CheckedServer, onStderr: (line: stri
   } catch (streamable) {
     // An authorisation problem is not solved by the older transport.
     if (streamable instanceof StreamableHTTPError && (streamable.code === 401 || streamable.code === 403)) {
-      throw new McpConnectError(server.name, server.target, `the server refused the credentials (HTTP ${streamable.code}).`, { cause: streamable, hint: 'Check the headers (e.g. Authorization) in the server config.' });
+      throw new McpConnectError(server.name, server.target, `the server refused the credentials (HTTP ${streamable.code}).`, { hint: 'Check the headers (e.g. Authorization) in the server config.' });
     }
     try {
       return await connectWith(new SSEClientTransport(server.url, { requestInit }), Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
     } catch (sse) {
-      throw new McpConnectError(server.name, server.target, `Streamable HTTP failed (${reasonOf(streamable)}), and so did HTTP+SSE (${reasonOf(sse)}).`, { cause: streamable });
+      // Library messages may quote the URL or a header: what the error says is scrubbed, and the cause is not kept.
+      throw new McpConnectError(server.name, server.target, scrubSecrets(server, `Streamable HTTP failed (${reasonOf(streamable)}), and so did HTTP+SSE (${reasonOf(sse)}).`));
     }
   }
 }
