@@ -1,1 +1,4 @@
 export * from '@lousho/core';
+// The root's createAgent connects `mcpServers` through @lousho/mcp (core's own refuses them).
+export { createAgent } from './create-agent.js';
+export { connectMcp, loadMcpTools, type LoadMcpToolsOptions, type McpConnection, type SkippedMcpTool } from '@lousho/mcp';
