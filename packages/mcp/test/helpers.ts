@@ -60,3 +60,13 @@ export async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise
     await new Promise((r) => setTimeout(r, 20));
   }
 }
+
+/** The error a promise rejects with (a test failure when it resolves). */
+export function failureOf(promise: Promise<unknown>): Promise<Error & Record<string, unknown>> {
+  return promise.then(
+    () => {
+      throw new Error('Expected a rejection');
+    },
+    (error: unknown) => error as Error & Record<string, unknown>,
+  );
+}

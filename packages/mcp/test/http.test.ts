@@ -7,7 +7,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { createAgent, ERROR_CODES, type ToolExecutionContext } from '@lousho/core';
 import { mockModel } from '@lousho/core/testing';
 import { connectMcp } from '../src/index.js';
-import { waitUntil } from './helpers.js';
+import { failureOf, waitUntil } from './helpers.js';
 import { createBasicServer, PIXEL_PNG } from './servers/basic-server.mjs';
 
 /*
@@ -103,7 +103,7 @@ describe('Streamable HTTP', () => {
   });
 
   it('refused credentials: the error names the server and URL, never the header', async () => {
-    const error = await connectMcp({ remote: { url: `${base}/mcp`, headers: { authorization: 'Bearer wrong-secret' } } }).catch((e: Error) => e);
+    const error = await failureOf(connectMcp({ remote: { url: `${base}/mcp`, headers: { authorization: 'Bearer wrong-secret' } } }));
     expect(error).toMatchObject({ code: ERROR_CODES.LOUSHO_MCP_CONNECT_FAILED, server: 'remote' });
     expect(error.message).toContain(`MCP server 'remote' (url: ${base}/mcp)`);
     expect(error.message).not.toContain('wrong-secret');
@@ -115,12 +115,12 @@ describe('Streamable HTTP', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const error = await connectMcp({ gone: { url: `http://127.0.0.1:${port}/mcp?token=abc123&team=x`, headers: { 'x-api-key': 'k3y-value' } } }).catch((e: Error) => e);
+    const error = await failureOf(connectMcp({ gone: { url: `http://127.0.0.1:${port}/mcp?token=abc123&team=x`, headers: { 'x-api-key': 'k3y-value' } } }));
     expect(error).toMatchObject({ code: ERROR_CODES.LOUSHO_MCP_CONNECT_FAILED });
     expect(error.message).toContain(`MCP server 'gone' (url: http://127.0.0.1:${port}/mcp?token=%E2%80%A6&team=%E2%80%A6)`);
     expect(error.message).not.toMatch(/abc123|k3y-value/);
     // A user and password in the URL are refused before anything is sent, without repeating them.
-    const inline = await connectMcp({ gone: { url: `http://user:pa55word@127.0.0.1:${port}/mcp` } }).catch((e: Error) => e);
+    const inline = await failureOf(connectMcp({ gone: { url: `http://user:pa55word@127.0.0.1:${port}/mcp` } }));
     expect(inline).toMatchObject({ code: ERROR_CODES.LOUSHO_INVALID_CONFIG, message: expect.stringContaining('must not carry a user or password') });
     expect(inline.message).not.toContain('pa55word');
   });

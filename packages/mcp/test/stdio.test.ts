@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAgent, ERROR_CODES, type AgentStreamEvent, type ToolExecutionContext } from '@lousho/core';
 import { mockModel } from '@lousho/core/testing';
 import { connectMcp, type McpConnection } from '../src/index.js';
-import { BROKEN_SERVER, isRunning, recordingLogger, serverCommand, waitUntil } from './helpers.js';
+import { BROKEN_SERVER, failureOf, isRunning, recordingLogger, serverCommand, waitUntil } from './helpers.js';
 import { PIXEL_PNG } from './servers/basic-server.mjs';
 
 const ctx = (signal?: AbortSignal): ToolExecutionContext => ({ toolCallId: 'call_1', messages: [], ...(signal ? { abortSignal: signal } : {}) });
@@ -125,8 +125,9 @@ describe('a stdio MCP server (a child process)', () => {
 describe('stdio servers that cannot start', () => {
   it('a server that exits at once: the error names the server, its command and what it wrote to stderr', async () => {
     const failing = connectMcp({ notes: { command: process.execPath, args: [BROKEN_SERVER] } });
+    failing.catch(() => {});
     await expect(failing).rejects.toMatchObject({ code: ERROR_CODES.LOUSHO_MCP_CONNECT_FAILED, server: 'notes' });
-    const error = await failing.catch((e: Error) => e);
+    const error = await failureOf(failing);
     expect(error.message).toContain(`MCP server 'notes' (command: ${process.execPath} ${BROKEN_SERVER})`);
     expect(error.message).toContain('notes database is locked');
   });

@@ -20,7 +20,10 @@ export function stdioTransport(config: McpStdioServerConfig, onStderr: (line: st
     const lines = pending.split(/\r?\n/);
     pending = lines.pop() ?? '';
     // A server that never ends a line still cannot grow this without bound.
-    if (pending.length > 8192) lines.push(pending), (pending = '');
+    if (pending.length > 8192) {
+      lines.push(pending);
+      pending = '';
+    }
     for (const line of lines) if (line.trim() !== '') onStderr(line);
   });
   stream?.on('end', () => {

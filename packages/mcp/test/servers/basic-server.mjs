@@ -1,3 +1,4 @@
+/* global process, setTimeout */
 // A real MCP server (official SDK) for the tests: run as `node basic-server.mjs` it speaks stdio;
 // the HTTP tests import createBasicServer() and mount it on a loopback port.
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
