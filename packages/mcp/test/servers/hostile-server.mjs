@@ -1,4 +1,4 @@
-/* global process, setTimeout */
+/* global process */
 // An MCP server with 100 tools whose schemas are hostile in every way the converter must survive;
 // one of them (`not_an_object`) cannot be used at all. Every call echoes its arguments back.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
