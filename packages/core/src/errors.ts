@@ -66,6 +66,10 @@ export const ERROR_CODES = {
   LOUSHO_INVALID_ENCRYPTION_KEY: 'LOUSHO_INVALID_ENCRYPTION_KEY',
   /** Encrypted data was tampered with, truncated, or encrypted with another key. */
   LOUSHO_DECRYPTION_FAILED: 'LOUSHO_DECRYPTION_FAILED',
+  /** A `recordReplay` request differs from every recorded one (the message shows the diff). */
+  LOUSHO_CASSETTE_MISMATCH: 'LOUSHO_CASSETTE_MISMATCH',
+  /** A `recordReplay` cassette was asked for more model calls than it holds. */
+  LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
   /** A `StorageService` could not read or write a value (I/O failure, corrupt data, a lock held too long). */
   LOUSHO_STORAGE_ERROR: 'LOUSHO_STORAGE_ERROR',
 } as const;
