@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import * as root from '@lousho/build-ai-agent';
+import * as core from '@lousho/core';
 import * as node from '@lousho/build-ai-agent/node';
 import * as triggers from '@lousho/build-ai-agent/triggers';
 
@@ -25,9 +26,13 @@ describe('entries of the triggers, channels and deployment work', () => {
     }
   });
 
-  it('the root entry bundles for browsers and workers: no Node built-in is reachable from it', async () => {
+  // Channels and the registry come from core's root, which must bundle for browsers and workers.
+  // (The package root also re-exports @lousho/mcp, whose stdio transport needs Node.)
+  it("core's root entry, where channels and the registry live, bundles for browsers and workers: no Node built-in is reachable", async () => {
+    expect(root.mountChannels).toBe(core.mountChannels);
+    expect(root.webhookChannel).toBe(core.webhookChannel);
     const result = await build({
-      entryPoints: [fileURLToPath(new URL('../src/index.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL('../../core/src/index.ts', import.meta.url))],
       bundle: true,
       write: false,
       metafile: true,

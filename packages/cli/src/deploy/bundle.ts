@@ -53,7 +53,7 @@ function bundleFailure(context: DeploymentBuildContext, errors: readonly Message
     return deployError(
       'LOUSHO_DEPLOY_NODE_BUILTIN',
       `The workers bundle cannot use Node built-ins:\n${builtins.map((m) => `  ${m.text.replace(/^Could not resolve /, '')}${where(m)}`).join('\n')}`,
-      "Edge runtimes have no Node built-ins: import the isomorphic entries (@lousho/build-ai-agent, not /node, /sqlite or /triggers), or use --target node.",
+      "Edge runtimes have no Node built-ins: import only isomorphic entries (not /node, /sqlite, /postgres or /triggers), or use --target node.",
     );
   }
   return deployError('LOUSHO_DEPLOY_BUNDLE_FAILED', `Bundling failed:\n${errors.map((m) => `  ${m.text}${where(m)}`).join('\n')}`, 'Fix the errors above in the agent module, then build again.');
