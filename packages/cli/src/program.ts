@@ -36,8 +36,17 @@ const processIo: CliIo = {
   },
 };
 
+/** `lousho build --help | head`: a reader that stops early is not an error. */
+function quietOnClosedPipe(): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+
 /** Runs `lousho` with `argv` (user arguments only) and resolves to the exit code. Never throws. */
 export async function runCli(argv: readonly string[], io: CliIo = processIo): Promise<number> {
+  if (io === processIo) quietOnClosedPipe();
   try {
     await createProgram(io).parseAsync([...argv], { from: 'user' });
     return 0;
