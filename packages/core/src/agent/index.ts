@@ -13,5 +13,17 @@ export type { SessionStatus, SessionListener, HydratedSession, AppendFence } fro
 export { SessionRuntime } from './session-runtime.js';
 export { EventQueue } from './event-queue.js';
 export type * from './types.js';
+export type {
+  AgentMcpOptions,
+  McpConnectOptions,
+  McpConnector,
+  McpHttpServerConfig,
+  McpLogger,
+  McpServerConfig,
+  McpServers,
+  McpStdioServerConfig,
+  McpToolSource,
+  SkippedMcpTool,
+} from './mcp-servers.js';
 // The stores are part of createAgent()'s `store` option, so they come with the agent API.
 export * from '../stores/index.js';
