@@ -16,3 +16,5 @@ export * from './tools/index.js';
 // Display helpers the three demos share (framework-neutral).
 export { readProgress, type ReadProgress } from './display/progress.js';
 export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';
+// The triage flow of the demos (a flow served like an agent).
+export * from './triage/index.js';

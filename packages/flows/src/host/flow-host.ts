@@ -12,6 +12,8 @@ import {
   serializeError,
   validateToolSchema,
   summarizeIssues,
+  formatIssuePath,
+  type ToolValidationIssue,
   type AgentInput,
   type AgentStore,
   type AgentStreamEvent,
@@ -203,11 +205,21 @@ export class FlowHost<I, O> {
   }
 
   /** Starts a run (`turn`), or resumes an interrupted one (`resume`). */
-  start(input: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number }, mode: 'turn' | 'resume'): FlowRun<O> {
+  start(input_: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number }, mode: 'turn' | 'resume'): FlowRun<O> {
     const sessionId = options.sessionId ?? randomId('sess');
     const session = this.#session(sessionId);
     if (session.active) throw sessionBusyError(sessionId);
     if (session.status === 'awaiting-approval' && session.pendingApproval) throw new SessionAwaitingApprovalError(sessionId, session.pendingApproval.approvalId);
+    // A schema that answers at once refuses a bad input here, before a stream exists (as the HTTP
+    // handler and the in-process client expect of a refusal); an async one is checked in the leg.
+    let input = input_;
+    if (mode === 'turn' && this.flow.inputSchema) {
+      const checked = this.flow.inputSchema['~standard'].validate(input);
+      if (!isPromise(checked)) {
+        if (checked.issues) throw invalidInput(this.flow.name, checked.issues.map((issue) => ({ path: formatIssuePath(issue.path), message: issue.message })));
+        input = checked.value;
+      }
+    }
     return this.#drive({ session, mode, input, ...(options.signal ? { signal: options.signal } : {}), concurrency: checkConcurrency(options.concurrency ?? this.#concurrency) });
   }
 
@@ -350,9 +362,9 @@ export class FlowHost<I, O> {
       let opening: Opening | undefined;
       let checkpointer: FlowCheckpointer | undefined;
       try {
-        if (mode === 'turn') await this.#checkInput(params.input);
+        const input = mode === 'turn' ? await this.#checkInput(params.input) : params.input;
         const stored = params.lease ? params.stored : await lease.acquire(mode === 'resume');
-        opening = await this.#open(session.id, mode, stored, params.input);
+        opening = await this.#open(session.id, mode, stored, input);
         runId = opening.runId;
         started = true;
         const { messages, records, usage } = opening;
@@ -490,15 +502,13 @@ export class FlowHost<I, O> {
     for (const record of run.toolCalls) state.apply(record as NodeRecord);
   }
 
-  async #checkInput(input: unknown): Promise<void> {
+  /** The input checked against the flow's schema (its parsed value), or a `LOUSHO_INVALID_INPUT` refusal. */
+  async #checkInput(input: unknown): Promise<unknown> {
     const schema = this.flow.inputSchema;
-    if (!schema) return;
+    if (!schema) return input;
     const checked = await validateToolSchema(schema, input);
-    if (!checked.ok) {
-      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, `The input of flow '${this.flow.name}' does not match its schema: ${summarizeIssues(checked.issues)}.`, {
-        hint: 'Pass an input that matches the schema given to FlowBuilder.create().',
-      });
-    }
+    if (!checked.ok) throw invalidInput(this.flow.name, checked.issues);
+    return checked.value;
   }
 
   /** Approval nodes' access to the approval store, for one run. */
@@ -529,6 +539,16 @@ export class FlowHost<I, O> {
       },
     };
   }
+}
+
+function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
+}
+
+function invalidInput(flow: string, issues: readonly ToolValidationIssue[]): SDKError {
+  return new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, `The input of flow '${flow}' does not match its schema: ${summarizeIssues(issues)}.`, {
+    hint: 'Pass an input that matches the schema given to FlowBuilder.create().',
+  });
 }
 
 function checkConcurrency(concurrency: number): number {
