@@ -16,5 +16,6 @@ export * from './tools/index.js';
 // Display helpers the three demos share (framework-neutral).
 export { readProgress, type ReadProgress } from './display/progress.js';
 export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';
+export { flowNodesOf, flowNodeView, flowReplyText, lastUserText as flowInputText, type FlowNodeView } from './display/flow.js';
 // The triage flow of the demos (a flow served like an agent).
 export * from './triage/index.js';
