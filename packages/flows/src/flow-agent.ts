@@ -52,7 +52,7 @@ export function createFlowAgent<I, O>(flow: Flow<I, O>, options: FlowAgentOption
     name: flow.name,
     flow,
     stream(input, runOptions = {}) {
-      return host.start(toInput(input, runOptions.metadata), runOptions, 'turn');
+      return host.start(toInput(input, runOptions.metadata), runOptions, 'turn', input);
     },
     send(input, runOptions = {}) {
       try {

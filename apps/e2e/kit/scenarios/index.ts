@@ -6,8 +6,9 @@ import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
+import { describeTriage } from './triage.js';
 
-export { describeApproval, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
+export { describeApproval, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeTriage };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -19,4 +20,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeSafety(target, browser);
   describeStop(target, browser);
   describeMcpNotes(target, browser);
+  describeTriage(target, browser);
 }

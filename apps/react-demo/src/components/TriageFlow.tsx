@@ -36,7 +36,7 @@ export function TriageFlow({ source, mode }: { source: TriageSource; mode: Mode 
   return (
     <main className="chat triage">
       <div className="chat-scroll">
-        <section className="welcome" aria-label="The triage flow">
+        <section className={customer ? 'welcome is-compact' : 'welcome'} aria-label="The triage flow">
           <h1>Triage a support message</h1>
           <p>
             A flow of steps: an agent classifies the message, a branch picks the matching writer, an agent drafts the reply, you approve it, and it
@@ -72,6 +72,7 @@ export function TriageFlow({ source, mode }: { source: TriageSource; mode: Mode 
             approval={pendingApproval}
             onApprove={(note) => void flow.approve(note)}
             onReject={(note) => void flow.reject(note)}
+            hint="The flow waits here for you: the reply is sent only once you approve it."
           />
         ) : (
           <>

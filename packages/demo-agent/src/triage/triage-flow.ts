@@ -44,7 +44,7 @@ export function createTriageFlow(options: TriageFlowOptions = {}) {
     .agent('bug', { agent: writer, input: draft('bug'), after: 'route', label: 'Draft: bug report' })
     .agent('answer', { agent: writer, input: draft('question'), after: 'route', label: 'Draft: answer' })
     .approval('review', {
-      title: 'Send this reply to the customer?',
+      title: 'the drafted reply',
       data: (vars) => vars.refund ?? vars.bug ?? vars.answer ?? '',
       after: { any: ['refund', 'bug', 'answer'] },
       label: 'Review',
@@ -59,7 +59,7 @@ export function createTriageFlow(options: TriageFlowOptions = {}) {
           ...(vars.review.note !== undefined ? { note: vars.review.note } : {}),
         };
         outbox.push(sent);
-        return { sent: true, id: `reply_${outbox.length}`, reply: sent.reply };
+        return { sent: true, id: `reply_${outbox.length}` };
       },
       { label: 'Send' },
     )

@@ -21,6 +21,7 @@ import {
   type ApprovalRequest,
   type ApprovalStore,
   type CheckpointStore,
+  type ContentPart,
   type Message,
   type PendingApprovalInfo,
   type RunStart,
@@ -56,6 +57,8 @@ interface LegStart {
   session: SessionRuntime;
   mode: LegMode;
   input?: unknown;
+  /** What the transcript keeps as the user's message. */
+  shown?: AgentInput;
   signal?: AbortSignal;
   concurrency?: number;
   /** An approval leg comes with the lease held and the checkpoint read. */
@@ -204,8 +207,11 @@ export class FlowHost<I, O> {
       .map(({ snapshot: _s, status: _st, createdAt: _c, decision: _d, ...request }) => request);
   }
 
-  /** Starts a run (`turn`), or resumes an interrupted one (`resume`). */
-  start(input_: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number }, mode: 'turn' | 'resume'): FlowRun<O> {
+  /**
+   * Starts a run (`turn`), or resumes an interrupted one (`resume`). `shown`: what the transcript
+   * keeps as the user's message (what a served flow was sent); by default, the input's text.
+   */
+  start(input_: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number }, mode: 'turn' | 'resume', shown?: AgentInput): FlowRun<O> {
     const sessionId = options.sessionId ?? randomId('sess');
     const session = this.#session(sessionId);
     if (session.active) throw sessionBusyError(sessionId);
@@ -220,7 +226,7 @@ export class FlowHost<I, O> {
         input = checked.value;
       }
     }
-    return this.#drive({ session, mode, input, ...(options.signal ? { signal: options.signal } : {}), concurrency: checkConcurrency(options.concurrency ?? this.#concurrency) });
+    return this.#drive({ session, mode, input, ...(shown !== undefined ? { shown } : {}), ...(options.signal ? { signal: options.signal } : {}), concurrency: checkConcurrency(options.concurrency ?? this.#concurrency) });
   }
 
   /** Decides a paused approval node and runs the flow on from it. */
@@ -269,7 +275,7 @@ export class FlowHost<I, O> {
   }
 
   /** Decides where a leg starts, from the stored checkpoint. Throws the refusals (busy, paused, nothing to resume). */
-  async #open(sessionId: string, mode: LegMode, stored: StoredCheckpoint | undefined, input: unknown): Promise<Opening> {
+  async #open(sessionId: string, mode: LegMode, stored: StoredCheckpoint | undefined, input: unknown, shown?: AgentInput): Promise<Opening> {
     const run = stored?.run;
     if (run && run.model !== this.model) this.#checkFits(sessionId, stored);
     const going = (): Opening => {
@@ -294,7 +300,7 @@ export class FlowHost<I, O> {
     if (!run || run.state === 'done') {
       if (mode === 'resume') throw new SessionNotResumableError(sessionId, run ? 'its latest run has finished' : 'it has no checkpoint');
       const runId = randomId('run');
-      const userMessage: Message = Object.freeze({ role: 'user', content: textOf(input), metadata: { flowInput: input } });
+      const userMessage: Message = Object.freeze({ role: 'user', content: messageContent(shown, input), metadata: { flowInput: input } });
       const messages = [...(stored?.messages ?? []), userMessage];
       const runStart = messages.length - 1;
       return {
@@ -364,7 +370,7 @@ export class FlowHost<I, O> {
       try {
         const input = mode === 'turn' ? await this.#checkInput(params.input) : params.input;
         const stored = params.lease ? params.stored : await lease.acquire(mode === 'resume');
-        opening = await this.#open(session.id, mode, stored, input);
+        opening = await this.#open(session.id, mode, stored, input, params.shown);
         runId = opening.runId;
         started = true;
         const { messages, records, usage } = opening;
@@ -539,6 +545,13 @@ export class FlowHost<I, O> {
       },
     };
   }
+}
+
+/** The user message's content: what was sent (text or content parts), else the input's text. */
+function messageContent(shown: AgentInput | undefined, input: unknown): Message['content'] {
+  if (typeof shown === 'string') return shown;
+  if (Array.isArray(shown) && shown.length > 0 && !('role' in (shown[0] as object))) return (shown as ContentPart[]).map((part) => ({ ...part }));
+  return textOf(input);
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
