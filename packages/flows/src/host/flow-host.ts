@@ -417,6 +417,7 @@ export class FlowHost<I, O> {
         const text = flowResult.finishReason === 'stop' ? (this.#options.reply?.(flowResult) ?? '') : '';
         if (text) messages.push(Object.freeze({ role: 'assistant', content: text }));
         await cp.write(messages, records, paused ? 'paused' : 'done', flowResult.usage, paused ? { approval: waiting, step: records.length, calls: [], index: 0 } : undefined);
+        if (!paused) await this.#closeApprovals(session.id, runId);
         const status: SessionStatus = paused ? 'awaiting-approval' : 'idle';
         // Appends still on their way carry the lease: let them land before it is given up.
         await session.settled();
@@ -452,6 +453,7 @@ export class FlowHost<I, O> {
           try {
             // A failed run is over: the next run() starts a new one.
             await checkpointer.write(opening.messages, opening.records, 'done', opening.usage.snapshot());
+            await this.#closeApprovals(session.id, opening.runId);
           } catch {
             // The lease may be gone; then the next leg recovers from the last checkpoint.
           }
@@ -489,6 +491,17 @@ export class FlowHost<I, O> {
       result,
       [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
     };
+  }
+
+  /**
+   * A run that ended (stopped, failed) while approval nodes waited: their approvals are closed as
+   * not approved, so nobody is asked to decide for a run that is over.
+   */
+  async #closeApprovals(sessionId: string, runId: string): Promise<void> {
+    for (const record of await this.#approvals.list({ sessionId, status: 'pending' })) {
+      if (record.runId !== runId || !(await this.#approvals.claim(record.approvalId))) continue;
+      await this.#approvals.complete(record.approvalId, { approved: false, note: 'The flow run ended before this was decided.' });
+    }
   }
 
   /** Throws `LOUSHO_FLOW_CHECKPOINT_MISMATCH` when the stored run is not one of this flow, as it is now. */

@@ -334,6 +334,21 @@ describe('approval nodes', () => {
     expect((await FlowExecutor.resolve(lenient, { approvalId: waiting.approvalId!, approved: false }, { store })).outputs.after).toBe('stopped politely');
   });
 
+  it('a run stopped while an approval node waits closes that approval: nobody is asked about a run that is over', async () => {
+    const store = memoryStore();
+    const controller = new AbortController();
+    const flow = FlowBuilder.create('busy')
+      .approval('ok', { after: [] })
+      .step('slow', (_vars, ctx) => new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(Object.assign(new Error('stopped'), { name: 'AbortError' })))), { after: [] })
+      .build();
+    const run = FlowExecutor.stream(flow, null, { store, signal: controller.signal, sessionId: 'stop-wait' });
+    for await (const event of run) if (event.type === 'flow.node.start' && event.toolName === 'slow') setTimeout(() => controller.abort(), 10);
+    expect((await run.result).finishReason).toBe('aborted');
+    expect(await FlowExecutor.approvals(flow, { store, sessionId: 'stop-wait' })).toEqual([]);
+    const [closed] = await store.approvals.list({ sessionId: 'stop-wait' });
+    expect(closed).toMatchObject({ status: 'resolved', decision: { approved: false } });
+  });
+
   it('an unknown approval id', async () => {
     await expect(FlowExecutor.resolve(build(), { approvalId: 'nope', approved: true }, { store: memoryStore() })).rejects.toMatchObject({ code: 'LOUSHO_APPROVAL_NOT_FOUND' });
   });
