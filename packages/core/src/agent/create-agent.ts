@@ -71,8 +71,11 @@ export interface AgentApprovals<TObject = unknown> {
 export interface AgentSessions {
   /** The session's state, or undefined if this agent has never seen it. */
   get(id: string): SessionState | undefined;
-  /** Events of the session's latest run with `seq > afterSeq` (what a reconnecting stream missed). */
-  eventsAfter(id: string, afterSeq: number): AgentStreamEvent[];
+  /**
+   * Events of the session's latest run with `seq > afterSeq` (what a reconnecting stream missed);
+   * at most `limit` of them when given (the next page starts after the last one's `seq`).
+   */
+  eventsAfter(id: string, afterSeq: number, limit?: number): AgentStreamEvent[];
   /** Follow a session's events as they happen. */
   subscribe(id: string, listener: SessionListener): () => void;
   /** Stops the session's running turn in this process, whoever started it. True if something was running here. */
@@ -396,8 +399,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       const s = sessions.get(id);
       return s && stateOf(s);
     },
-    eventsAfter(id, afterSeq) {
-      return sessions.get(id)?.eventsAfter(afterSeq) ?? [];
+    eventsAfter(id, afterSeq, limit) {
+      return sessions.get(id)?.eventsAfter(afterSeq, limit) ?? [];
     },
     subscribe(id, listener) {
       const session = sessionFor(id);
