@@ -153,7 +153,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
-  const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore();
+  // A fallback that keeps sessions or checkpoints next to a given store's keeps every session: the
+  // given part would still have what it forgot.
+  const partial = store.sessions !== undefined || store.checkpoints !== undefined;
+  const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore(partial ? { maxSessions: Infinity } : {});
   const sessionStore: SessionStore = store.sessions ?? fallback!.sessions;
   const checkpointStore: CheckpointStore = store.checkpoints ?? fallback!.checkpoints;
   const approvalStore: ApprovalStore = config.approvalStore ?? store.approvals ?? fallback!.approvals;
@@ -162,6 +165,12 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const followers = new Map<string, RemoteFollower>();
   const hookList = () => (config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : []);
   const sessions = new Map<string, SessionRuntime>();
+  // A session the store forgot on its own (memoryStore's bound) is forgotten here too, unless a
+  // run of this process works on it.
+  sessionStore.onEvict?.((id) => {
+    const local = sessions.get(id);
+    if (local && !local.active && local.status !== 'running') sessions.delete(id);
+  });
   // With only static values the agent is built once, when it is created.
   const staticConfig: Promise<ResolvedRunConfig> | undefined = isStaticConfig(config)
     ? resolveRunConfig(config, provider, { input: [] })
