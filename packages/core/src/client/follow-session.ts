@@ -44,6 +44,9 @@ export function followSession(sessions: SessionSource, sessionId: string, afterS
     }
   }
 
+  // Events logged after this read are read when the reader first asks.
+  if (pending.length === 0) pending = undefined;
+
   // Without a resume point the log may start anywhere; after the first event, it must not skip.
   let contiguous = afterSeq !== undefined;
   const feed: EventFeed = new EventFeed({
