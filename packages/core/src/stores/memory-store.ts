@@ -300,24 +300,23 @@ export interface MemoryStore extends CompleteAgentStore {
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxSessions = retentionLimit(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
   const idleTtlMs = retentionLimit(options.idleTtlMs, Infinity, 'idleTtlMs');
-  let sessions: MemorySessionStore | undefined;
-  let checkpoints: MemoryCheckpointStore | undefined;
   const approvals = new InMemoryApprovalStore();
+  // The retention reads the parts, and the parts take the retention: its callbacks find them here.
+  const parts: { sessions?: MemorySessionStore; checkpoints?: MemoryCheckpointStore } = {};
   const retention =
     maxSessions === Infinity && idleTtlMs === Infinity
       ? undefined
       : new SessionRetention({
           maxSessions,
           idleTtlMs,
-          canForget: (id) => (sessions!.statusOf(id) ?? 'idle') === 'idle' && !checkpoints!.isPinned(id) && !approvals.hasOpen(id),
+          canForget: (id) => (parts.sessions!.statusOf(id) ?? 'idle') === 'idle' && !parts.checkpoints!.isPinned(id) && !approvals.hasOpen(id),
           forget(id) {
-            sessions!.delete(id);
-            checkpoints!.delete(id);
+            parts.sessions!.delete(id);
+            parts.checkpoints!.delete(id);
             approvals.deleteSession(id);
           },
         });
-  checkpoints = new MemoryCheckpointStore(options, retention);
-  const checkpointStore = checkpoints;
-  sessions = new MemorySessionStore((id) => checkpointStore.holderOf(id), retention);
+  const checkpoints = (parts.checkpoints = new MemoryCheckpointStore(options, retention));
+  const sessions = (parts.sessions = new MemorySessionStore((id) => checkpoints.holderOf(id), retention));
   return { sessions, checkpoints, approvals };
 }

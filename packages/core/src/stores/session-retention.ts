@@ -27,11 +27,6 @@ export class SessionRetention {
     this.#options = options;
   }
 
-  /** How many sessions are tracked. */
-  get size(): number {
-    return this.#lastUse.size;
-  }
-
   /**
    * Records a use of session `id` (creating its entry), after forgetting the sessions whose idle
    * time ran out, `id` included: a session past its time is gone even if asked for again.
@@ -51,11 +46,6 @@ export class SessionRetention {
   /** Whether session `id` is tracked. */
   has(id: string): boolean {
     return this.#lastUse.has(id);
-  }
-
-  /** Stops tracking `id` (it was deleted). */
-  remove(id: string): void {
-    this.#lastUse.delete(id);
   }
 
   /** Calls `listener` with the id of every session forgotten from now on. */
