@@ -35,6 +35,11 @@ export function approximateJsonSize(value: unknown, depth = 0): number {
 
 /** About how many bytes an event takes in an event stream (its JSON, plus the `id:` and `data:` framing). */
 export function approximateEventSize(event: AgentStreamEvent): number {
+  // The hot case, a delta: its text, its ids and a frame of about fixed size.
+  const { delta, runId, sessionId } = event as { delta?: unknown; runId?: unknown; sessionId?: unknown };
+  if (typeof delta === 'string' && typeof runId === 'string') {
+    return delta.length + runId.length + (typeof sessionId === 'string' ? sessionId.length : 0) + 110;
+  }
   return approximateJsonSize(event) + 32;
 }
 
@@ -225,13 +230,14 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
   }
 
   #sleep(ms: number | undefined): Promise<void> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     return new Promise<void>((resolve) => {
-      this.#wake = resolve;
-      if (ms !== undefined) timer = setTimeout(resolve, ms);
-    }).finally(() => {
-      this.#wake = undefined;
-      if (timer !== undefined) clearTimeout(timer);
+      const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
+      const wake = (): void => {
+        this.#wake = undefined;
+        if (timer !== undefined) clearTimeout(timer);
+        resolve();
+      };
+      this.#wake = wake;
     });
   }
 

@@ -15,9 +15,9 @@ export interface SseResponseOptions {
 }
 
 /**
- * About how many bytes one write carries: the most a connection's stream takes from its feed at a
- * time, and the stream's own buffer (its high-water mark), so what a connection holds in encoded
- * form stays near twice this, however far behind its reader is.
+ * About how many bytes one write carries at most: what a connection's stream takes from its feed at
+ * a time. The stream holds one such chunk until its reader takes it, so what a connection holds in
+ * encoded form stays near twice this, however far behind its reader is.
  */
 export const SSE_CHUNK_BYTES = 32 * 1024;
 
@@ -25,8 +25,8 @@ const KEEP_ALIVE = encodeSseComment('keep-alive');
 
 /**
  * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
- * `data: json`. Pull-based with a byte-sized buffer: events are taken and encoded only when the
- * stream's reader wants more (its desired size; in Node, the socket's `drain`), about
+ * `data: json`. Pull-based, one chunk deep: events are taken and encoded only when the stream's
+ * reader wants more (its desired size; in Node, the socket's `drain`), at most about
  * `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the rest in the feed. Deltas
  * of one part that waited together are merged into one event (`coalesceDeltas`). When the feed
  * overflows (its reader fell more than its `maxBufferedBytes` behind), the stream errors, which
@@ -74,7 +74,9 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
         feed.close();
       },
     },
-    { highWaterMark: SSE_CHUNK_BYTES, size: (chunk) => chunk.byteLength },
+    // One chunk at most waits in the stream: the next is taken (and encoded) when the reader took
+    // this one, so what waited meanwhile goes out in one write.
+    { highWaterMark: 1 },
   );
   return new Response(stream, { status: 200, headers: sseHeaders });
 }

@@ -22,6 +22,8 @@ export class SessionRetention {
   readonly #lastUse = new Map<string, number>();
   readonly #options: SessionRetentionOptions;
   readonly #listeners = new Set<(id: string) => void>();
+  /** The session used last (the end of `#lastUse`). */
+  #newest: string | undefined;
 
   constructor(options: SessionRetentionOptions) {
     this.#options = options;
@@ -31,16 +33,28 @@ export class SessionRetention {
    * Records a use of session `id` (creating its entry), after forgetting the sessions whose idle
    * time ran out, `id` included: a session past its time is gone even if asked for again.
    */
-  touch(id: string, now = Date.now()): void {
+  touch(id: string): void {
+    const now = this.#now();
     this.#expire(now);
+    // The common case, the session used last is used again (a run appending its events): already last.
+    if (this.#newest === id && this.#lastUse.has(id)) {
+      if (now !== 0) this.#lastUse.set(id, now);
+      return;
+    }
     this.#lastUse.delete(id);
     this.#lastUse.set(id, now);
+    this.#newest = id;
     if (this.#lastUse.size > this.#options.maxSessions) this.#trim(now);
   }
 
   /** Applies the idle time without recording a use (a read of a session that may be gone). */
-  sweep(now = Date.now()): void {
-    this.#expire(now);
+  sweep(): void {
+    if (this.#options.idleTtlMs !== Infinity) this.#expire(this.#now());
+  }
+
+  /** The time, when an idle time is to be kept (0 otherwise: the order of use is enough). */
+  #now(): number {
+    return this.#options.idleTtlMs === Infinity ? 0 : Date.now();
   }
 
   /** Whether session `id` is tracked. */
@@ -77,6 +91,7 @@ export class SessionRetention {
     this.#lastUse.delete(id);
     if (!this.#options.canForget(id)) {
       this.#lastUse.set(id, now);
+      this.#newest = id;
       return;
     }
     this.#options.forget(id);
