@@ -5,7 +5,7 @@ import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
-import { memoryStore } from '../stores/memory-store.js';
+import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
@@ -15,6 +15,7 @@ import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
+import { agentMcp } from './mcp-servers.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
@@ -113,6 +114,8 @@ export interface Agent<TObject = unknown, TTools = unknown> {
    * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
    */
   resume(sessionId: string, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
+  /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
+  close(): Promise<void>;
 }
 
 function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): number {
@@ -151,13 +154,16 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
+  const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
   // A fallback that keeps sessions or checkpoints next to a given store's keeps every session: the
   // given part would still have what it forgot.
   const partial = store.sessions !== undefined || store.checkpoints !== undefined;
   const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore(partial ? { maxSessions: Infinity } : {});
-  const sessionStore: SessionStore = store.sessions ?? fallback!.sessions;
+  // The memory session log fences appends by its own memory checkpoints' leases; next to a checkpoint
+  // store of another kind it cannot see those leases, so it keeps the log without fencing.
+  const sessionStore: SessionStore = store.sessions ?? (store.checkpoints ? new MemorySessionStore() : fallback!.sessions);
   const checkpointStore: CheckpointStore = store.checkpoints ?? fallback!.checkpoints;
   const approvalStore: ApprovalStore = config.approvalStore ?? store.approvals ?? fallback!.approvals;
   // Cross-process signals only make sense with the store's own session log (they announce its appends).
@@ -309,7 +315,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
         // A recovered run keeps the model it resolved: it never switches mid-turn.
         const resolved = staticConfig
           ? await staticConfig
-          : await resolveRunConfig(config, provider, ctx, recovered ? current.model : undefined);
+          : await resolveRunConfig(config, provider, ctx, recovered ? current.model : undefined, mcp);
         if (!recovered) current.model = resolved.model;
         holder.deps = baseDeps(resolved, useApprove);
       },
@@ -367,7 +373,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       sessionStore,
       prepare: async () => {
         // The paused run keeps its model; tools are resolved again with the same ctx.
-        const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, snapshot.configContext, snapshot.model);
+        const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, snapshot.configContext, snapshot.model, mcp);
         holder.deps = baseDeps(resolved, true);
       },
     });
@@ -476,6 +482,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       }
       await loadSession(sessionId);
       return startTurn([], { ...options, sessionId }, true, 'resume').result;
+    },
+    async close() {
+      await mcp?.close();
     },
   };
   return agent;
