@@ -62,7 +62,7 @@ describe('mcpServers in core', () => {
     const { connector, log } = recordingConnector();
     const agent = createAgent({
       provider: mockModel(['a', 'b']),
-      mcpServers: ({ metadata }) => (metadata?.role === 'admin' ? { admin: { url: 'http://127.0.0.1:1/mcp' } } : {}),
+      mcpServers: ({ metadata }): McpServers => (metadata?.role === 'admin' ? { admin: { url: 'http://127.0.0.1:1/mcp' } } : {}),
       mcpConnector: connector,
     });
     await agent.send('x', { metadata: { role: 'admin' } });
