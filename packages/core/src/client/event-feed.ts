@@ -5,51 +5,18 @@ export function isLegEnd(event: AgentStreamEvent): boolean {
   return event.type === 'run.done' || event.type === 'error';
 }
 
-/**
- * About how many bytes `value` takes as JSON, without building the JSON: strings count by length
- * (exact for ASCII), so a long text costs nothing to measure. Deeper than events ever go, a guess.
- */
-export function approximateJsonSize(value: unknown, depth = 0): number {
-  switch (typeof value) {
-    case 'string':
-      return value.length + 2;
-    case 'number':
-      return 8;
-    case 'boolean':
-      return 5;
-    case 'object': {
-      if (value === null) return 4;
-      if (depth > 8) return 64;
-      let size = 2;
-      if (Array.isArray(value)) {
-        for (const item of value) size += approximateJsonSize(item, depth + 1) + 1;
-        return size;
-      }
-      for (const key in value) size += key.length + 4 + approximateJsonSize((value as Record<string, unknown>)[key], depth + 1);
-      return size;
-    }
-    default:
-      return 0;
-  }
-}
-
-/** About how many bytes an event takes in an event stream (its JSON, plus the `id:` and `data:` framing). */
-export function approximateEventSize(event: AgentStreamEvent): number {
-  // The hot case, a delta: its text, its ids and a frame of about fixed size.
-  const { delta, runId, sessionId } = event as { delta?: unknown; runId?: unknown; sessionId?: unknown };
-  if (typeof delta === 'string' && typeof runId === 'string') {
-    return delta.length + runId.length + (typeof sessionId === 'string' ? sessionId.length : 0) + 110;
-  }
-  return approximateJsonSize(event) + 32;
-}
+/** How big an event counts as, for a bound on what waits (e.g. its size in an event stream). */
+export type EventSize = (event: AgentStreamEvent) => number;
 
 export interface EventFeedOptions {
   /**
-   * The most that may wait in the feed for its reader, as the approximate size of the events in an
-   * event stream (bytes). When more than one event waits and together they pass it, the feed closes
-   * with `overflowed` set: its reader fell too far behind to be buffered for. Default: no limit.
+   * The most that may wait in the feed for its reader, measured with `sizeOf`. When more than one
+   * event waits and together they pass it, the feed closes with `overflowed` set: its reader fell
+   * too far behind to be buffered for. Default: no limit.
    */
   maxBufferedBytes?: number;
+  /** How an event is measured against `maxBufferedBytes` (required with it). */
+  sizeOf?: EventSize;
   /**
    * Events pulled on demand instead of pushed: `take()` calls it whenever the feed is empty, with how
    * many events it may push now; it pushes them (or ends the feed). A feed filled this way holds one
@@ -81,10 +48,13 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
   #wake: (() => void) | undefined;
   readonly #onClose: (() => void)[] = [];
   readonly #max: number;
+  readonly #sizeOf: EventSize | undefined;
   readonly #refill: ((limit: number) => void) | undefined;
 
   constructor(options: EventFeedOptions = {}) {
     this.#max = options.maxBufferedBytes ?? Infinity;
+    this.#sizeOf = options.sizeOf;
+    if (this.#max !== Infinity && !this.#sizeOf) throw new TypeError('EventFeed: maxBufferedBytes needs sizeOf.');
     this.#refill = options.refill;
   }
 
@@ -107,7 +77,7 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     if (this.#closed || this.#ended) return;
     this.#buffer.push(event);
     if (this.#max !== Infinity) {
-      const size = approximateEventSize(event);
+      const size = this.#sizeOf!(event);
       this.#sizes.push(size);
       this.#bytes += size;
       if (this.#bytes > this.#max && this.#buffer.length - this.#head > 1) {
@@ -159,12 +129,12 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
   }
 
   /**
-   * Waits for events and returns those buffered: all of them, or with `maxBytes` as many as fit in
-   * that approximate size (at least one). `[]` when `timeoutMs` passed without any (time for a
-   * keep-alive), `null` once the feed has ended and is drained. Throws the producer's failure after
-   * the events before it.
+   * Waits for events and returns those buffered: all of them, or with `limit` as many as fit in
+   * `limit.maxBytes` measured with `limit.sizeOf` (at least one). `[]` when `timeoutMs` passed
+   * without any (time for a keep-alive), `null` once the feed has ended and is drained. Throws the
+   * producer's failure after the events before it.
    */
-  async take(timeoutMs?: number, maxBytes = Infinity): Promise<AgentStreamEvent[] | null> {
+  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }): Promise<AgentStreamEvent[] | null> {
     const deadline = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
     for (;;) {
       if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
@@ -173,7 +143,7 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
       if (left !== undefined && left <= 0) return [];
       await this.#sleep(left);
     }
-    if (this.#head < this.#buffer.length) return this.#dequeue(maxBytes);
+    if (this.#head < this.#buffer.length) return this.#dequeue(limit);
     if (this.#failure && !this.#closed) {
       const { error } = this.#failure;
       this.#failure = undefined;
@@ -194,20 +164,18 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     }
   }
 
-  #sizeAt(index: number): number {
-    return this.#max !== Infinity ? this.#sizes[index]! : approximateEventSize(this.#buffer[index]!);
-  }
-
-  #dequeue(maxBytes: number): AgentStreamEvent[] {
+  #dequeue(limit: { maxBytes: number; sizeOf: EventSize } | undefined): AgentStreamEvent[] {
     const start = this.#head;
     const length = this.#buffer.length;
     let end = length;
-    if (maxBytes !== Infinity) {
-      let taken = this.#sizeAt(start);
+    if (limit) {
+      // Sizes kept for the bound are reused; otherwise measured now.
+      const sizeAt = (index: number): number => (this.#max !== Infinity ? this.#sizes[index]! : limit.sizeOf(this.#buffer[index]!));
+      let taken = sizeAt(start);
       end = start + 1;
       while (end < length) {
-        const next = this.#sizeAt(end);
-        if (taken + next > maxBytes) break;
+        const next = sizeAt(end);
+        if (taken + next > limit.maxBytes) break;
         taken += next;
         end++;
       }

@@ -7,6 +7,7 @@ import { sessionUIState } from '../client/session-view.js';
 import { initialAgentUIState } from '../ui-state/index.js';
 import { readJsonBody } from './body.js';
 import { echo, HTTP_ERROR_CODES, HttpError, toHttpError } from './errors.js';
+import { approximateEventSize } from './event-size.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { sseResponse } from './sse-response.js';
@@ -130,7 +131,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         // racing for a new id cannot both own it.
         if ((await claim()) && !(await agent.sessions.create(sessionId, { owner: principal }))) await requireOwned(sessionId, principal);
         const run = agent.stream(body.input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
-        const feed = new EventFeed({ maxBufferedBytes });
+        const feed = new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize });
         pumpRun(run, feed);
         return stream(feed, request);
       }
@@ -160,7 +161,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           decision.kind === 'question'
             ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
             : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
-        const feed = new EventFeed({ maxBufferedBytes });
+        const feed = new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize });
         pumpRun(run, feed);
         return stream(feed, request);
       }

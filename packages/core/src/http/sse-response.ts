@@ -3,6 +3,7 @@ import { serializeError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import type { EventFeed } from '../client/event-feed.js';
 import { coalesceDeltas } from './coalesce.js';
+import { approximateEventSize } from './event-size.js';
 import { slowReaderError } from './errors.js';
 
 export interface SseResponseOptions {
@@ -22,6 +23,7 @@ export interface SseResponseOptions {
 export const SSE_CHUNK_BYTES = 32 * 1024;
 
 const KEEP_ALIVE = encodeSseComment('keep-alive');
+const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
 
 /**
  * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
@@ -52,7 +54,7 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
       async pull(controller) {
         let batch: AgentStreamEvent[] | null;
         try {
-          batch = await feed.take(options.keepAliveMs, SSE_CHUNK_BYTES);
+          batch = await feed.take(options.keepAliveMs, CHUNK);
         } catch (error) {
           options.onFailure?.(error);
           const last = { type: 'error', error: serializeError(error) } as unknown as AgentStreamEvent;

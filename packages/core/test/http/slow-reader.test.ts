@@ -3,7 +3,8 @@ import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type AgentStreamEvent, type GenerateOptions, type LLMProvider, type StreamChunk } from '../../src/index.js';
-import { approximateEventSize, EventFeed } from '../../src/client/event-feed.js';
+import { EventFeed } from '../../src/client/event-feed.js';
+import { approximateEventSize } from '../../src/http/event-size.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
 import { createNodeListener } from '../../src/node/index.js';
 import { coalesceDeltas } from '../../src/http/coalesce.js';
@@ -58,7 +59,7 @@ describe('EventFeed: a bounded buffer', () => {
     const limit = 5 * approximateEventSize(events[0]!);
     const taken: AgentStreamEvent[] = [];
     for (;;) {
-      const batch = await feed.take(undefined, limit);
+      const batch = await feed.take(undefined, { maxBytes: limit, sizeOf: approximateEventSize });
       if (batch === null) break;
       expect(batch.length).toBe(Math.min(5, 100 - taken.length));
       taken.push(...batch);
@@ -68,11 +69,11 @@ describe('EventFeed: a bounded buffer', () => {
     const big = new EventFeed();
     big.push(delta(1, 'y'.repeat(10_000)));
     big.push(delta(2, 'z'));
-    expect((await big.take(undefined, 100))!.map((e) => e.seq)).toEqual([1]);
+    expect((await big.take(undefined, { maxBytes: 100, sizeOf: approximateEventSize }))!.map((e) => e.seq)).toEqual([1]);
   });
 
   it('closes itself (overflowed) when what waits passes maxBufferedBytes, dropping it; one big event alone is kept', async () => {
-    const feed = new EventFeed({ maxBufferedBytes: 10_000 });
+    const feed = new EventFeed({ maxBufferedBytes: 10_000, sizeOf: approximateEventSize });
     const closed = vi.fn();
     feed.onClose(closed);
     feed.push(delta(1, 'a'.repeat(50_000)));
@@ -87,7 +88,7 @@ describe('EventFeed: a bounded buffer', () => {
     expect(closed).toHaveBeenCalledTimes(1);
     expect(await feed.take()).toBeNull();
     // A reader that keeps taking never overflows, however much passes through.
-    const steady = new EventFeed({ maxBufferedBytes: 10_000 });
+    const steady = new EventFeed({ maxBufferedBytes: 10_000, sizeOf: approximateEventSize });
     for (let i = 1; i <= 1000; i++) {
       steady.push(delta(i, 'c'.repeat(1000)));
       expect(await steady.take()).toHaveLength(1);
