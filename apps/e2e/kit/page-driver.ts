@@ -19,6 +19,8 @@ export interface DemoPage {
 export interface OpenDemoOptions {
   /** Another server than the run's (a test that runs its own). */
   serverUrl?: string;
+  /** The visitor's colour scheme (default light). */
+  colorScheme?: 'light' | 'dark';
 }
 
 /** Records the page's uncaught errors and console errors. */
@@ -38,7 +40,7 @@ export async function waitForTakeOver(target: DemoTarget, page: Page): Promise<v
 
 /** Opens the demo in `mode` for a new visitor (a new context: no cookies, empty storage). */
 export async function openDemo(browser: Browser, target: DemoTarget, mode: DemoMode, options: OpenDemoOptions = {}): Promise<DemoPage> {
-  const context = await newContext(browser);
+  const context = await newContext(browser, options.colorScheme ? { colorScheme: options.colorScheme } : {});
   const page = await context.newPage();
   const pageErrors = collectErrors(page);
   await page.goto(target.url(mode, options.serverUrl));

@@ -56,7 +56,8 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
 
   return (
     <main className="chat">
-      <div className="chat-scroll">
+      {/* Focusable, so the conversation can be scrolled with the keyboard. */}
+      <div className="chat-scroll" tabIndex={0} role="region" aria-label="Conversation">
         {empty ? (
           <section className="welcome" aria-label="Getting started">
             <h1>Chat with the demo agent</h1>
