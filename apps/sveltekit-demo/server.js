@@ -21,7 +21,8 @@ if (trustForwardedProto) process.env.PROTOCOL_HEADER = 'x-forwarded-proto';
 const { handler } = await import('./build/handler.js');
 
 const server = createServer((req, res) => {
-  if (trustForwardedProto && !req.headers['x-forwarded-proto']) req.headers['x-forwarded-proto'] = 'http';
+  // The first proxy's word (a chain sends "https, http"), and only http or https.
+  if (trustForwardedProto) req.headers['x-forwarded-proto'] = firstProto(req.headers['x-forwarded-proto']);
   handler(req, res);
 });
 server.on('error', (error) => {
@@ -42,6 +43,11 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
     server.close(() => process.exit(0));
     server.closeAllConnections();
   });
+}
+
+function firstProto(header) {
+  const first = String(header ?? '').split(',')[0].trim().toLowerCase();
+  return first === 'https' ? 'https' : 'http';
 }
 
 function parsePort(value) {
