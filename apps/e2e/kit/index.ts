@@ -7,6 +7,7 @@ export {
   approvalPanel,
   chatAwaitingApproval,
   collectErrors,
+  conversationOf,
   lastAssistantText,
   openDemo,
   screenshot,

@@ -91,6 +91,18 @@ export function toolCard(page: Page, tool: string, state?: string): Locator {
 }
 
 export const approvalPanel = (page: Page): Locator => page.getByTestId('approval-panel');
+
+/** What the page shows of the conversation: each message's role and text, each tool card's tool and state. */
+export async function conversationOf(page: Page): Promise<{ roles: string[]; texts: string[]; cards: string[] }> {
+  return page.evaluate(() => {
+    const messages = [...document.querySelectorAll<HTMLElement>('[data-testid="message"]')];
+    return {
+      roles: messages.map((m) => m.dataset['role'] ?? ''),
+      texts: messages.map((m) => [...m.querySelectorAll('[data-testid="text"]')].map((t) => t.textContent ?? '').join('\n')),
+      cards: [...document.querySelectorAll<HTMLElement>('[data-testid="tool-card"]')].map((c) => `${c.dataset['tool']}:${c.dataset['state']}`),
+    };
+  });
+}
 export const userMessages = (page: Page): Locator => page.locator('[data-testid="message"][data-role="user"]');
 
 /**

@@ -8,7 +8,7 @@ import { APP_DIR } from './sveltekit-demo.js';
  */
 export async function startApp(): Promise<RunningServer> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), LOUSHO_MODEL: '', NODE_ENV: 'production' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), LOUSHO_MODEL: '', NODE_ENV: 'production' };
   delete env['HOST'];
   delete env['ORIGIN'];
   const started = await startProcess({
