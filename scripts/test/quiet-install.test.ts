@@ -32,7 +32,7 @@ const noisyInstall = (fail = false): string[] => [
   '-e',
   `for (let i = 0; i < 400; i++) console.log('CXX(target) Release/obj.target/better_sqlite3/src/better_sqlite3.o line ' + i);
    console.error('gyp info ok');
-   ${fail ? "console.error('ERR_PNPM_FETCH_404 something was not found'); process.exit(3);" : "require('fs').mkdirSync('node_modules', { recursive: true }); require('fs').writeFileSync('node_modules/.modules.yaml', 'x');"}`,
+   ${fail ? "console.error('ERR_PNPM_FETCH_404 something was not found'); process.exitCode = 3;" : "require('fs').mkdirSync('node_modules', { recursive: true }); require('fs').writeFileSync('node_modules/.modules.yaml', 'x');"}`,
 ];
 
 describe('the first-run install', () => {
