@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME } from '@lousho/demo-agent';
 import { Chat } from './components/Chat.tsx';
+import { DemoNav } from './components/DemoNav.tsx';
 import { TriageFlow } from './components/TriageFlow.tsx';
 import { ViewSwitch } from './components/ViewSwitch.tsx';
 import { ModeSwitch } from './components/ModeSwitch.tsx';
@@ -40,11 +41,12 @@ export function App() {
           <span className="brand-name">Lousho</span>
           <span className="brand-sub">React demo</span>
         </div>
+        <DemoNav current="react" />
         <ViewSwitch view={view} onChange={changeView} />
         <ModeSwitch mode={mode} onChange={changeMode} />
       </header>
       <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
-      {/* A new chat per mode: each mode has its own client and session. */}
+      {/* A client per mode: each mode has its own session, restored when the mode comes back. */}
       {view === 'triage' ? <TriageFlow key={`triage-${mode}`} source={triageSource} mode={mode} /> : <Chat key={mode} source={source} mode={mode} />}
     </div>
   );
