@@ -1,4 +1,4 @@
-import type { AgentHandlerOptions, Channel, HandlerAgent } from '@lousho/core';
+import type { AgentHandlerOptions, Channel, ChannelAgent, HandlerAgent } from '@lousho/core';
 
 /** What a served agent module may export. */
 export interface AgentModule {
@@ -11,7 +11,8 @@ export interface AgentModule {
   channels?: readonly Channel[];
 }
 
-export type ServedAgent = HandlerAgent & Pick<import('@lousho/core').Agent<any>, 'send'>;
+/** A `createAgent()` agent: the HTTP handler serves it and channels send to it. */
+export type ServedAgent = HandlerAgent & ChannelAgent;
 
 function isAgent(value: unknown): value is ServedAgent {
   const candidate = value as Partial<ServedAgent> | null;
