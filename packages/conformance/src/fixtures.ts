@@ -136,3 +136,20 @@ export function triageFlow(hold: Gate) {
   });
   return { agent, flow };
 }
+
+/**
+ * A flow for the failure and stop paths: `lookup` (a step) fails when the message is `fail`;
+ * otherwise `think` (an agent node) streams, waits on `hold`, and would finish after it.
+ */
+export function lookupFlow(hold: Gate) {
+  const thinker = scriptedModel([['Thinking', { wait: hold }, ' done.'], ['Thought again.']]);
+  const flow = FlowBuilder.create<{ message: string }>('lookup')
+    .step('lookup', (vars) => {
+      if (vars.input.message === 'fail') throw new Error('the lookup service is down');
+      return 'found';
+    })
+    .agent('think', { agent: createAgent({ provider: thinker }), input: 'Think about {{lookup}}' })
+    .build();
+  const agent = createFlowAgent(flow, { store: memoryStore(), input: (input) => ({ message: typeof input === 'string' ? input : '' }) });
+  return { agent, flow };
+}

@@ -1,7 +1,7 @@
 import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, scriptedAgent, slowTool, triageFlow, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, lookupFlow, scriptedAgent, slowTool, triageFlow, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -458,6 +458,42 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
         expect(events.filter((event) => event.type === 'flow.node.start')).toHaveLength(5);
         expect(shown(final)).toEqual(shown(w.fromLog(final.sessionId!)));
+      });
+
+      scenario('a flow: a failing node shows its error on its part and in state.error; a stop cancels the node still running', async (w) => {
+        const hold = gate();
+        await w.setupAgent(lookupFlow(hold).agent);
+        const errors: { code: string; message: string }[] = [];
+        const b = await w.mount({ onError: (error) => errors.push(error) });
+
+        const failed = await b.send('fail');
+        expect(failed).toMatchObject({ ok: false, error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: expect.stringContaining('the lookup service is down') } });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED' } }));
+        expect(flowParts(b.state())).toEqual([
+          expect.objectContaining({ toolName: 'lookup', kind: 'step', state: 'error', error: expect.objectContaining({ code: 'LOUSHO_FLOW_NODE_FAILED', message: expect.stringContaining('the lookup service is down') }) }),
+        ]);
+        expect(errors).toEqual([expect.objectContaining({ code: 'LOUSHO_FLOW_NODE_FAILED' })]);
+        // No stack trace reaches the UI, on the part or in the state.
+        expect(JSON.stringify(flowParts(b.state())) + b.state().error!.message).not.toMatch(/\n\s+at /);
+
+        // The next turn clears the error; stopped while its agent node streams, the node is cancelled.
+        const sending = b.send('go');
+        await eventually(() => expect(flowParts(b.state()).map((part) => [part.toolName, part.state])).toEqual([
+          ['lookup', 'error'],
+          ['lookup', 'done'],
+          ['think', 'running'],
+        ]));
+        await eventually(() => expect(flowParts(b.state()).at(-1)!.run?.messages.at(-1)?.parts).toEqual([{ type: 'text', text: 'Thinking' }]));
+        expect(b.state().error).toBeNull();
+        expect(await b.stop()).toMatchObject({ ok: true, finishReason: 'aborted' });
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'aborted' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'aborted', finishReason: 'aborted' }));
+        expect(flowParts(b.state()).at(-1)).toMatchObject({ toolName: 'think', state: 'cancelled' });
+        hold.open();
+        // The stopped run, as its log tells it (the session's log holds its latest run).
+        const logged = w.fromLog(b.state().sessionId!);
+        expect(plain(b.state().messages.slice(-2).map(({ parts, role }) => ({ parts, role })))).toEqual(plain(logged.messages.map(({ parts, role }) => ({ parts, role }))));
+        expect(logged).toMatchObject({ status: 'aborted', finishReason: 'aborted' });
       });
 
       scenario('while a reply streams, earlier messages keep their identity', async (w) => {

@@ -101,9 +101,10 @@ export type AgentStreamEvent =
     })
   /** The run failed; `run.done` does not follow. */
   | (StreamEventBase & { type: 'error'; error: SerializedError })
-  // Flows (`@lousho/flows`). A node's pass is named the way a tool call is: `toolCallId` is the pass
-  // (`draft`, `draft#2` in a loop's second pass, `research/web` for a branch of a parallel node;
-  // also the `toolCallId` of an approval node's approval), `toolName` the node's id.
+  // Flows (`@lousho/flows`). A node's pass is named the way a tool call is: `toolCallId` is the run's
+  // id and the pass (`<runId>:draft`, `<runId>:draft#2` in a loop's second pass,
+  // `<runId>:research/web` for a branch of a parallel node; also the `toolCallId` of an approval
+  // node's approval), `toolName` the node's id.
   /** A flow node (or a branch of a parallel node) started. `displayName`: its label. */
   | (StreamEventBase & { type: 'flow.node.start'; toolCallId: string; toolName: string; displayName: string; kind: string; iteration?: number; branch?: string })
   /** An event of the agent (or tool) a node runs, nested: a stream event without `seq`, `runId` and `sessionId`. */

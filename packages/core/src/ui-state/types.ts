@@ -96,9 +96,10 @@ export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPa
 
 /**
  * One pass of a flow node (or one branch of a parallel node), from the `flow.*` events. It has a
- * tool part's fields, so approvals and stops reach it the same way: `toolCallId` is the pass
- * (`draft`, `draft#2`, `research/web`), `toolName` the node's id, `displayName` its label, `state`
- * `running` / `done` / `error` / `awaiting-approval` / `rejected` / `cancelled`, `result` its
+ * tool part's fields, so approvals and stops reach it the same way: `toolCallId` is the run's id and
+ * the pass (`<runId>:draft`, `<runId>:draft#2`, `<runId>:research/web`), `toolName` the node's id,
+ * `displayName` its label, `state` `running` / `done` / `error` / `awaiting-approval` / `rejected`
+ * / `cancelled`, `result` its
  * output (for a `oneOf`, the id of the node it chose, or null); plus the node's `kind` and, for an
  * agent node, `run`: the agent's own run as its UI would show it, reduced from the nested events.
  */

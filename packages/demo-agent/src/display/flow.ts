@@ -25,7 +25,7 @@ const STATE_LABELS: Readonly<Record<string, string>> = {
 
 /** One node card: what the demos show of a `flow-node` part. */
 export interface FlowNodeView {
-  /** The pass's id (`draft`, `draft#2`): a stable key. */
+  /** The pass's id (`<runId>:draft`, `<runId>:draft#2`): a stable key. */
   id: string;
   node: string;
   title: string;

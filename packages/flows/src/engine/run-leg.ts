@@ -64,7 +64,12 @@ export function approvalIdOf(runId: string, node: string, iteration: number): st
  * failed node rejects (with a `FlowNodeError`) once the nodes still running have settled.
  */
 export async function runLeg(params: LegParams): Promise<LegOutcome> {
-  const { graph, emit } = params;
+  const { graph } = params;
+  // A pass's key (`draft`, `draft#2`, `research/web`) is unique within its run only: the events
+  // name it with the run's id in front, so a session's next run makes new parts in a UI instead of
+  // taking over the parts of the run before (the checkpoint keeps the bare keys).
+  const passId = (key: string): string => `${params.runId}:${key}`;
+  const emit = (event: FlowEventBody): void => params.emit({ ...event, toolCallId: passId(event.toolCallId) });
   const state = new RunState(graph);
   for (const record of params.records) state.apply(record);
 
@@ -184,7 +189,7 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
     const data = typeof node.data === 'function' ? node.data(vars) : node.data !== undefined ? renderValue(node.data, vars) : null;
     const approval: PendingApprovalInfo = {
       approvalId,
-      toolCallId: key,
+      toolCallId: passId(key),
       toolName: node.id,
       displayName: title ?? node.label ?? node.id,
       args: data ?? null,

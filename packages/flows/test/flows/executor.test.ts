@@ -2,7 +2,7 @@ import { memoryStore, type AgentStreamEvent } from '@lousho/core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { FlowBuilder, FlowExecutor, FlowNodeError } from '../../src/index.js';
-import { collect, deferred, lookupOrder, scriptedAgent } from './helpers.js';
+import { collect, deferred, lookupOrder, passOfEvent, scriptedAgent } from './helpers.js';
 
 const flowEvents = (events: AgentStreamEvent[]) => events.filter((e) => e.type.startsWith('flow.') && e.type !== 'flow.node.event');
 
@@ -20,7 +20,7 @@ describe('agent nodes', () => {
     const nested = events.filter((e): e is Extract<AgentStreamEvent, { type: 'flow.node.event' }> => e.type === 'flow.node.event');
     expect(nested.map((e) => e.event.type)).toEqual(expect.arrayContaining(['run.start', 'user.message', 'step.start', 'text.delta', 'step.done', 'run.done']));
     for (const e of nested) {
-      expect(e.toolCallId).toBe('answer');
+      expect(passOfEvent(e)).toBe('answer');
       expect(e.event).not.toHaveProperty('seq');
       expect(e.event).not.toHaveProperty('runId');
     }
@@ -132,7 +132,9 @@ describe('oneOf', () => {
     expect(result.path).toEqual(['classify', 'route', 'refund', 'reply']);
     expect(result.outputs.reply).toBe('handled by refund team');
     expect(result.outputs).not.toHaveProperty('general');
-    expect(events.find((e) => e.type === 'flow.branch')).toMatchObject({ toolCallId: 'route', toolName: 'route', branch: 'refund' });
+    const branch = events.find((e) => e.type === 'flow.branch')!;
+    expect(branch).toMatchObject({ toolName: 'route', branch: 'refund' });
+    expect(passOfEvent(branch)).toBe('route');
   });
 
   it('a condition that cannot be evaluated counts as not matched', async () => {
@@ -233,7 +235,7 @@ describe('parallel', () => {
     const result = await run.result;
     expect(result.outputs.merge).toBe('web results for cats | agent says think about cats | pending');
     const starts = flowEvents(events).filter((e) => e.type === 'flow.node.start');
-    expect(starts.map((e) => (e as { toolCallId: string }).toolCallId)).toEqual(['research', 'research/web', 'research/model', 'research/order', 'merge']);
+    expect(starts.map(passOfEvent)).toEqual(['research', 'research/web', 'research/model', 'research/order', 'merge']);
   });
 
   it('forEach runs `each` per item (with {{item}} and {{index}}) at most `concurrency` at once, outputs in item order', async () => {
@@ -296,7 +298,7 @@ describe('approval nodes', () => {
     const paused = await run.result;
     expect(paused.finishReason).toBe('awaiting-approval');
     expect(paused.path).toEqual(['draft']);
-    expect(paused.pendingApproval).toMatchObject({ toolCallId: 'review', toolName: 'review', displayName: 'Send to Ada?', args: 'Hello Ada', kind: 'tool' });
+    expect(paused.pendingApproval).toMatchObject({ toolCallId: `${paused.runId}:review`, toolName: 'review', displayName: 'Send to Ada?', args: 'Hello Ada', kind: 'tool' });
     expect(events.slice(-2).map((e) => e.type)).toEqual(['approval.requested', 'run.done']);
     expect(await FlowExecutor.approvals(flow, { store, sessionId: 'mail-1' })).toHaveLength(1);
 
@@ -311,7 +313,7 @@ describe('approval nodes', () => {
     expect(done.outputs.send).toBe('sent: Hello Ada (fine)');
     expect(done.path).toEqual(['draft', 'review', 'send']);
     expect(more[0]).toMatchObject({ type: 'run.start', continuation: true });
-    expect(more[1]).toMatchObject({ type: 'approval.resolved', approvalId: paused.approvalId, toolCallId: 'review', approved: true, note: 'fine' });
+    expect(more[1]).toMatchObject({ type: 'approval.resolved', approvalId: paused.approvalId, toolCallId: `${paused.runId}:review`, approved: true, note: 'fine' });
     // The event numbers go on from the paused leg's.
     expect(more[0]!.seq).toBe(events.at(-1)!.seq + 1);
     await expect(FlowExecutor.resolve(flow, { approvalId: paused.approvalId!, approved: true }, { store })).rejects.toMatchObject({ code: 'LOUSHO_APPROVAL_NOT_PENDING' });
@@ -375,7 +377,7 @@ describe('loops', () => {
     expect(result.outputs.publish).toBe('published draft 3 after 3 passes');
     expect(result.outputs.again).toEqual({ iterations: 3, exhausted: false });
     expect(result.path).toEqual(['draft', 'review', 'again', 'draft', 'review', 'again', 'draft', 'review', 'again', 'publish']);
-    const ids = flowEvents(events).filter((e) => e.type === 'flow.node.start').map((e) => (e as { toolCallId: string }).toolCallId);
+    const ids = flowEvents(events).filter((e) => e.type === 'flow.node.start').map(passOfEvent);
     expect(ids).toEqual(['draft', 'review', 'again', 'draft#2', 'review#2', 'again#2', 'draft#3', 'review#3', 'again#3', 'publish']);
   });
 
@@ -428,7 +430,8 @@ describe('stopping and failing', () => {
     expect(error.node).toBe('bad');
     expect(error.message).toBe("Node 'bad' failed: TypeError: cannot read x");
     expect((error.cause as Error).message).toBe('cannot read x');
-    expect(events.at(-2)).toMatchObject({ type: 'flow.node.error', toolCallId: 'bad', toolName: 'bad', error: { code: 'LOUSHO_FLOW_NODE_FAILED' } });
+    expect(events.at(-2)).toMatchObject({ type: 'flow.node.error', toolName: 'bad', error: { code: 'LOUSHO_FLOW_NODE_FAILED' } });
+    expect(passOfEvent(events.at(-2)!)).toBe('bad');
     expect(events.at(-1)).toMatchObject({ type: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: "Node 'bad' failed: TypeError: cannot read x" } });
   });
 

@@ -10,7 +10,7 @@ import {
 } from '@lousho/core';
 import { describe, expect, it } from 'vitest';
 import { createFlowAgent, FlowBuilder } from '../../src/index.js';
-import { scriptedAgent } from './helpers.js';
+import { passOf, passOfEvent, scriptedAgent } from './helpers.js';
 
 /** The triage flow of the demo, on scripted agents. */
 function triage() {
@@ -49,16 +49,16 @@ describe('a flow served like an agent', () => {
     const first = await read(await handle(post('/sessions/t1/messages', { input: 'I want a refund' })));
     expect(first[0]).toMatchObject({ type: 'run.start', model: 'flow:triage' });
     expect(first[1]).toMatchObject({ type: 'user.message' });
-    expect(first.filter((e) => e.type === 'flow.node.start').map((e) => (e as { toolCallId: string }).toolCallId)).toEqual(['classify', 'route', 'refund', 'review']);
+    expect(first.filter((e) => e.type === 'flow.node.start').map(passOfEvent)).toEqual(['classify', 'route', 'refund', 'review']);
     expect(first.find((e) => e.type === 'flow.branch')).toMatchObject({ toolName: 'route', branch: 'refund' });
     const requested = first.find((e) => e.type === 'approval.requested') as Extract<AgentStreamEvent, { type: 'approval.requested' }>;
-    expect(requested.approval).toMatchObject({ toolCallId: 'review', displayName: 'Send this reply?', args: 'Dear customer, refund for: i want a refund' });
+    expect(requested.approval).toMatchObject({ toolCallId: `${requested.runId}:review`, displayName: 'Send this reply?', args: 'Dear customer, refund for: i want a refund' });
     expect(first.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'awaiting-approval', approvalId: requested.approval.approvalId });
 
     // The session as a reloaded page reads it: the node cards, the approval.
     const session = (await (await handle(new Request('http://test/sessions/t1'))).json()) as { status: string; state: AgentUIState };
     expect(session.status).toBe('awaiting-approval');
-    expect(nodeParts(session.state).map((p) => [p.toolCallId, p.kind, p.state])).toEqual([
+    expect(nodeParts(session.state).map((p) => [passOf(p.toolCallId, requested.runId), p.kind, p.state])).toEqual([
       ['classify', 'agent', 'done'],
       ['route', 'oneOf', 'done'],
       ['refund', 'agent', 'done'],
@@ -68,7 +68,7 @@ describe('a flow served like an agent', () => {
 
     const second = await read(await handle(post(`/sessions/t1/approvals/${encodeURIComponent(requested.approval.approvalId)}`, { approved: true })));
     expect(second[0]).toMatchObject({ type: 'run.start', continuation: true });
-    expect(second[1]).toMatchObject({ type: 'approval.resolved', approved: true, toolCallId: 'review' });
+    expect(second[1]).toMatchObject({ type: 'approval.resolved', approved: true, toolCallId: `${requested.runId}:review` });
     expect(second.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop', text: 'Sent: Dear customer, refund for: i want a refund' });
     expect([...first, ...second].map((e) => e.seq)).toEqual([...first, ...second].map((_, i) => i + 1));
 
@@ -97,7 +97,7 @@ describe('a flow served like an agent', () => {
     const rejected = await agent.approvals.resolveStream({ id: state!.pendingApproval!.approvalId, approved: false, note: 'too curt' });
     for await (const event of rejected) state = reduceAgentEvents(state, event);
     expect(state!.status).toBe('idle');
-    expect(nodeParts(state!).at(-1)).toMatchObject({ toolCallId: 'review', state: 'done', result: { approved: false, note: 'too curt' }, approval: { approved: false, note: 'too curt' } });
+    expect(nodeParts(state!).at(-1)).toMatchObject({ toolCallId: `${state!.runId}:review`, state: 'done', result: { approved: false, note: 'too curt' }, approval: { approved: false, note: 'too curt' } });
   });
 
   it('the framework-neutral client shows a flow in process, approve included', async () => {

@@ -36,3 +36,15 @@ export const lookupOrder = defineTool({
   input: z.object({ orderId: z.number(), note: z.string().optional() }),
   execute: async ({ orderId, note }) => ({ orderId, status: orderId > 100 ? 'shipped' : 'pending', note: note ?? null }),
 });
+
+/**
+ * The pass a flow event's `toolCallId` names (`draft`, `draft#2`, `research/web`), checked to be
+ * written behind its run's id (`<runId>:<pass>`), which keeps a session's runs apart in a UI.
+ */
+export function passOf(toolCallId: string, runId: string): string {
+  if (!toolCallId.startsWith(`${runId}:`)) throw new Error(`toolCallId ${toolCallId} is not behind run ${runId}`);
+  return toolCallId.slice(runId.length + 1);
+}
+
+/** `passOf` for an event of a run (its `runId` is its own). */
+export const passOfEvent = (event: AgentStreamEvent): string => passOf((event as { toolCallId: string }).toolCallId, event.runId);
