@@ -1,7 +1,7 @@
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import type { Message } from '../messages.js';
-import { serializeError } from '../errors.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { serializeError, SDKError } from '../errors.js';
+import { SessionLeaseLostError, STORE_ERROR_CODES } from '../stores/errors.js';
 import type { SessionStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { DurableLeg, LegMode } from './durable.js';
@@ -37,6 +37,11 @@ export interface DriveRunParams {
   sessionStore?: SessionStore;
 }
 
+/** The store could not be reached or written (e.g. the database went away). */
+function isStoreUnavailable(error: unknown): boolean {
+  return SDKError.is(error) && error.code === STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE;
+}
+
 /** Combines the caller's signal with the session's own controller (which `stop()` uses). */
 function runSignal(session: SessionRuntime, signal: AbortSignal | undefined): AbortSignal {
   const controller = new AbortController();
@@ -61,10 +66,9 @@ export function driveRun(params: DriveRunParams): AgentRun {
   const queue = new EventQueue();
   const buffered = params.buffered ?? true;
   const unsubscribe = buffered ? session.subscribe((event) => queue.push(event)) : undefined;
-  // A run that lost the session to another one stops writing to the shared event log.
-  // Appends are fenced by the leg's lease once it holds one (before that, a refusal happens first).
-  const emit = (event: Parameters<LoopDeps['emit']>[0]) =>
-    leg?.lost ? session.emitLocal(snapshot.runId, event) : session.emit(snapshot.runId, event, leg?.held ? leg.fence : undefined);
+  // Appends are fenced by the leg's lease while it holds one (before that, a refusal happens first).
+  // A leg that lost the session, or whose store failed, stores nothing more (see SessionRuntime.emit).
+  const emit = (event: Parameters<LoopDeps['emit']>[0]) => session.emit(snapshot.runId, event, leg?.writer, leg?.held ?? false);
   const before: { status: SessionStatus; pendingApproval: PendingApprovalInfo | null } = { status: session.status, pendingApproval: session.pendingApproval };
   session.status = 'running';
   session.pendingApproval = null;
@@ -75,6 +79,10 @@ export function driveRun(params: DriveRunParams): AgentRun {
   };
   session.version++;
   const signal = runSignal(session, params.signal);
+  const controller = session.abortController!;
+  // The store failed a write of this leg: it can record nothing more, so it stops now. Its last
+  // checkpoint stays as it is (`running`): the run is interrupted, and resumable once the store is back.
+  if (leg) leg.onFailure = (error) => controller.abort(error);
   let started = false;
 
   const result = (async (): Promise<ExecutionResult> => {
@@ -147,6 +155,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       // Appends still on their way carry this leg's lease: let them land before giving it up.
       await session.settled();
+      if (leg?.failure) throw leg.failure.error;
       // The status is stored while the lease is still held: another process never sees this leg
       // neither leased nor marked ended (which would look like a crash).
       await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
@@ -170,7 +179,12 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
       });
       emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
-      await session.flush();
+      try {
+        await session.flush();
+      } catch {
+        // The turn is complete in the store; only its last events were not stored. Their end reached
+        // this process's listeners without a number (docs/postgres.md, "When things fail").
+      }
 
       return {
         runId: snapshot.runId,
@@ -196,8 +210,21 @@ export function driveRun(params: DriveRunParams): AgentRun {
         throw error;
       }
       session.messages = snapshot.messages;
+      const storeFailure = leg?.failure ?? (isStoreUnavailable(error) ? { error } : undefined);
+      if (storeFailure || leg?.lost) {
+        // Interrupted, not failed: nothing is written (the store is gone, or the session belongs to
+        // the run that took over), the checkpoint stays `running`, and a resumed run goes on from it.
+        await session.settled();
+        await leg?.release();
+        session.status = storeFailure && !leg?.lost ? 'interrupted' : 'idle';
+        session.stale = true;
+        leave();
+        session.endUnstored(snapshot.runId, { type: 'error', error: serializeError(storeFailure?.error ?? error) }, leg?.writer, leg?.lost === true);
+        await session.flush().catch(() => {});
+        throw error;
+      }
       session.status = 'idle';
-      if (leg?.held && !(error instanceof SessionLeaseLostError)) {
+      if (leg?.held) {
         // A failed run is over: the next turn starts a new one on the transcript as it stands.
         try {
           await leg.save(snapshot, 'done');
@@ -207,8 +234,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       await session.settled();
       try {
-        // The session belongs to another run now: its status is that run's to write.
-        if (!leg?.lost) await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
+        await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
       } catch {
         // The run's own error is the one to report.
       }

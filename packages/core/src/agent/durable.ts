@@ -7,6 +7,7 @@ import { newId } from './ids.js';
 import type { BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
+import type { LegWriter } from './session-runtime.js';
 
 function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -126,6 +127,7 @@ export class DurableLeg {
   #stored: StoredCheckpoint | undefined;
   #held = false;
   #lost = false;
+  #failure: { error: unknown } | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(store: CheckpointStore, approvals: ApprovalStore, sessionId: string) {
@@ -218,13 +220,40 @@ export class DurableLeg {
     return this.#lost;
   }
 
-  /** The fence for this leg's event appends: the store refuses them once the lease is gone. */
-  readonly fence = { holder: this.holder, onLost: (): void => void (this.#lost = true) };
+  /**
+   * Set by whoever drives the leg: called once when the store failed one of its writes (not a lost
+   * lease), so the leg stops at once instead of working on what it can no longer record.
+   */
+  onFailure: ((error: unknown) => void) | undefined;
+
+  /**
+   * The store's first failure on this leg (an event append or a checkpoint that failed for another
+   * reason than a lost lease). From then on the leg writes nothing: it was interrupted, and its last
+   * checkpoint is where a resumed run goes on from.
+   */
+  get failure(): { error: unknown } | undefined {
+    return this.#failure;
+  }
+
+  #noteFailure(error: unknown): void {
+    if (this.#failure) return;
+    this.#failure = { error };
+    this.onFailure?.(error);
+  }
+
+  /** The writer of this leg's events: appended under its lease, and it learns what the store refused. */
+  readonly writer: LegWriter = {
+    holder: this.holder,
+    onLost: () => void (this.#lost = true),
+    onFailed: (error) => this.#noteFailure(error),
+  };
 
   save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
     if (this.#lost) throw new SessionLeaseLostError(this.sessionId);
+    if (this.#failure) throw this.#failure.error;
     const noteLoss = (error: unknown): never => {
       if (error instanceof SessionLeaseLostError || (error as { code?: unknown })?.code === 'LOUSHO_SESSION_LEASE_LOST') this.#lost = true;
+      else this.#noteFailure(error);
       throw error;
     };
     let answer: MaybePromise<void>;

@@ -4,7 +4,11 @@ import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
 import { compactEventLog, replayAfter } from '../stores/compact-log.js';
 
-export type SessionStatus = 'idle' | 'running' | 'awaiting-approval';
+/**
+ * Where a session stands: `interrupted` means its latest run was cut off (its process died, or lost
+ * its store) and no process runs it now; it waits for `agent.resume(id)` or the next message.
+ */
+export type SessionStatus = 'idle' | 'running' | 'awaiting-approval' | 'interrupted';
 
 export type SessionListener = (event: AgentStreamEvent) => void;
 
@@ -19,11 +23,19 @@ export interface HydratedSession {
   events: AgentStreamEvent[];
 }
 
-/** A run's lease on the session: its events are only appended while it holds it. */
-export interface AppendFence {
+/**
+ * The writer of a run leg's events: its lease (appends carry `holder` while `leased`) and what the
+ * leg learns from the store. One object per leg, so a leg whose append failed writes nothing more.
+ */
+export interface LegWriter {
   holder: string;
   /** Called when the store refused an append because the lease is gone. */
   onLost(): void;
+  /**
+   * Called once when the store failed an append for another reason (e.g. the database is gone):
+   * nothing of the batch was delivered, and nothing the leg emits later will be stored.
+   */
+  onFailed(error: unknown): void;
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
@@ -77,7 +89,9 @@ export class SessionRuntime {
   #log: AgentStreamEvent[] = [];
   readonly #listeners = new Set<SessionListener>();
   readonly #store: SessionStore | undefined;
-  #queue: { item: EventToAppend; reset: boolean; fence: AppendFence | undefined }[] = [];
+  #queue: { item: EventToAppend; reset: boolean; writer: LegWriter | undefined; leased: boolean }[] = [];
+  /** Legs whose append failed ('failed') or was refused for a lost lease ('lost'): nothing more of theirs is stored. */
+  readonly #broken = new WeakMap<LegWriter, 'failed' | 'lost'>();
   #inflight: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -90,24 +104,49 @@ export class SessionRuntime {
     return this.#seq;
   }
 
-  /** Numbers an event (through the store, if any), records it and hands it to every listener. */
-  emit(runId: string, event: UnsequencedStreamEvent, fence?: AppendFence): void {
+  /**
+   * Numbers an event (through the store, if any), records it and hands it to every listener.
+   * `writer` is the emitting leg's; its appends carry the lease holder while `leased`.
+   *
+   * With a store, listeners only ever get an event under the number the store gave it: a leg whose
+   * append failed stores nothing more (a log with a hole would replay into a different state), and
+   * its end (`run.done` or `error`) reaches this process's listeners without a `seq` (a number the
+   * store may give to another event must never reach a client). A leg that lost its lease ends
+   * here without an end event: the run that took over writes the session's log now, and a client
+   * picks it up from there (`Last-Event-ID`).
+   */
+  emit(runId: string, event: UnsequencedStreamEvent, writer?: LegWriter, leased = true): void {
     const reset = startsLog(event);
     if (!this.#store) {
       this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], reset);
       if (endsLeg(event)) this.#compact();
       return;
     }
-    this.#queue.push({ item: { runId, event }, reset, fence });
+    const broken = writer && this.#broken.get(writer);
+    if (broken) {
+      if (broken === 'failed' && endsLeg(event)) this.#deliverUnnumbered(runId, event);
+      return;
+    }
+    this.#queue.push({ item: { runId, event }, reset, writer, leased: leased && writer !== undefined });
     if (!this.#inflight) this.#drain();
   }
 
   /**
-   * Numbers an event here and hands it to the local listeners without storing it: for a run that
-   * lost the session to another one, whose events must not land in the shared log.
+   * Ends a leg that was cut off from the store (it failed, or the lease went to another run) without
+   * storing anything more of it. Its `end` reaches this process's listeners without a number,
+   * unless the lease was `lost`: then nothing is delivered, and a client goes on with the log the
+   * run that took over writes. (Without a store, numbers are this process's own: a normal emit.)
    */
-  emitLocal(runId: string, event: UnsequencedStreamEvent): void {
-    this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], startsLog(event));
+  endUnstored(runId: string, end: UnsequencedStreamEvent, writer: LegWriter | undefined, lost: boolean): void {
+    if (!this.#store) {
+      this.emit(runId, end, writer);
+      return;
+    }
+    if (writer && !this.#broken.has(writer)) {
+      this.#broken.set(writer, lost ? 'lost' : 'failed');
+      this.#queue = this.#queue.filter((q) => q.writer !== writer);
+    }
+    if (!lost && (!writer || this.#broken.get(writer) === 'failed')) this.#deliverUnnumbered(runId, end);
   }
 
   /**
@@ -131,24 +170,25 @@ export class SessionRuntime {
     const store = this.#store!;
     while (this.#queue.length > 0) {
       // One store call per batch; a log reset only ever starts a batch.
-      const fence = this.#queue[0]!.fence;
+      const { writer, leased } = this.#queue[0]!;
       let n = 1;
-      while (n < this.#queue.length && !this.#queue[n]!.reset && this.#queue[n]!.fence === fence) n++;
+      while (n < this.#queue.length && !this.#queue[n]!.reset && this.#queue[n]!.writer === writer && this.#queue[n]!.leased === leased) n++;
       const batch = this.#queue.splice(0, n);
       const reset = batch[0]!.reset;
-      const options = reset || fence ? { ...(reset ? { resetLog: true } : {}), ...(fence ? { holder: fence.holder } : {}) } : undefined;
+      const holder = leased ? writer?.holder : undefined;
+      const options = reset || holder ? { ...(reset ? { resetLog: true } : {}), ...(holder ? { holder } : {}) } : undefined;
       let answer: AgentStreamEvent[] | Promise<AgentStreamEvent[]>;
       try {
         answer = store.appendEvents(this.id, batch.map((b) => b.item), options);
       } catch (error) {
-        this.#fail(error, batch, reset);
+        this.#fail(error, batch);
         continue;
       }
       if (isPromise(answer)) {
         const inflight: Promise<void> = answer
           .then(
             (numbered) => this.#delivered(numbered, reset),
-            (error: unknown) => this.#fail(error, batch, reset),
+            (error: unknown) => this.#fail(error, batch),
           )
           .finally(() => {
             if (this.#inflight === inflight) this.#inflight = undefined;
@@ -199,14 +239,41 @@ export class SessionRuntime {
     if (compacted !== this.#log) this.#log = compacted as AgentStreamEvent[];
   }
 
-  /** The store refused: the events still reach local listeners (numbered here), and the run learns of it. */
-  #fail(error: unknown, batch: { item: EventToAppend; fence: AppendFence | undefined }[], reset: boolean): void {
-    if ((error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST' && batch[0]?.fence) batch[0].fence.onLost();
+  /**
+   * The store refused or failed a batch: none of it is delivered (none of it has a number the store
+   * vouches for), and nothing else of the leg is stored. The leg's end, if it was among them,
+   * reaches the listeners without a number (unless the lease was lost); the leg learns of it.
+   */
+  #fail(error: unknown, batch: { item: EventToAppend; writer: LegWriter | undefined }[]): void {
+    const lost = (error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST';
+    const writer = batch[0]!.writer;
     this.#failure ??= { error };
-    this.#deliver(
-      batch.map((b, i) => ({ ...b.item.event, seq: this.#seq + 1 + i, runId: b.item.runId, sessionId: this.id }) as AgentStreamEvent),
-      reset,
-    );
+    // A write that failed may have been stored after all (the answer was lost, not the commit): this
+    // process's view is no longer the store's, and the next load reads the store again.
+    this.stale = true;
+    let dropped = batch;
+    if (writer && !this.#broken.has(writer)) {
+      this.#broken.set(writer, lost ? 'lost' : 'failed');
+      dropped = dropped.concat(this.#queue.filter((q) => q.writer === writer));
+      this.#queue = this.#queue.filter((q) => q.writer !== writer);
+      if (lost) writer.onLost();
+      else writer.onFailed(error);
+    }
+    let end: { item: EventToAppend } | undefined;
+    if (!lost) for (const q of dropped) if (endsLeg(q.item.event)) end = q;
+    if (end) this.#deliverUnnumbered(end.item.runId, end.item.event);
+  }
+
+  /** A leg's end that could not be stored: to this process's listeners, without a `seq` and outside the log. */
+  #deliverUnnumbered(runId: string, event: UnsequencedStreamEvent): void {
+    const unnumbered = { ...event, runId, sessionId: this.id } as unknown as AgentStreamEvent;
+    for (const listener of this.#listeners) {
+      try {
+        listener(unnumbered);
+      } catch {
+        // As in #deliver: a listener's failure stays its own.
+      }
+    }
   }
 
   #deliver(numbered: readonly AgentStreamEvent[], reset: boolean): void {

@@ -1,6 +1,6 @@
 import type { Agent } from '../agent/create-agent.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { EventFeed, pumpRun } from '../client/event-feed.js';
+import { startRun, type EventFeed } from '../client/event-feed.js';
 import { followSession } from '../client/follow-session.js';
 import { randomSessionId } from '../client/ids.js';
 import { sessionUIState } from '../client/session-view.js';
@@ -120,10 +120,9 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         // Implicit creation, owned by the caller: the store creates it atomically, so two callers
         // racing for a new id cannot both own it.
         if ((await claim()) && !(await agent.sessions.create(sessionId, { owner: principal }))) await requireOwned(sessionId, principal);
+        // Answered once the turn has started: a refusal (busy in another process too) is a 409.
         const run = agent.stream(body.input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
-        const feed = new EventFeed();
-        pumpRun(run, feed);
-        return stream(feed, request);
+        return stream(await startRun(run), request);
       }
 
       case 'decide': {
@@ -151,9 +150,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           decision.kind === 'question'
             ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
             : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
-        const feed = new EventFeed();
-        pumpRun(run, feed);
-        return stream(feed, request);
+        return stream(await startRun(run), request);
       }
 
       case 'stop': {

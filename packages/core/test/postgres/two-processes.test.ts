@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AgentStreamEvent, Message } from '../../src/index.js';
-import { coveredSeqs, json, plain, readSse, reduceAll } from '../http/helpers.js';
+import { coveredSeqs, errorOf, json, plain, readSse, reduceAll } from '../http/helpers.js';
 import { bundleChild, startHandler, type HandlerProcess } from './processes.js';
 import { databaseUrl, freshSchema, openStore } from './pg-env.js';
 
@@ -118,18 +118,20 @@ describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL data
     await c.kill('SIGKILL');
 
     // The dead process's lease still counts: B says the session is busy.
-    const early = await readSse(await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' })));
-    expect(early.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'LOUSHO_SESSION_BUSY' } });
+    const early = await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' }));
+    expect(await errorOf(early)).toMatchObject({ status: 409, code: 'LOUSHO_SESSION_BUSY' });
 
     b.send('auto-release');
     let finished: Awaited<ReturnType<typeof readSse>> | undefined;
     const deadline = Date.now() + 60_000;
     while (!finished && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const attempt = await readSse(await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' })));
-      const last = attempt.events.at(-1);
-      if (last?.type === 'error' && last.error.code === 'LOUSHO_SESSION_BUSY') continue;
-      finished = attempt;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const attempt = await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' }));
+      if (attempt.status === 409) {
+        expect((await errorOf(attempt)).code).toBe('LOUSHO_SESSION_BUSY');
+        continue;
+      }
+      finished = await readSse(attempt);
     }
     expect(finished?.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
     const state = await sessionOf(b, id);
@@ -139,5 +141,25 @@ describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL data
     // The interrupted calls ran again on B (same ids), and their results come before the new input.
     const firstUser = state.messages.findIndex((m) => m.content === 'and report back');
     expect(state.messages.slice(firstUser - 2, firstUser).map((m) => m.role)).toEqual(['tool', 'tool']);
+  }, 60_000);
+
+  it('a message to a session busy on the other process gets 409 LOUSHO_SESSION_BUSY, as on its own process, and is no failure for onError', async () => {
+    const id = await newSession(a);
+    const holdsBefore = a.messages.filter((m) => m.type === 'hold').length;
+    const onA = turn(a, id, 'hold it');
+    await a.next(() => a.messages.filter((x) => x.type === 'hold').length >= holdsBefore + 2);
+    const reportedBefore = [a, b].map((p) => p.messages.filter((m) => m.type === 'error').length);
+    for (const on of [b, a]) {
+      const refused = await fetch(`${on.url}/sessions/${id}/messages`, json({ input: 'me too' }));
+      expect(refused.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await errorOf(refused)).toMatchObject({ status: 409, code: 'LOUSHO_SESSION_BUSY' });
+    }
+    a.send('release');
+    expect((await onA).events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    // The refused message changed nothing: one user message, the turn's own.
+    const state = await sessionOf(b, id);
+    expect(state.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hold it']);
+    // A refusal is an answer, not a failure: neither process reported anything to onError.
+    expect([a, b].map((p) => p.messages.filter((m) => m.type === 'error').length)).toEqual(reportedBefore);
   });
 });
