@@ -109,7 +109,24 @@ export interface Agent<TObject = unknown, TTools = unknown> {
    * model is not asked again for a turn the checkpoint has. Rejects with `LOUSHO_SESSION_NOT_RESUMABLE`
    * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
    */
-  resume(sessionId: string, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
+  resume(sessionId: string, options?: ResumeOptions): Promise<ExecutionResult<TObject>>;
+  /**
+   * Like `resume()`, as a stream of the resumed leg's events (what `POST /sessions/:id/resume`
+   * sends). Rejects, before any event, like `resume()`, and with `LOUSHO_SESSION_BUSY` when
+   * `force: false` and another run holds the session.
+   */
+  resumeStream(sessionId: string, options?: ResumeOptions): Promise<AgentRun<TObject>>;
+}
+
+export interface ResumeOptions {
+  signal?: AbortSignal;
+  /**
+   * Take the session over even while another run's lease on it has not run out (default true:
+   * call it when you know that run's process is gone, e.g. on startup after a crash). With
+   * `false`, a session another run holds is `LOUSHO_SESSION_BUSY`: only an interrupted run, whose
+   * lease has run out, is resumed (the HTTP route's way: a person's "Resume" never cuts a live run off).
+   */
+  force?: boolean;
 }
 
 function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): number {
@@ -212,15 +229,19 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       const decided = approval !== undefined && approval.status === 'resolved';
       status = decided ? 'idle' : 'awaiting-approval';
       pendingApproval ??= run.paused.approval;
-    } else if (status === 'running' && !checkpoint?.leased) {
-      // The process running it is gone: the run waits for resume() or the next turn.
-      status = 'idle';
+    } else if ((status === 'running' || status === 'interrupted') && !checkpoint?.leased) {
+      // No process runs it: a run cut off (its process died, or lost the store) waits for resume()
+      // or the next message; a run whose end was stored (only the record lagged) is over.
+      status = run?.state === 'running' ? 'interrupted' : 'idle';
+    } else if (status === 'interrupted') {
+      // Leased: someone is resuming it right now.
+      status = 'running';
     } else if (status === 'awaiting-approval' && !pendingApproval) {
       status = 'idle';
     }
     // With signals: the process running the leg stored its end, but its last events (`run.done`,
     // `approval.requested`) are still on their way. Shown as running, so a follower waits for them.
-    if (signals && status !== 'running' && lastEvent && lastEvent.type !== 'run.done' && lastEvent.type !== 'error') {
+    if (signals && status !== 'running' && status !== 'interrupted' && lastEvent && lastEvent.type !== 'run.done' && lastEvent.type !== 'error') {
       status = 'running';
       pendingApproval = null;
     }
@@ -258,7 +279,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.onPermissionDecision ? { onPermissionDecision: config.onPermissionDecision } : {}),
   });
 
-  const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn'): AgentRun<Out> => {
+  const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn', force = true): AgentRun<Out> => {
     const sessionId = options.sessionId ?? newId('sess');
     const session = sessionFor(sessionId);
     if (session.active) throw sessionBusyError(sessionId);
@@ -291,7 +312,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       buffered: !useApprove,
-      durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' ? { force: true } : {}) },
+      durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' && force ? { force: true } : {}) },
       sessionStore,
       prepare: async ({ recovered, snapshot: current }) => {
         // A recovered run keeps the model it resolved: it never switches mid-turn.
@@ -433,6 +454,16 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     },
   };
 
+  /** The leg of `resume()` / `resumeStream()`: the interrupted run, from its last checkpoint. */
+  const resumeLeg = async (sessionId: string, options: ResumeOptions, useApprove: boolean): Promise<AgentRun<Out>> => {
+    if (typeof sessionId !== 'string' || sessionId.length === 0) {
+      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'resume() needs the id of the session to resume.', { hint: 'Pass the sessionId the interrupted run used.' });
+    }
+    await loadSession(sessionId);
+    const { force = true, signal } = options;
+    return startTurn([], { sessionId, ...(signal ? { signal } : {}) }, useApprove, 'resume', force);
+  };
+
   const agent: Agent<Out, ToolsOfConfig<C>> = {
     ...(config.name !== undefined ? { name: config.name } : {}),
     ...(config.description !== undefined ? { description: config.description } : {}),
@@ -459,11 +490,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     approvals,
     sessions: sessionsApi,
     async resume(sessionId, options = {}) {
-      if (typeof sessionId !== 'string' || sessionId.length === 0) {
-        throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'resume() needs the id of the session to resume.', { hint: 'Pass the sessionId the interrupted run used.' });
-      }
-      await loadSession(sessionId);
-      return startTurn([], { ...options, sessionId }, true, 'resume').result;
+      return (await resumeLeg(sessionId, options, true)).result;
+    },
+    resumeStream(sessionId, options = {}) {
+      return resumeLeg(sessionId, options, false);
     },
   };
   return agent;

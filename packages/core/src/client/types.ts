@@ -8,7 +8,7 @@ import type { AgentUIState } from '../ui-state/index.js';
 export type AgentClientInput = string | ContentPart[];
 
 /** What the in-process client uses of an agent (any `createAgent()` agent). */
-export type ClientAgent = Pick<Agent<any>, 'stream' | 'approvals' | 'sessions'>;
+export type ClientAgent = Pick<Agent<any>, 'stream' | 'resumeStream' | 'approvals' | 'sessions'>;
 
 /** The agent runs in this process (a page with its own agent, a server script, a test). */
 export interface InProcessSource {

@@ -13,7 +13,7 @@ import { sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 
 /** What the handler uses of an agent (any `createAgent()` agent). */
-export type HandlerAgent = Pick<Agent<any>, 'stream' | 'approvals' | 'sessions'>;
+export type HandlerAgent = Pick<Agent<any>, 'stream' | 'resumeStream' | 'approvals' | 'sessions'>;
 
 export interface AgentHandlerOptions {
   /** The path the handler is mounted at (e.g. `/api/agent`); routes match below it. Default `''`. */
@@ -157,6 +157,12 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         await requireOwned(route.sessionId, principal);
         // Reaches the process running the turn when the store links several (PostgreSQL signals).
         return jsonResponse(200, { stopped: await agent.sessions.requestStop(route.sessionId) });
+      }
+
+      case 'resume': {
+        await requireOwned(route.sessionId, principal);
+        // Never forced: a session whose lease is held runs somewhere (409), only an interrupted one resumes.
+        return stream(await startRun(await agent.resumeStream(route.sessionId, { force: false })), request);
       }
 
       case 'events': {
