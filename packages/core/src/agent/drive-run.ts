@@ -7,7 +7,7 @@ import type { ApprovalStore } from './approval-store.js';
 import type { DurableLeg, LegMode } from './durable.js';
 import { EventQueue } from './event-queue.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
-import { runLoop, type BatchContinuation } from './run-loop.js';
+import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { SessionRuntime, SessionStatus } from './session-runtime.js';
 import type { AgentRun, ExecutionResult } from './types.js';
@@ -126,9 +126,10 @@ export function driveRun(params: DriveRunParams): AgentRun {
         if (params.input.length > 0) await deps.checkpoint?.(snapshot);
         return params.input.length > 0;
       };
-      // A recovered run first completes the interrupted turn; new input comes after it.
-      if (recovered && continuation) continuation = { ...continuation, then: appendInput };
-      else await appendInput();
+      // A recovered run first finishes the interrupted turn: new input waits until the model has
+      // answered it (docs/durable.md, "A new message to an interrupted session").
+      if (recovered && params.input.length > 0) snapshot.pendingInput = [...(snapshot.pendingInput ?? []), ...params.input];
+      else if (!recovered) await appendInput();
 
       const outcome = await runLoop(deps, snapshot, continuation);
       session.messages = snapshot.messages;
@@ -224,6 +225,9 @@ export function driveRun(params: DriveRunParams): AgentRun {
         throw error;
       }
       session.status = 'idle';
+      // Input that waited for the interrupted turn is kept (unanswered) with the failed run.
+      addWaitingInput(snapshot, emit);
+      session.messages = snapshot.messages;
       if (leg?.held) {
         // A failed run is over: the next turn starts a new one on the transcript as it stands.
         try {

@@ -90,6 +90,8 @@ export class Checkpointer {
           steps: snapshot.steps,
           usage: snapshot.usage,
           ...(snapshot.repairUsed ? { repairUsed: true } : {}),
+          ...(snapshot.pendingInput?.length ? { pendingInput: snapshot.pendingInput } : {}),
+          ...(snapshot.budgetFrom ? { budgetFrom: snapshot.budgetFrom } : {}),
           ...(state === 'paused' && snapshot.paused ? { paused: snapshot.paused } : {}),
         },
         stepUsage,
@@ -293,6 +295,8 @@ export function snapshotOf(sessionId: string, stored: StoredCheckpoint, run: Sto
     stepUsage: run.stepUsage.slice(),
     toolCalls: run.toolCalls.slice(),
     ...(run.repairUsed ? { repairUsed: true } : {}),
+    ...(run.pendingInput?.length ? { pendingInput: run.pendingInput.slice() } : {}),
+    ...(run.budgetFrom ? { budgetFrom: run.budgetFrom } : {}),
   };
 }
 

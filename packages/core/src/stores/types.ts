@@ -104,6 +104,10 @@ export interface RunProgress {
   usage: RunUsage;
   repairUsed?: boolean;
   paused?: PausedBatch;
+  /** See `RunSnapshot.pendingInput`. */
+  pendingInput?: Message[];
+  /** See `RunSnapshot.budgetFrom`. */
+  budgetFrom?: number;
 }
 
 /** A list written append-only: keep the first `keep` stored items, drop the rest, add `append`. */
