@@ -1,10 +1,11 @@
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import type { Message } from '../messages.js';
 import { serializeError, SDKError } from '../errors.js';
-import { SessionLeaseLostError, STORE_ERROR_CODES } from '../stores/errors.js';
-import type { SessionStore } from '../stores/types.js';
+import { STORE_ERROR_CODES } from '../stores/errors.js';
+import type { RunState, SessionStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
-import type { DurableLeg, LegMode } from './durable.js';
+import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
+import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js';
@@ -65,10 +66,20 @@ export function driveRun(params: DriveRunParams): AgentRun {
   let snapshot = params.snapshot;
   const queue = new EventQueue();
   const buffered = params.buffered ?? true;
-  const unsubscribe = buffered ? session.subscribe((event) => queue.push(event)) : undefined;
+  let unsubscribe: (() => void) | undefined;
   // Appends are fenced by the leg's lease while it holds one (before that, a refusal happens first).
   // A leg that lost the session, or whose store failed, stores nothing more (see SessionRuntime.emit).
-  const emit = (event: Parameters<LoopDeps['emit']>[0]) => session.emit(snapshot.runId, event, leg?.writer, leg?.held ?? false);
+  const emit = (event: Parameters<LoopDeps['emit']>[0]) => session.emit(snapshot.runId, event, leg?.fence, leg?.held ?? false);
+  /**
+   * A checkpoint, once every event emitted before it is stored: the log never holds less than the
+   * checkpoint, and the checkpoint says where it stands in the log (what a leg cut short after it
+   * streamed, `run.interrupted` drops). A synchronous store writes at once, without a tick.
+   */
+  const save = (state: RunState, notes?: CheckpointNotes) => {
+    const write = () => leg!.save(snapshot, state, { seq: session.lastSeq, ...notes });
+    const pending = session.appending;
+    return pending ? pending.then(write) : write();
+  };
   const before: { status: SessionStatus; pendingApproval: PendingApprovalInfo | null } = { status: session.status, pendingApproval: session.pendingApproval };
   session.status = 'running';
   session.pendingApproval = null;
@@ -90,9 +101,15 @@ export function driveRun(params: DriveRunParams): AgentRun {
       let continuation = params.continuation;
       let recovered = false;
       if (leg && durable) {
-        // Refusals (busy elsewhere, awaiting approval, nothing to resume) happen before any event.
+        // Refusals (busy elsewhere, awaiting approval, nothing to resume) happen before any event of this leg.
+        if (durable.mode !== 'approval') await leg.acquire(durable.force);
+        if (sessionStore) {
+          await syncSessionLog(session, sessionStore);
+          if (durable.mode !== 'approval') await leg.finishPause(session.lastSeq);
+          // A leg its process could not end (it died) is ended in the log first.
+          await endAbandonedLeg(session, leg);
+        }
         if (durable.mode !== 'approval') {
-          await leg.acquire(durable.force);
           const opening = await leg.open(durable.mode);
           if (opening.kind === 'recover') {
             snapshot = opening.snapshot;
@@ -105,15 +122,16 @@ export function driveRun(params: DriveRunParams): AgentRun {
         }
         leg.checkpointer.adopt(snapshot);
       }
+      if (buffered) unsubscribe = session.subscribe((event) => queue.push(event));
       started = true;
       await params.prepare?.({ recovered, snapshot });
-      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: (s: RunSnapshot) => leg.save(s, 'running') } : {}) };
+      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: () => save('running') } : {}) };
 
-      // A new turn starts a new event log; a continuation (approval, recovery) extends the current one.
-      if (!continuation) session.runStartIndex = snapshot.messages.length;
-      else session.runStartIndex ??= snapshot.runStart;
+      // The session's log keeps every run; its first one says where in the transcript the log starts.
+      const logStarts = session.runStartIndex === undefined;
+      if (logStarts) session.runStartIndex = snapshot.runStart;
       session.messages = snapshot.messages;
-      await sessionStore?.update(snapshot.sessionId, { status: 'running', pendingApproval: null, runStartIndex: session.runStartIndex });
+      await sessionStore?.update(snapshot.sessionId, { status: 'running', pendingApproval: null, ...(logStarts ? { runStartIndex: session.runStartIndex } : {}) });
       emit({ type: 'run.start', model: snapshot.model, ...(continuation ? { continuation: true } : {}) });
 
       const appendInput = async (): Promise<boolean> => {
@@ -147,12 +165,11 @@ export function driveRun(params: DriveRunParams): AgentRun {
           createdAt: Date.now(),
           snapshot: structuredClone(snapshot),
         });
-        if (leg) await leg.save(snapshot, 'paused');
-        else await deps.checkpoint?.(snapshot);
+        if (leg) await save('paused');
         status = 'awaiting-approval';
         pendingApproval = approval;
       } else if (leg) {
-        await leg.save(snapshot, 'done');
+        await save('done', { finishReason: outcome.finishReason });
       }
       // Appends still on their way carry this leg's lease: let them land before giving it up.
       await session.settled();
@@ -220,7 +237,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         session.status = storeFailure && !leg?.lost ? 'interrupted' : 'idle';
         session.stale = true;
         leave();
-        session.endUnstored(snapshot.runId, { type: 'error', error: serializeError(storeFailure?.error ?? error) }, leg?.writer, leg?.lost === true);
+        session.endUnstored(snapshot.runId, { type: 'error', error: serializeError(storeFailure?.error ?? error) }, leg?.fence, leg?.lost === true);
         await session.flush().catch(() => {});
         throw error;
       }
@@ -231,7 +248,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       if (leg?.held) {
         // A failed run is over: the next turn starts a new one on the transcript as it stands.
         try {
-          await leg.save(snapshot, 'done');
+          await save('done', { error: serializeError(error) });
         } catch {
           // The lease may be gone; the next turn then recovers from the last checkpoint.
         }

@@ -1,13 +1,13 @@
 import type { Message, ToolCall } from '../messages.js';
 import { SessionLeaseLostError, SessionNotResumableError } from '../stores/errors.js';
-import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunState, StoredCheckpoint, StoredRun } from '../stores/types.js';
+import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun } from '../stores/types.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { newId } from './ids.js';
 import type { BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
-import type { LegWriter } from './session-runtime.js';
+import type { AppendFence } from './session-runtime.js';
 
 function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
@@ -15,6 +15,9 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
 
 /** What a leg of a run is for: a new turn (`send`/`stream`/`execute`), `resume()` after a crash, or an approval decision. */
 export type LegMode = 'turn' | 'resume' | 'approval';
+
+/** What a checkpoint records besides the run's state: where it stands in the session's log, and how a `done` run ended. */
+export type CheckpointNotes = Pick<RunProgress, 'seq' | 'finishReason' | 'error'>;
 
 /** How the leg starts, decided from the stored checkpoint. */
 export type LegOpening =
@@ -65,7 +68,7 @@ export class Checkpointer {
     this.#toolCalls = this.#runWritten ? Math.min(run!.toolCalls.length, snapshot.toolCalls.length) : 0;
   }
 
-  save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
+  save(snapshot: RunSnapshot, state: RunState, notes: CheckpointNotes = {}): MaybePromise<void> {
     const messages = snapshot.messages;
     const known = this.#messages;
     let keep = Math.min(known.length, messages.length);
@@ -93,6 +96,7 @@ export class Checkpointer {
           ...(snapshot.pendingInput?.length ? { pendingInput: snapshot.pendingInput } : {}),
           ...(snapshot.budgetFrom ? { budgetFrom: snapshot.budgetFrom } : {}),
           ...(state === 'paused' && snapshot.paused ? { paused: snapshot.paused } : {}),
+          ...notes,
         },
         stepUsage,
         toolCalls,
@@ -142,6 +146,11 @@ export class DurableLeg {
     return this.#held;
   }
 
+  /** The checkpoint as the leg found it when it took the lease (with a pause `finishPause` wrote). */
+  get stored(): StoredCheckpoint | undefined {
+    return this.#stored;
+  }
+
   /** Takes the lease (or throws `LOUSHO_SESSION_BUSY`). `force` takes it over from a crashed holder. */
   async acquire(force = false): Promise<StoredCheckpoint | undefined> {
     if (this.#held) return this.#stored;
@@ -178,19 +187,32 @@ export class DurableLeg {
       throw new SessionAwaitingApprovalError(this.sessionId, run.paused?.approval.approvalId ?? '');
     }
     if (run?.state === 'running') {
-      // A pause stored in the approval store whose checkpoint was not written yet: finish writing it.
-      const pending = (await this.#approvals.list({ sessionId: this.sessionId, status: 'pending' })).find((r) => r.runId === run.runId);
-      if (pending) {
-        const snapshot = pending.snapshot;
-        this.checkpointer.adopt(snapshot);
-        await this.checkpointer.save(snapshot, 'paused');
-        throw new SessionAwaitingApprovalError(this.sessionId, pending.approvalId);
-      }
       const snapshot = snapshotOf(this.sessionId, stored!, run);
       return { kind: 'recover', snapshot, continuation: { recovered: true, ...(interruptedBatch(snapshot) ?? {}) } };
     }
     if (mode === 'resume') throw new SessionNotResumableError(this.sessionId, run ? 'its latest run has finished' : 'it has no checkpoint');
     return { kind: 'fresh', history: stored?.messages };
+  }
+
+  /**
+   * A pause stored in the approval store whose checkpoint was not written yet (the process died in
+   * between): finishes writing it, `seq` being the session log's last seq. Must be called after
+   * `acquire()`; `stored` then shows the paused run.
+   */
+  async finishPause(seq: number): Promise<void> {
+    const stored = this.#stored;
+    const run = stored?.run;
+    if (run?.state !== 'running') return;
+    const pending = (await this.#approvals.list({ sessionId: this.sessionId, status: 'pending' })).find((r) => r.runId === run.runId);
+    if (!pending) return;
+    const snapshot = pending.snapshot;
+    this.checkpointer.adopt(snapshot);
+    await this.checkpointer.save(snapshot, 'paused', { seq });
+    this.#stored = {
+      ...stored!,
+      messages: snapshot.messages.slice(),
+      run: { ...run, state: 'paused', steps: snapshot.steps, usage: snapshot.usage, stepUsage: snapshot.stepUsage.slice(), toolCalls: snapshot.toolCalls.slice(), ...(snapshot.paused ? { paused: snapshot.paused } : {}), seq },
+    };
   }
 
   /** A paused run whose approval was decided, but whose continuation never got to write: go on with that decision. */
@@ -244,13 +266,13 @@ export class DurableLeg {
   }
 
   /** The writer of this leg's events: appended under its lease, and it learns what the store refused. */
-  readonly writer: LegWriter = {
+  readonly fence: AppendFence = {
     holder: this.holder,
     onLost: () => void (this.#lost = true),
     onFailed: (error) => this.#noteFailure(error),
   };
 
-  save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
+  save(snapshot: RunSnapshot, state: RunState, notes?: CheckpointNotes): MaybePromise<void> {
     if (this.#lost) throw new SessionLeaseLostError(this.sessionId);
     if (this.#failure) throw this.#failure.error;
     const noteLoss = (error: unknown): never => {
@@ -260,7 +282,7 @@ export class DurableLeg {
     };
     let answer: MaybePromise<void>;
     try {
-      answer = this.checkpointer.save(snapshot, state);
+      answer = this.checkpointer.save(snapshot, state, notes);
     } catch (error) {
       return noteLoss(error);
     }

@@ -3,6 +3,7 @@ import type { Message } from '../messages.js';
 import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
 import { compactEventLog, replayAfter } from '../stores/compact-log.js';
+import { indexAfter } from '../stores/memory-store.js';
 
 /**
  * Where a session stands: `interrupted` means its latest run was cut off (its process died, or lost
@@ -24,10 +25,10 @@ export interface HydratedSession {
 }
 
 /**
- * The writer of a run leg's events: its lease (appends carry `holder` while `leased`) and what the
+ * The writer of a run leg's events: its lease (appends carry `holder` while leased) and what the
  * leg learns from the store. One object per leg, so a leg whose append failed writes nothing more.
  */
-export interface LegWriter {
+export interface AppendFence {
   holder: string;
   /** Called when the store refused an append because the lease is gone. */
   onLost(): void;
@@ -42,13 +43,18 @@ function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** The last event of a run leg (a run, or its continuation after an approval). */
-function endsLeg(event: UnsequencedStreamEvent): boolean {
-  return event.type === 'run.done' || event.type === 'error';
+/**
+ * The last event of a run leg (a run, or its continuation after an approval) in the log: `run.done`
+ * or `error`, or `run.interrupted` for a leg whose process stopped before it could end it.
+ */
+export function endsLeg(event: UnsequencedStreamEvent): boolean {
+  return event.type === 'run.done' || event.type === 'error' || event.type === 'run.interrupted';
 }
 
-function startsLog(event: UnsequencedStreamEvent): boolean {
-  return event.type === 'run.start' && !('continuation' in event && event.continuation);
+/** The seq after the last leg end of an ordered log: where the events of a leg not yet ended (or compacted) begin. */
+function afterLastLegEnd(log: readonly AgentStreamEvent[]): number {
+  for (let i = log.length; i--; ) if (endsLeg(log[i]!)) return log[i]!.seq + 1;
+  return 0;
 }
 
 /**
@@ -85,13 +91,18 @@ export class SessionRuntime {
    */
   stale = false;
   #seq = 0;
-  /** Events since the start of the latest run: enough to replay a stream a client lost. */
+  /**
+   * The session's events, every run of it, in their stored form (the deltas of an ended leg merged):
+   * what rebuilds the session's UI state, and what a stream a client lost is replayed from.
+   */
   #log: AgentStreamEvent[] = [];
+  /** Events from this seq on belong to a leg that has not ended yet: not compacted. */
+  #uncompactedFrom = 0;
   readonly #listeners = new Set<SessionListener>();
   readonly #store: SessionStore | undefined;
-  #queue: { item: EventToAppend; reset: boolean; writer: LegWriter | undefined; leased: boolean }[] = [];
+  #queue: { item: EventToAppend; fence: AppendFence | undefined; leased: boolean }[] = [];
   /** Legs whose append failed ('failed') or was refused for a lost lease ('lost'): nothing more of theirs is stored. */
-  readonly #broken = new WeakMap<LegWriter, 'failed' | 'lost'>();
+  readonly #broken = new WeakMap<AppendFence, 'failed' | 'lost'>();
   #inflight: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -104,9 +115,23 @@ export class SessionRuntime {
     return this.#seq;
   }
 
+  /** The session's log as this process has it (stored form: merged deltas keep their `pieceSizes`). Read only. */
+  get log(): readonly AgentStreamEvent[] {
+    return this.#log;
+  }
+
+  /**
+   * While events emitted here are still on their way to an async store: a promise that resolves
+   * once every one of them is stored (or refused). Undefined when nothing is pending, so a caller
+   * with a synchronous store goes on without waiting a tick.
+   */
+  get appending(): Promise<void> | undefined {
+    return this.#inflight && this.settled();
+  }
+
   /**
    * Numbers an event (through the store, if any), records it and hands it to every listener.
-   * `writer` is the emitting leg's; its appends carry the lease holder while `leased`.
+   * `fence` is the emitting leg's writer; its appends carry the lease holder while `leased`.
    *
    * With a store, listeners only ever get an event under the number the store gave it: a leg whose
    * append failed stores nothing more (a log with a hole would replay into a different state), and
@@ -115,19 +140,18 @@ export class SessionRuntime {
    * here without an end event: the run that took over writes the session's log now, and a client
    * picks it up from there (`Last-Event-ID`).
    */
-  emit(runId: string, event: UnsequencedStreamEvent, writer?: LegWriter, leased = true): void {
-    const reset = startsLog(event);
+  emit(runId: string, event: UnsequencedStreamEvent, fence?: AppendFence, leased = true): void {
     if (!this.#store) {
-      this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], reset);
-      if (endsLeg(event)) this.#compact();
+      this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent]);
+      if (endsLeg(event)) this.#compact(this.#endLeg(this.#seq));
       return;
     }
-    const broken = writer && this.#broken.get(writer);
+    const broken = fence && this.#broken.get(fence);
     if (broken) {
       if (broken === 'failed' && endsLeg(event)) this.#deliverUnnumbered(runId, event);
       return;
     }
-    this.#queue.push({ item: { runId, event }, reset, writer, leased: leased && writer !== undefined });
+    this.#queue.push({ item: { runId, event }, fence, leased: leased && fence !== undefined });
     if (!this.#inflight) this.#drain();
   }
 
@@ -137,16 +161,16 @@ export class SessionRuntime {
    * unless the lease was `lost`: then nothing is delivered, and a client goes on with the log the
    * run that took over writes. (Without a store, numbers are this process's own: a normal emit.)
    */
-  endUnstored(runId: string, end: UnsequencedStreamEvent, writer: LegWriter | undefined, lost: boolean): void {
+  endUnstored(runId: string, end: UnsequencedStreamEvent, fence: AppendFence | undefined, lost: boolean): void {
     if (!this.#store) {
-      this.emit(runId, end, writer);
+      this.emit(runId, end, fence);
       return;
     }
-    if (writer && !this.#broken.has(writer)) {
-      this.#broken.set(writer, lost ? 'lost' : 'failed');
-      this.#queue = this.#queue.filter((q) => q.writer !== writer);
+    if (fence && !this.#broken.has(fence)) {
+      this.#broken.set(fence, lost ? 'lost' : 'failed');
+      this.#queue = this.#queue.filter((q) => q.fence !== fence);
     }
-    if (!lost && (!writer || this.#broken.get(writer) === 'failed')) this.#deliverUnnumbered(runId, end);
+    if (!lost && (!fence || this.#broken.get(fence) === 'failed')) this.#deliverUnnumbered(runId, end);
   }
 
   /**
@@ -169,14 +193,12 @@ export class SessionRuntime {
   #drain(): void {
     const store = this.#store!;
     while (this.#queue.length > 0) {
-      // One store call per batch; a log reset only ever starts a batch.
-      const { writer, leased } = this.#queue[0]!;
+      // One store call per batch of events of the same leg, under its lease or not.
+      const { fence, leased } = this.#queue[0]!;
       let n = 1;
-      while (n < this.#queue.length && !this.#queue[n]!.reset && this.#queue[n]!.writer === writer && this.#queue[n]!.leased === leased) n++;
+      while (n < this.#queue.length && this.#queue[n]!.fence === fence && this.#queue[n]!.leased === leased) n++;
       const batch = this.#queue.splice(0, n);
-      const reset = batch[0]!.reset;
-      const holder = leased ? writer?.holder : undefined;
-      const options = reset || holder ? { ...(reset ? { resetLog: true } : {}), ...(holder ? { holder } : {}) } : undefined;
+      const options = leased && fence ? { holder: fence.holder } : undefined;
       let answer: AgentStreamEvent[] | Promise<AgentStreamEvent[]>;
       try {
         answer = store.appendEvents(this.id, batch.map((b) => b.item), options);
@@ -187,7 +209,7 @@ export class SessionRuntime {
       if (isPromise(answer)) {
         const inflight: Promise<void> = answer
           .then(
-            (numbered) => this.#delivered(numbered, reset),
+            (numbered) => this.#delivered(numbered),
             (error: unknown) => this.#fail(error, batch),
           )
           .finally(() => {
@@ -197,46 +219,63 @@ export class SessionRuntime {
         this.#inflight = inflight;
         return;
       }
-      this.#delivered(answer, reset);
+      this.#delivered(answer);
     }
   }
 
-  /** Stored events are delivered; a leg that ended gets its log compacted, here and in the store. */
-  #delivered(numbered: readonly AgentStreamEvent[], reset: boolean): void {
-    this.#deliver(numbered, reset);
-    const last = numbered[numbered.length - 1];
-    if (!last || !endsLeg(last)) return;
-    const store = this.#store!;
-    try {
-      const done = store.compactEvents?.(this.id, last.seq);
-      if (isPromise(done)) done.catch(() => {});
-      else if (done === undefined && store.compactEvents && this.#adoptStoredLog(store)) return;
-    } catch {
-      // Compaction only saves space: a store that fails at it still has the full log.
-    }
-    this.#compact();
+  /** The leg that ends at `seq` is ended: returns the seq its uncompacted events start at. */
+  #endLeg(seq: number): number {
+    const from = this.#uncompactedFrom;
+    this.#uncompactedFrom = seq + 1;
+    return from;
   }
 
   /**
-   * After a synchronous store compacted its log, takes the store's events as this log (for the
-   * memory store, the very same objects): the merged reply is then kept once, not twice.
+   * Stored events are delivered; a leg that ended gets its events compacted, here and in the
+   * store (only that leg's: the work does not grow with the session's older runs).
    */
-  #adoptStoredLog(store: SessionStore): boolean {
-    const first = this.#log[0];
-    if (!first) return false;
-    const stored = store.eventsAfter(this.id, first.seq - 1);
+  #delivered(numbered: readonly AgentStreamEvent[]): void {
+    this.#deliver(numbered);
+    const last = numbered[numbered.length - 1];
+    if (!last || !endsLeg(last)) return;
+    const from = this.#endLeg(last.seq);
+    const store = this.#store!;
+    try {
+      const done = store.compactEvents?.(this.id, last.seq, from);
+      if (isPromise(done)) done.catch(() => {});
+      else if (done === undefined && store.compactEvents && this.#adoptStoredLog(store, from)) return;
+    } catch {
+      // Compaction only saves space: a store that fails at it still has the full log.
+    }
+    this.#compact(from);
+  }
+
+  /**
+   * After a synchronous store compacted a leg, takes the store's events for it into this log (for
+   * the memory store, the very same objects): the merged reply is then kept once, not twice.
+   */
+  #adoptStoredLog(store: SessionStore, from: number): boolean {
+    const stored = store.eventsAfter(this.id, from - 1);
     if (isPromise(stored) || stored.at(-1)?.seq !== this.#seq) return false;
-    this.#log = stored;
+    this.#replaceFrom(from, stored);
     return true;
+  }
+
+  /** Replaces the events with `seq >= from` by `events`. */
+  #replaceFrom(from: number, events: readonly AgentStreamEvent[]): void {
+    const log = this.#log;
+    log.length = indexAfter(log, from - 1);
+    for (const event of events) log.push(event);
   }
 
   /**
    * A finished leg's deltas are merged (see `compactEventLog`): a late client resuming inside a
    * merged reply gets a gap and re-reads the session; everyone else replays the same state.
    */
-  #compact(): void {
-    const compacted = compactEventLog(this.#log);
-    if (compacted !== this.#log) this.#log = compacted as AgentStreamEvent[];
+  #compact(from: number): void {
+    const range = this.#log.slice(indexAfter(this.#log, from - 1));
+    const compacted = compactEventLog(range);
+    if (compacted !== range) this.#replaceFrom(from, compacted);
   }
 
   /**
@@ -244,20 +283,20 @@ export class SessionRuntime {
    * vouches for), and nothing else of the leg is stored. The leg's end, if it was among them,
    * reaches the listeners without a number (unless the lease was lost); the leg learns of it.
    */
-  #fail(error: unknown, batch: { item: EventToAppend; writer: LegWriter | undefined }[]): void {
+  #fail(error: unknown, batch: { item: EventToAppend; fence: AppendFence | undefined }[]): void {
     const lost = (error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST';
-    const writer = batch[0]!.writer;
+    const fence = batch[0]!.fence;
     this.#failure ??= { error };
     // A write that failed may have been stored after all (the answer was lost, not the commit): this
     // process's view is no longer the store's, and the next load reads the store again.
     this.stale = true;
     let dropped = batch;
-    if (writer && !this.#broken.has(writer)) {
-      this.#broken.set(writer, lost ? 'lost' : 'failed');
-      dropped = dropped.concat(this.#queue.filter((q) => q.writer === writer));
-      this.#queue = this.#queue.filter((q) => q.writer !== writer);
-      if (lost) writer.onLost();
-      else writer.onFailed(error);
+    if (fence && !this.#broken.has(fence)) {
+      this.#broken.set(fence, lost ? 'lost' : 'failed');
+      dropped = dropped.concat(this.#queue.filter((q) => q.fence === fence));
+      this.#queue = this.#queue.filter((q) => q.fence !== fence);
+      if (lost) fence.onLost();
+      else fence.onFailed(error);
     }
     let end: { item: EventToAppend } | undefined;
     if (!lost) for (const q of dropped) if (endsLeg(q.item.event)) end = q;
@@ -276,8 +315,7 @@ export class SessionRuntime {
     }
   }
 
-  #deliver(numbered: readonly AgentStreamEvent[], reset: boolean): void {
-    if (reset) this.#log = [];
+  #deliver(numbered: readonly AgentStreamEvent[]): void {
     for (const event of numbered) {
       this.#seq = event.seq;
       this.#log.push(event);
@@ -310,10 +348,12 @@ export class SessionRuntime {
       } else if (event.type === 'run.done') {
         this.status = event.finishReason === 'awaiting-approval' ? 'awaiting-approval' : 'idle';
         if (this.status === 'idle') this.pendingApproval = null;
-      } else if (event.type === 'error') {
+      } else if (event.type === 'error' || event.type === 'run.interrupted') {
         this.status = 'idle';
+        this.pendingApproval = null;
       }
-      this.#deliver([event], startsLog(event));
+      this.#deliver([event]);
+      if (endsLeg(event)) this.#uncompactedFrom = event.seq + 1;
     }
   }
 
@@ -324,16 +364,24 @@ export class SessionRuntime {
 
   /** Takes over what a store holds (a session this process has not seen, or one another process changed). */
   hydrate(state: HydratedSession): void {
-    // Listeners following the session get what they have not seen yet (it was appended elsewhere).
-    const missed = this.#listeners.size > 0 && this.#seq > 0 ? replayAfter(state.events, this.#seq) : [];
     this.stale = false;
     this.owner = state.owner;
     this.status = state.status;
     this.pendingApproval = state.pendingApproval;
     this.runStartIndex = state.runStartIndex;
     this.messages = state.messages;
-    this.#log = state.events.slice();
-    this.#seq = Math.max(state.lastSeq, this.#log.at(-1)?.seq ?? 0);
+    this.adoptLog(state.events, state.lastSeq);
+  }
+
+  /**
+   * Takes the session's log as the store holds it (whole, in seq order), e.g. when another process
+   * appended to it. Listeners following the session get what they have not seen yet.
+   */
+  adoptLog(events: readonly AgentStreamEvent[], lastSeq: number): void {
+    const missed = this.#listeners.size > 0 && this.#seq > 0 ? replayAfter(events, this.#seq) : [];
+    this.#log = events.slice();
+    this.#seq = Math.max(lastSeq, this.#log.at(-1)?.seq ?? 0);
+    this.#uncompactedFrom = afterLastLegEnd(this.#log);
     for (const event of missed) {
       for (const listener of this.#listeners) {
         try {
@@ -345,18 +393,9 @@ export class SessionRuntime {
     }
   }
 
-  /** Events with `seq > afterSeq` still in the log (the log starts at the latest run). */
+  /** Events with `seq > afterSeq` in the log, as a client is sent them (`replayAfter`). */
   eventsAfter(afterSeq: number): AgentStreamEvent[] {
-    const log = this.#log;
-    // The log is ordered by seq: find the first index past afterSeq.
-    let lo = 0;
-    let hi = log.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (log[mid]!.seq <= afterSeq) lo = mid + 1;
-      else hi = mid;
-    }
-    return replayAfter(log.slice(lo), afterSeq);
+    return replayAfter(this.#log.slice(indexAfter(this.#log, afterSeq)), afterSeq);
   }
 
   /** The seq of the first event still replayable, or `lastSeq + 1` when the log is empty. */

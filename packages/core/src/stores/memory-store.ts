@@ -31,6 +31,18 @@ function newRecord(id: string, now: number, owner?: string): SessionRecord {
   return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
 }
 
+/** The index of the first event of an ordered log with `seq > afterSeq`. */
+export function indexAfter(log: readonly AgentStreamEvent[], afterSeq: number): number {
+  let lo = 0;
+  let hi = log.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (log[mid]!.seq <= afterSeq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 /** Sessions and their event logs in a Map. Records are copied in and out; events are plain JSON. */
 export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
@@ -80,11 +92,11 @@ export class MemorySessionStore implements SessionStore {
     this.#logs.delete(id);
   }
 
-  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): AgentStreamEvent[] {
+  appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): AgentStreamEvent[] {
     if (options.holder !== undefined && this.#leaseHolder && this.#leaseHolder(id) !== options.holder) throw new SessionLeaseLostError(id);
     const record = this.#ensure(id);
     let log = this.#logs.get(id);
-    if (!log || options.resetLog) this.#logs.set(id, (log = []));
+    if (!log) this.#logs.set(id, (log = []));
     const numbered: AgentStreamEvent[] = [];
     for (const { runId, event } of events) {
       const stamped = { ...event, seq: ++record.lastSeq, runId, sessionId: id } as AgentStreamEvent;
@@ -97,24 +109,18 @@ export class MemorySessionStore implements SessionStore {
 
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
     const log = this.#logs.get(id) ?? [];
-    let lo = 0;
-    let hi = log.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (log[mid]!.seq <= afterSeq) lo = mid + 1;
-      else hi = mid;
-    }
-    return log.slice(lo);
+    return log.slice(indexAfter(log, afterSeq));
   }
 
-  compactEvents(id: string, throughSeq: number): void {
+  compactEvents(id: string, throughSeq: number, fromSeq = 0): void {
     const log = this.#logs.get(id);
     if (!log) return;
-    const end = log.findIndex((event) => event.seq > throughSeq);
-    const head = end === -1 ? log : log.slice(0, end);
-    const compacted = compactEventLog(head);
-    if (compacted === head) return;
-    this.#logs.set(id, end === -1 ? compacted.slice() : [...compacted, ...log.slice(end)]);
+    const start = indexAfter(log, fromSeq - 1);
+    const end = indexAfter(log, throughSeq);
+    const range = log.slice(start, end);
+    const compacted = compactEventLog(range);
+    if (compacted === range) return;
+    log.splice(start, end - start, ...compacted);
   }
 }
 

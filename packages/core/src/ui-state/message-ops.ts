@@ -130,6 +130,14 @@ export function cancelUnfinishedTools(list: MessageList): MessageList {
   return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
 }
 
+/** The first `count` messages, the last of them keeping only its first `parts` parts (when given). */
+export function truncateMessages(list: MessageList, count: number, parts?: number): MessageList {
+  const kept: MessageList = PersistentList.from(list.toArray().slice(0, count));
+  const last = kept.at(count - 1);
+  // (`undefined < n` is false: without `parts`, the last message stays whole.)
+  return last && parts! < last.parts.length ? withParts(kept, count - 1, last, PersistentList.from(last.parts.slice(0, parts))) : kept;
+}
+
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */
 export const contentParts = (content: Message['content']): UIPart[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content.map((part) => ({ ...part })));
 

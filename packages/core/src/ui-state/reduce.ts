@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyPart, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import { appendReplyPart, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, truncateMessages, updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
@@ -148,9 +148,21 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       break;
     }
 
+    case 'run.interrupted':
+      // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes on
+      // from there and streams it again), its unfinished calls are cancelled, and the next leg's
+      // `run.start` continues the reply the checkpoint kept (if it kept one).
+      list = cancelUnfinishedTools(truncateMessages(list, event.messages, event.parts));
+      cursor = event.parts! >= 0 ? CURSOR_OPEN : 0;
+      status = 'idle';
+      finishReason = 'interrupted';
+      pendingApproval = error = null;
+      runId = event.runId;
+      break;
+
     default:
       // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
-      reply = updateToolPart(list, cursor, event, toolFields, event);
+      reply = updateToolPart(list, cursor, event as Exclude<ToolEvent, { type: 'approval.requested' }>, toolFields, event as ToolEvent);
       if (reply === null) return undefined;
   }
   if (reply) {
