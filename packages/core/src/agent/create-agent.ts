@@ -18,7 +18,8 @@ import type { LoopDeps } from './loop-deps.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
-import { SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
+import { endsLeg, SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
+import { closeAbandonedLeg, leaseStateOf } from './abandoned-leg.js';
 import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
 
 export { SessionAwaitingApprovalError };
@@ -199,7 +200,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   });
 
   /** Brings the session's runtime up to date with the store (unless a run is going on here). */
-  const loadSession = async (id: string): Promise<SessionState | undefined> => {
+  const stores = { sessions: sessionStore, checkpoints: checkpointStore, approvals: approvalStore };
+  const loadSession = async (id: string, closed = false): Promise<SessionState | undefined> => {
     const record = await sessionStore.get(id);
     const local = sessions.get(id);
     if (!record) return local && stateOf(local);
@@ -215,8 +217,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     // may have ended (and its process stored the end) in between: read the record again, or a
     // follower would wait for the end of a leg whose end it already has.
     const lastEvent = events.at(-1);
-    const current =
-      record.status === 'running' && (lastEvent?.type === 'run.done' || lastEvent?.type === 'error') ? ((await sessionStore.get(id)) ?? record) : record;
+    const current = record.status === 'running' && lastEvent && endsLeg(lastEvent) ? ((await sessionStore.get(id)) ?? record) : record;
     const runtime = sessionFor(id);
     // A run started here while we were reading: its state is newer than what we read.
     if (runtime.active || runtime.version !== version) return stateOf(runtime);
@@ -239,9 +240,15 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     } else if (status === 'awaiting-approval' && !pendingApproval) {
       status = 'idle';
     }
+    // Cut off and nobody has ended its leg in the log yet: end it now (`run.interrupted`), so what
+    // this load returns, and what followers anywhere see, says so without anybody sending anything.
+    if (status === 'interrupted' && !(lastEvent && endsLeg(lastEvent)) && !closed) {
+      await closeAbandonedLeg(runtime, stores);
+      return loadSession(id, true);
+    }
     // With signals: the process running the leg stored its end, but its last events (`run.done`,
     // `approval.requested`) are still on their way. Shown as running, so a follower waits for them.
-    if (signals && status !== 'running' && status !== 'interrupted' && lastEvent && lastEvent.type !== 'run.done' && lastEvent.type !== 'error') {
+    if (signals && status !== 'running' && status !== 'interrupted' && lastEvent && !endsLeg(lastEvent)) {
       status = 'running';
       pendingApproval = null;
     }
@@ -426,7 +433,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       if (!signals) return unsubscribe;
       // With signals, a subscriber also sees the runs of other processes (see RemoteFollower).
       let follower = followers.get(id);
-      if (!follower) followers.set(id, (follower = new RemoteFollower(session, sessionStore, signals)));
+      if (!follower) {
+        const lease = { state: () => leaseStateOf(checkpointStore, id), closeAbandoned: () => closeAbandonedLeg(session, stores) };
+        followers.set(id, (follower = new RemoteFollower(session, sessionStore, signals, lease)));
+      }
       const unfollow = follower.add();
       return () => {
         unsubscribe();
@@ -445,7 +455,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       await signals.requestStop(id);
       return true;
     },
-    load: loadSession,
+    load: (id) => loadSession(id),
     async create(id, options = {}) {
       const { created, record } = await sessionStore.create(id, options.owner !== undefined ? { owner: options.owner } : {});
       const local = sessions.get(id);

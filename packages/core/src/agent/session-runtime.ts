@@ -334,10 +334,13 @@ export class SessionRuntime {
    * stored form) to this process's listeners, as if they had been emitted here: only those after
    * `lastSeq`, a merged delta cut where it overlaps (`replayAfter`), never a `pieceSizes`. Ignored
    * while a run of this process works on the session (its own events are delivered as emitted).
+   * `interrupted`: the caller checked that no run holds the session, so a `run.interrupted` at the
+   * end leaves it `interrupted` (else a run that took it over starts right after it).
    */
-  receiveStored(events: readonly AgentStreamEvent[]): void {
+  receiveStored(events: readonly AgentStreamEvent[], interrupted = false): void {
     if (this.active) return;
-    for (const event of replayAfter(events, this.#seq)) {
+    const replay = replayAfter(events, this.#seq);
+    for (const event of replay) {
       if (event.seq <= this.#seq) continue;
       this.stale = true;
       if (event.type === 'run.start') {
@@ -348,8 +351,11 @@ export class SessionRuntime {
       } else if (event.type === 'run.done') {
         this.status = event.finishReason === 'awaiting-approval' ? 'awaiting-approval' : 'idle';
         if (this.status === 'idle') this.pendingApproval = null;
-      } else if (event.type === 'error' || event.type === 'run.interrupted') {
+      } else if (event.type === 'error') {
         this.status = 'idle';
+        this.pendingApproval = null;
+      } else if (event.type === 'run.interrupted') {
+        this.status = interrupted && event === replay.at(-1) ? 'interrupted' : 'running';
         this.pendingApproval = null;
       }
       this.#deliver([event]);

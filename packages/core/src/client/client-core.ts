@@ -160,18 +160,19 @@ export function createClientCore(
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
     }
     if (next === state) return false;
-    const ends = type === 'run.done' || type === 'error';
+    // `run.interrupted` ends the leg its process could not end (the stream goes on if a run takes over).
+    const ends = type === 'run.done' || type === 'error' || type === 'run.interrupted';
     serverRunning = type === 'run.start' || (serverRunning && !ends);
     state = next;
     changed(ends);
     callSafely(options.onEvent, event);
-    if (type === 'run.done') {
-      callSafely(options.onFinish, { state, finishReason: state.finishReason! });
-      settle();
-    } else if (ends) {
+    if (type === 'error') {
       const error = new AgentClientError(state.error!.code, state.error!.message);
       callSafely(options.onError, error);
       settle(error);
+    } else if (ends) {
+      callSafely(options.onFinish, { state, finishReason: state.finishReason! });
+      settle();
     }
     return true;
   }
@@ -350,6 +351,12 @@ export function createClientCore(
       }
       return ended || { ok: true, state, finishReason: null };
     },
+
+    resume: () =>
+      act(
+        () => state.finishReason != 'interrupted' && ['LOUSHO_SESSION_NOT_RESUMABLE', 'Nothing to resume.'],
+        (signal) => transport.resume(sessionId!, signal),
+      ),
 
     approve: (note) => tool(true, note),
     reject: (note) => tool(false, note),

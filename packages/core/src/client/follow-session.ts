@@ -27,7 +27,9 @@ export function followSession(sessions: SessionSource, sessionId: string, afterS
     unsubscribe = sessions.subscribe(sessionId, (event) => {
       if (event.seq <= replayedUpTo) return;
       feed.push(event);
-      if (isLegEnd(event)) feed.end();
+      // A leg whose process stopped ends with `run.interrupted`; the stream ends there too unless a
+      // run took the session over (it starts right after it).
+      if (isLegEnd(event) || (event.type === 'run.interrupted' && sessions.get(sessionId)?.status === 'interrupted')) feed.end();
     });
     feed.onClose(unsubscribe);
   }

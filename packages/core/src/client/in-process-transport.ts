@@ -52,6 +52,10 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
           : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
       return runReader(run, signal);
     },
+    async resume(sessionId, signal) {
+      // Never forced, as over HTTP: only a run whose lease ran out is resumed.
+      return runReader(await agent.resumeStream(sessionId, { force: false }), signal);
+    },
     async follow(sessionId, afterSeq, signal) {
       return readerOf(followSession(agent.sessions, sessionId, afterSeq), signal);
     },

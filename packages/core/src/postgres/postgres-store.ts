@@ -14,7 +14,9 @@ import type {
   CompleteAgentStore,
   EventToAppend,
   LeaseResult,
+  LeaseState,
   RunProgress,
+  RunState,
   RunStart,
   SessionPatch,
   SessionRecord,
@@ -332,6 +334,17 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   load(sessionId: string): Promise<StoredCheckpoint | undefined> {
     return this.#read(sessionId);
+  }
+
+  async leaseState(sessionId: string): Promise<LeaseState | undefined> {
+    const s = this.#db.s;
+    const { rows } = await this.#db.query<{ leased: boolean; state: RunState | null }>(
+      `SELECT lease_holder IS NOT NULL AND coalesce(lease_expires, 0) > ${s}.lousho_now_ms() AS leased, run_progress::json ->> 'state' AS state
+       FROM ${s}.lousho_checkpoints WHERE session_id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    return row && { leased: row.leased, ...(row.state ? { run: row.state } : {}) };
   }
 
   async delete(sessionId: string): Promise<void> {

@@ -14,6 +14,7 @@ import type {
   CompleteAgentStore,
   EventToAppend,
   LeaseResult,
+  LeaseState,
   RunProgress,
   RunStart,
   SessionPatch,
@@ -303,6 +304,17 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   save(sessionId: string, write: CheckpointWrite): void {
     this.#guard(() => this.#saveTx(sessionId, write));
+  }
+
+  leaseState(sessionId: string): LeaseState | undefined {
+    return this.#guard(() => {
+      const row = this.#s.get('SELECT lease_holder, lease_expires, run_progress FROM lousho_checkpoints WHERE session_id = ?').get(sessionId) as
+        | Pick<CheckpointRow, 'lease_holder' | 'lease_expires' | 'run_progress'>
+        | undefined;
+      if (!row) return undefined;
+      const state = fromJson<RunProgress>(row.run_progress)?.state;
+      return { leased: row.lease_holder !== null && (row.lease_expires ?? 0) > Date.now(), ...(state ? { run: state } : {}) };
+    });
   }
 
   load(sessionId: string): StoredCheckpoint | undefined {

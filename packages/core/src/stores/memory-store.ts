@@ -11,6 +11,7 @@ import type {
   CompleteAgentStore,
   EventToAppend,
   LeaseResult,
+  LeaseState,
   ListWrite,
   RunProgress,
   RunStart,
@@ -200,6 +201,13 @@ export class MemoryCheckpointStore implements CheckpointStore {
   load(sessionId: string): StoredCheckpoint | undefined {
     const entry = this.#entries.get(sessionId);
     return entry && this.#view(sessionId, entry, Date.now());
+  }
+
+  leaseState(sessionId: string): LeaseState | undefined {
+    const entry = this.#entries.get(sessionId);
+    if (!entry) return undefined;
+    const state = entry.run?.progress.state;
+    return { leased: entry.lease !== undefined && entry.lease.expiresAt > Date.now(), ...(state ? { run: state } : {}) };
   }
 
   delete(sessionId: string): void {

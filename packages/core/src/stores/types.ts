@@ -165,6 +165,13 @@ export interface StoredCheckpoint {
 
 export type LeaseResult = { acquired: true; checkpoint: StoredCheckpoint | undefined } | { acquired: false };
 
+/** Whether a session's lease is held now, and where its latest run stands: `leaseState()`. */
+export interface LeaseState {
+  leased: boolean;
+  /** The latest run's state; undefined before its first checkpoint. */
+  run?: RunState;
+}
+
 export interface CheckpointStore {
   /**
    * How long a lease lasts without renewal, in ms. The holder renews it well before that; a holder
@@ -187,6 +194,13 @@ export interface CheckpointStore {
    */
   save(sessionId: string, write: CheckpointWrite): MaybePromise<void>;
   load(sessionId: string): MaybePromise<StoredCheckpoint | undefined>;
+  /**
+   * The lease and the run's state alone, without the transcript: what a process following a run of
+   * another process reads now and then to notice that the run was cut off (its lease ran out while
+   * it was `running`). Undefined for a session without a checkpoint. Optional: without it, `load()`
+   * is used.
+   */
+  leaseState?(sessionId: string): MaybePromise<LeaseState | undefined>;
   delete(sessionId: string): MaybePromise<void>;
 }
 

@@ -142,7 +142,11 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
         code: 'LOUSHO_SESSION_LEASE_LOST',
       });
       expect((await store.checkpoints.load('s'))!.messages).toEqual([msg('user', 'hi')]);
+      // The lease and the run's state alone, without the transcript.
+      expect(await store.checkpoints.leaseState?.('s')).toEqual({ leased: true, run: 'running' });
+      expect(await store.checkpoints.leaseState?.('nobody')).toBeUndefined();
       await store.checkpoints.release('s', 'h2');
+      expect(await store.checkpoints.leaseState?.('s')).toEqual({ leased: false, run: 'running' });
       expect((await store.checkpoints.acquire('s', 'h3')).acquired).toBe(true);
       expect(await store.checkpoints.renew('s', 'h2')).toBe(false);
       expect(await store.checkpoints.renew('s', 'h3')).toBe(true);
