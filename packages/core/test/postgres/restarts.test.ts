@@ -75,6 +75,10 @@ describe.skipIf((!binaries && process.env.CI !== 'true') || !databaseUrl)('the d
       a.send({ delay: 8 });
       const onA = await openStream(`${a.url}/sessions/${id}/messages`, json({ input: 'stream 120' }));
       expect(onA.status).toBe(200);
+      // Someone follows the turn from the other process.
+      await until(() => numbered(onA.events).length >= 3, 'the turn to start');
+      const onB = await openStream(`${b.url}/sessions/${id}/events`, { headers: { 'last-event-id': '0' } });
+      expect(onB.status).toBe(200);
       // Cut while the reply streams (the cut point differs per mode).
       await until(() => numbered(onA.events).length >= (mode === 'fast' ? 25 : 60), 'the reply to stream');
       await restart(mode, 300);
@@ -88,8 +92,14 @@ describe.skipIf((!binaries && process.env.CI !== 'true') || !databaseUrl)('the d
       expect(onA.raw.trimEnd().split('\n\n').at(-1)).not.toMatch(/^id:/m);
       expect(onA.events.slice(0, -1).every((e) => typeof e.seq === 'number')).toBe(true);
 
-      // Nobody sends anything: once the lease has run out, both processes say the turn was interrupted.
+      // Nobody sends anything: once the lease has run out, the follower on B ends with the turn
+      // marked interrupted, and both processes say so.
+      await within(onB.done, "B's follower to end by itself", 20_000);
+      expect(onB.events.at(-1)).toMatchObject({ type: 'run.interrupted' });
       for (const on of [a, b]) await until(async () => (await sessionOf(on, id)).status === 'interrupted', `${on === a ? 'A' : 'B'} to show the session interrupted`);
+      const interrupted = await sessionOf(b, id);
+      expect(plain(reduceAll(onB.events))).toEqual(plain(interrupted.state));
+      expect(interrupted.state).toMatchObject({ status: 'idle', finishReason: 'interrupted', error: null });
 
       // The client reconnects with its last number: no gap, whatever the store kept of the cut turn.
       const seen: AgentStreamEvent[] = onA.events.slice();
@@ -107,10 +117,80 @@ describe.skipIf((!binaries && process.env.CI !== 'true') || !databaseUrl)('the d
       expect(server.status).toBe('idle');
       expect(plain(reduceAll(seen))).toEqual(plain(server.state));
       expect(server.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant']);
+      // As if it had never been cut: the reply once, every call done, nothing left streaming.
+      const reply = server.state.messages[1]!;
+      expect(reply.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text).join('')).toBe(
+        `${Array.from({ length: 120 }, (_, i) => `word${i + 1} `).join('')}All done, both parts are finished.`,
+      );
+      expect(reply.parts.filter((p) => p.type === 'tool').map((p) => (p as { state: string }).state)).toEqual(['done', 'done']);
 
       // Every numbered event any client got is the one the store holds under that number.
       const log = await store.sessions.eventsAfter(id, 0);
-      expectSentAsStored([...seen, ...resumed.events], log);
+      expectSentAsStored([...seen, ...onB.events, ...resumed.events], log);
     }, 90_000);
   }
+
+  it('an outage longer than the lease: nobody sends anything, and every cut turn says interrupted on both processes; a new message finishes it, then is answered', async () => {
+    // One turn running on each process, each followed from the other one.
+    const ids = [await newSession(a), await newSession(b)];
+    a.send({ delay: 8 });
+    b.send({ delay: 8 });
+    const turns = [
+      await openStream(`${a.url}/sessions/${ids[0]}/messages`, json({ input: 'stream 150' })),
+      await openStream(`${b.url}/sessions/${ids[1]}/messages`, json({ input: 'stream 150' })),
+    ];
+    await until(() => turns.every((t) => numbered(t.events).length >= 5), 'both turns to start');
+    const followers = [
+      await openStream(`${b.url}/sessions/${ids[0]}/events`, { headers: { 'last-event-id': '0' } }),
+      await openStream(`${a.url}/sessions/${ids[1]}/events`, { headers: { 'last-event-id': '0' } }),
+    ];
+    await until(() => turns.every((t) => numbered(t.events).length >= 30), 'both replies to stream');
+    await restart('immediate', LEASE_MS * 2.5);
+    a.send({ delay: 0 });
+    b.send({ delay: 0 });
+    for (const turn of turns) {
+      await within(turn.done, 'a turn to end');
+      expect(turn.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'LOUSHO_STORE_UNAVAILABLE' } });
+      expect(turn.events.at(-1)!.seq).toBeUndefined();
+    }
+
+    // Without anybody sending anything, the followers end and both sessions are interrupted everywhere.
+    for (const follower of followers) {
+      await within(follower.done, 'a follower to end by itself', 20_000);
+      expect(follower.events.at(-1)).toMatchObject({ type: 'run.interrupted' });
+    }
+    for (const id of ids) {
+      for (const on of [a, b]) {
+        const session = await sessionOf(on, id);
+        expect(session.status).toBe('interrupted');
+        expect(session.state).toMatchObject({ status: 'idle', finishReason: 'interrupted' });
+        // Nothing of the cut reply is left open.
+        const parts = session.state.messages.flatMap((m) => m.parts).filter((p) => p.type === 'tool');
+        expect(parts.every((p) => (p as { state: string }).state !== 'input-streaming' && (p as { state: string }).state !== 'running')).toBe(true);
+      }
+    }
+
+    // A new message to the first one (on the other process) finishes the interrupted turn first, then is answered.
+    const next = await openStream(`${b.url}/sessions/${ids[0]}/messages`, json({ input: 'and then?' }));
+    expect(next.status).toBe(200);
+    await within(next.done, 'the new message');
+    expect(next.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    const first = await sessionOf(a, ids[0]);
+    expect(first.messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual(['stream 150', 'assistant', 'tool', 'tool', 'assistant', 'and then?', 'assistant']);
+    expect(first.messages[4]!.content).toBe('All done, both parts are finished.');
+    expect(first.messages[6]!.content).toBe('ok: and then?');
+    // The "Resume" button on the second one.
+    const resumed = await openStream(`${a.url}/sessions/${ids[1]}/resume`, { method: 'POST' });
+    await within(resumed.done, 'the resumed turn');
+    expect(resumed.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+
+    // Each turn's own client reconnects from its last number and ends where a reload is.
+    for (const [i, id] of ids.entries()) {
+      const seen = turns[i]!.events.slice();
+      const on = i === 0 ? a : b;
+      await reconnect(on, id, seen);
+      expect(plain(reduceAll(seen))).toEqual(plain((await sessionOf(on, id)).state));
+      expectSentAsStored([...seen, ...followers[i]!.events], await store.sessions.eventsAfter(id, 0));
+    }
+  }, 90_000);
 });
