@@ -116,7 +116,7 @@ describe.skipIf((!binaries && process.env.CI !== 'true') || !databaseUrl)('Postg
   });
 
   it('ends the turn with a clear error event, and the session is resumable once the database is back', async () => {
-    cluster = await startCluster();
+    cluster = await startCluster({ synchronousCommit: true });
     const store = await PostgresStore.connect({ connectionString: cluster.url, leaseMs: 1000 });
     const release = { open: () => {} };
     const started = { count: 0 };

@@ -16,7 +16,7 @@ import { pgBinDir, startCluster, startServer, stopCluster, stopServer, type Clus
 import { json, plain, readSse, reduceAll } from '../http/helpers.js';
 import { expectSentAsStored, openStream, sleep, until, within } from './live-stream.js';
 import { bundleChild, startHandler, type HandlerProcess } from './processes.js';
-import { databaseUrl, freshSchema } from './pg-env.js';
+import { databaseUrl, freshSchema, synchronousCommitOf } from './pg-env.js';
 
 const LEASE_MS = 1500;
 
@@ -33,6 +33,7 @@ describe.skipIf((!binaries && process.env.CI !== 'true') || !databaseUrl)('the d
 
   beforeAll(async () => {
     cluster = await startCluster({ synchronousCommit: true });
+    expect(await synchronousCommitOf(cluster.url)).toBe('on');
     store = await PostgresStore.connect({ connectionString: cluster.url, schema, leaseMs: LEASE_MS, noSignals: true });
     bundle = await bundleChild();
     [a, b] = await Promise.all([startHandler(bundle.file, cluster.url, schema, LEASE_MS), startHandler(bundle.file, cluster.url, schema, LEASE_MS)]);
