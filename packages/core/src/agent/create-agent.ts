@@ -18,7 +18,8 @@ import type { LoopDeps } from './loop-deps.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
-import { SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
+import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
+import { endsLeg, SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
 import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
 
 export { SessionAwaitingApprovalError };
@@ -198,8 +199,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     // may have ended (and its process stored the end) in between: read the record again, or a
     // follower would wait for the end of a leg whose end it already has.
     const lastEvent = events.at(-1);
-    const current =
-      record.status === 'running' && (lastEvent?.type === 'run.done' || lastEvent?.type === 'error') ? ((await sessionStore.get(id)) ?? record) : record;
+    const current = record.status === 'running' && lastEvent && endsLeg(lastEvent) ? ((await sessionStore.get(id)) ?? record) : record;
     const runtime = sessionFor(id);
     // A run started here while we were reading: its state is newer than what we read.
     if (runtime.active || runtime.version !== version) return stateOf(runtime);
@@ -220,7 +220,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     }
     // With signals: the process running the leg stored its end, but its last events (`run.done`,
     // `approval.requested`) are still on their way. Shown as running, so a follower waits for them.
-    if (signals && status !== 'running' && lastEvent && lastEvent.type !== 'run.done' && lastEvent.type !== 'error') {
+    if (signals && checkpoint?.leased && status !== 'running' && lastEvent && !endsLeg(lastEvent)) {
       status = 'running';
       pendingApproval = null;
     }
@@ -234,6 +234,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       events,
     });
     runtime.version = Math.max(runtime.version, 1);
+    // A leg nobody runs any more (its lease is gone) whose end is not in the log: its process died.
+    if (!checkpoint?.leased && lastLegOpen(events)) await closeAbandonedLeg(runtime, sessionStore, checkpointStore, approvalStore);
     return stateOf(runtime);
   };
 
@@ -309,6 +311,20 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     // The session's lease first, so a decision is only recorded when its continuation can run.
     const known = typeof id === 'string' && id.length > 0 ? await approvalStore.get(id) : undefined;
     let leg: DurableLeg | undefined;
+    // Claimed but never decided: by a process that died in between, if its lease is gone (a claim
+    // is always made under the session's lease). Then nobody decided it: it is pending again.
+    if (known?.status === 'resolving' && !known.decision) {
+      const probe = new DurableLeg(checkpointStore, approvalStore, known.sessionId);
+      const free = await probe.acquire().then(
+        () => true,
+        () => false,
+      );
+      if (free) {
+        await approvalStore.release(id);
+        known.status = 'pending';
+      }
+      await probe.release();
+    }
     if (known && known.status === 'pending') {
       await loadSession(known.sessionId);
       if (sessionFor(known.sessionId).active) throw sessionBusyError(known.sessionId);

@@ -87,6 +87,8 @@ export function driveRun(params: DriveRunParams): AgentRun {
   session.version++;
   const signal = runSignal(session, params.signal);
   let started = false;
+  /** The leg's last events were emitted (`run.done`). */
+  let ended = false;
 
   const result = (async (): Promise<ExecutionResult> => {
     try {
@@ -162,20 +164,11 @@ export function driveRun(params: DriveRunParams): AgentRun {
       } else if (leg) {
         await save('done', { finishReason: outcome.finishReason });
       }
-      // Appends still on their way carry this leg's lease: let them land before giving it up.
-      await session.settled();
-      // The status is stored while the lease is still held: another process never sees this leg
-      // neither leased nor marked ended (which would look like a crash).
-      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
-      await leg?.release();
-      session.status = status;
-      session.pendingApproval = pendingApproval;
-      // A listener may start the next turn as soon as it sees the end.
-      leave();
-      if (outcome.paused) {
-        emit({ type: 'approval.requested', approval: outcome.paused.approval });
-        emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
-      }
+      // The leg's last events are stored while it still holds the lease (appends are fenced by it):
+      // a reader that finds the lease free and a leg's end missing knows its process died. This
+      // process's listeners get them once the lease is free, so one may start the next turn at once.
+      session.holdListeners();
+      if (outcome.paused) emit({ type: 'approval.requested', approval: outcome.paused.approval });
       emit({
         type: 'run.done',
         finishReason: outcome.finishReason,
@@ -186,6 +179,17 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
       });
+      ended = true;
+      await session.settled();
+      // The status is stored while the lease is still held: another process never sees this leg
+      // neither leased nor marked ended (which would look like a crash).
+      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
+      await leg?.release();
+      session.status = status;
+      session.pendingApproval = pendingApproval;
+      leave();
+      session.releaseListeners();
+      if (outcome.paused) emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
       emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
       await session.flush();
 
@@ -214,6 +218,13 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       session.messages = snapshot.messages;
       session.status = 'idle';
+      if (ended) {
+        // The leg's end is in the log already (storing the session's status failed after it).
+        await leg?.release();
+        leave();
+        session.releaseListeners();
+        throw error;
+      }
       if (leg?.held && !(error instanceof SessionLeaseLostError)) {
         // A failed run is over: the next turn starts a new one on the transcript as it stands.
         try {
@@ -222,6 +233,9 @@ export function driveRun(params: DriveRunParams): AgentRun {
           // The lease may be gone; the next turn then recovers from the last checkpoint.
         }
       }
+      // As above: the end is stored under the lease, and reaches this process's listeners after it.
+      session.holdListeners();
+      emit({ type: 'error', error: serializeError(error) });
       await session.settled();
       try {
         // The session belongs to another run now: its status is that run's to write.
@@ -231,7 +245,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       await leg?.release();
       leave();
-      emit({ type: 'error', error: serializeError(error) });
+      session.releaseListeners();
       try {
         await session.flush();
       } catch {
@@ -240,6 +254,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       throw error;
     } finally {
       leave();
+      session.releaseListeners();
       await leg?.release();
       if (session.abortController?.signal === signal) session.abortController = undefined;
       unsubscribe?.();
