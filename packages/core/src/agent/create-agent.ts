@@ -5,7 +5,7 @@ import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
-import { memoryStore } from '../stores/memory-store.js';
+import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
@@ -18,8 +18,9 @@ import type { LoopDeps } from './loop-deps.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
+import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
+import { leaseStateOf } from './lease-state.js';
 import { endsLeg, SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
-import { closeAbandonedLeg, leaseStateOf } from './abandoned-leg.js';
 import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
 
 export { SessionAwaitingApprovalError };
@@ -169,7 +170,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
   const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore();
-  const sessionStore: SessionStore = store.sessions ?? fallback!.sessions;
+  // The memory session log fences appends by its own memory checkpoints' leases; next to a checkpoint
+  // store of another kind it cannot see those leases, so it keeps the log without fencing.
+  const sessionStore: SessionStore = store.sessions ?? (store.checkpoints ? new MemorySessionStore() : fallback!.sessions);
   const checkpointStore: CheckpointStore = store.checkpoints ?? fallback!.checkpoints;
   const approvalStore: ApprovalStore = config.approvalStore ?? store.approvals ?? fallback!.approvals;
   // Cross-process signals only make sense with the store's own session log (they announce its appends).
@@ -200,8 +203,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   });
 
   /** Brings the session's runtime up to date with the store (unless a run is going on here). */
-  const stores = { sessions: sessionStore, checkpoints: checkpointStore, approvals: approvalStore };
-  const loadSession = async (id: string, closed = false): Promise<SessionState | undefined> => {
+  const loadSession = async (id: string): Promise<SessionState | undefined> => {
     const record = await sessionStore.get(id);
     const local = sessions.get(id);
     if (!record) return local && stateOf(local);
@@ -240,15 +242,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     } else if (status === 'awaiting-approval' && !pendingApproval) {
       status = 'idle';
     }
-    // Cut off and nobody has ended its leg in the log yet: end it now (`run.interrupted`), so what
-    // this load returns, and what followers anywhere see, says so without anybody sending anything.
-    if (status === 'interrupted' && !(lastEvent && endsLeg(lastEvent)) && !closed) {
-      await closeAbandonedLeg(runtime, stores);
-      return loadSession(id, true);
-    }
     // With signals: the process running the leg stored its end, but its last events (`run.done`,
     // `approval.requested`) are still on their way. Shown as running, so a follower waits for them.
-    if (signals && status !== 'running' && status !== 'interrupted' && lastEvent && !endsLeg(lastEvent)) {
+    if (signals && checkpoint?.leased && status !== 'running' && lastEvent && !endsLeg(lastEvent)) {
       status = 'running';
       pendingApproval = null;
     }
@@ -262,6 +258,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       events,
     });
     runtime.version = Math.max(runtime.version, 1);
+    // A leg nobody runs any more (its lease is gone) whose end is not in the log: its process died
+    // (or lost its store). Ended in the log now (`run.interrupted` for a run cut off), so what this
+    // load returns, and what followers anywhere see, says so without anybody sending anything.
+    if (!checkpoint?.leased && lastLegOpen(events)) await closeAbandonedLeg(runtime, sessionStore, checkpointStore, approvalStore);
     return stateOf(runtime);
   };
 
@@ -337,6 +337,20 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     // The session's lease first, so a decision is only recorded when its continuation can run.
     const known = typeof id === 'string' && id.length > 0 ? await approvalStore.get(id) : undefined;
     let leg: DurableLeg | undefined;
+    // Claimed but never decided: by a process that died in between, if its lease is gone (a claim
+    // is always made under the session's lease). Then nobody decided it: it is pending again.
+    if (known?.status === 'resolving' && !known.decision) {
+      const probe = new DurableLeg(checkpointStore, approvalStore, known.sessionId);
+      const free = await probe.acquire().then(
+        () => true,
+        () => false,
+      );
+      if (free) {
+        await approvalStore.release(id);
+        known.status = 'pending';
+      }
+      await probe.release();
+    }
     if (known && known.status === 'pending') {
       await loadSession(known.sessionId);
       if (sessionFor(known.sessionId).active) throw sessionBusyError(known.sessionId);
@@ -434,7 +448,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       // With signals, a subscriber also sees the runs of other processes (see RemoteFollower).
       let follower = followers.get(id);
       if (!follower) {
-        const lease = { state: () => leaseStateOf(checkpointStore, id), closeAbandoned: () => closeAbandonedLeg(session, stores) };
+        const lease = { state: () => leaseStateOf(checkpointStore, id), closeAbandoned: () => closeAbandonedLeg(session, sessionStore, checkpointStore, approvalStore) };
         followers.set(id, (follower = new RemoteFollower(session, sessionStore, signals, lease)));
       }
       const unfollow = follower.add();
@@ -455,7 +469,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       await signals.requestStop(id);
       return true;
     },
-    load: (id) => loadSession(id),
+    load: loadSession,
     async create(id, options = {}) {
       const { created, record } = await sessionStore.create(id, options.owner !== undefined ? { owner: options.owner } : {});
       const local = sessions.get(id);

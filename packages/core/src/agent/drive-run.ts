@@ -95,6 +95,8 @@ export function driveRun(params: DriveRunParams): AgentRun {
   // checkpoint stays as it is (`running`): the run is interrupted, and resumable once the store is back.
   if (leg) leg.onFailure = (error) => controller.abort(error);
   let started = false;
+  /** The leg's last events were emitted (`run.done`). */
+  let ended = false;
 
   const result = (async (): Promise<ExecutionResult> => {
     try {
@@ -171,21 +173,15 @@ export function driveRun(params: DriveRunParams): AgentRun {
       } else if (leg) {
         await save('done', { finishReason: outcome.finishReason });
       }
-      // Appends still on their way carry this leg's lease: let them land before giving it up.
+      // Appends still on their way carry this leg's lease: let them land, and stop here if the store
+      // failed one (the leg is interrupted: its end cannot be stored after a hole).
       await session.settled();
       if (leg?.failure) throw leg.failure.error;
-      // The status is stored while the lease is still held: another process never sees this leg
-      // neither leased nor marked ended (which would look like a crash).
-      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
-      await leg?.release();
-      session.status = status;
-      session.pendingApproval = pendingApproval;
-      // A listener may start the next turn as soon as it sees the end.
-      leave();
-      if (outcome.paused) {
-        emit({ type: 'approval.requested', approval: outcome.paused.approval });
-        emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
-      }
+      // The leg's last events are stored while it still holds the lease (appends are fenced by it):
+      // a reader that finds the lease free and a leg's end missing knows its process died. This
+      // process's listeners get them once the lease is free, so one may start the next turn at once.
+      session.holdListeners();
+      if (outcome.paused) emit({ type: 'approval.requested', approval: outcome.paused.approval });
       emit({
         type: 'run.done',
         finishReason: outcome.finishReason,
@@ -196,6 +192,17 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
       });
+      ended = true;
+      await session.settled();
+      // The status is stored while the lease is still held: another process never sees this leg
+      // neither leased nor marked ended (which would look like a crash).
+      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
+      await leg?.release();
+      session.status = status;
+      session.pendingApproval = pendingApproval;
+      leave();
+      session.releaseListeners();
+      if (outcome.paused) emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
       emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
       try {
         await session.flush();
@@ -228,6 +235,16 @@ export function driveRun(params: DriveRunParams): AgentRun {
         throw error;
       }
       session.messages = snapshot.messages;
+      if (ended) {
+        // The leg's end is in the log (or reached this process's listeners without a number when the
+        // store failed it); only storing the session's status failed after it.
+        session.status = 'idle';
+        session.stale = true;
+        await leg?.release();
+        leave();
+        session.releaseListeners();
+        throw error;
+      }
       const storeFailure = leg?.failure ?? (isStoreUnavailable(error) ? { error } : undefined);
       if (storeFailure || leg?.lost) {
         // Interrupted, not failed: nothing is written (the store is gone, or the session belongs to
@@ -253,6 +270,9 @@ export function driveRun(params: DriveRunParams): AgentRun {
           // The lease may be gone; the next turn then recovers from the last checkpoint.
         }
       }
+      // As above: the end is stored under the lease, and reaches this process's listeners after it.
+      session.holdListeners();
+      emit({ type: 'error', error: serializeError(error) });
       await session.settled();
       try {
         await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
@@ -261,7 +281,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       await leg?.release();
       leave();
-      emit({ type: 'error', error: serializeError(error) });
+      session.releaseListeners();
       try {
         await session.flush();
       } catch {
@@ -270,6 +290,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       throw error;
     } finally {
       leave();
+      session.releaseListeners();
       await leg?.release();
       if (session.abortController?.signal === signal) session.abortController = undefined;
       unsubscribe?.();

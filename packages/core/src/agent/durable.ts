@@ -13,6 +13,10 @@ function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/** How long a leg waits for the lease of a holder that is ending its leg, and how often it looks. */
+const FINISHING_WAIT_MS = 1000;
+const FINISHING_POLL_MS = 10;
+
 /** What a leg of a run is for: a new turn (`send`/`stream`/`execute`), `resume()` after a crash, or an approval decision. */
 export type LegMode = 'turn' | 'resume' | 'approval';
 
@@ -151,10 +155,21 @@ export class DurableLeg {
     return this.#stored;
   }
 
-  /** Takes the lease (or throws `LOUSHO_SESSION_BUSY`). `force` takes it over from a crashed holder. */
+  /**
+   * Takes the lease (or throws `LOUSHO_SESSION_BUSY`). `force` takes it over from a crashed holder.
+   * A holder whose run has ended (its checkpoint says `done` or `paused`) is storing its last
+   * events and lets go in a moment: that is waited for, up to `FINISHING_WAIT_MS`.
+   */
   async acquire(force = false): Promise<StoredCheckpoint | undefined> {
     if (this.#held) return this.#stored;
-    const lease = await this.#store.acquire(this.sessionId, this.holder, force ? { force: true } : undefined);
+    const options = force ? { force: true } : undefined;
+    let lease = await this.#store.acquire(this.sessionId, this.holder, options);
+    for (let waited = 0; !lease.acquired && waited < FINISHING_WAIT_MS; waited += FINISHING_POLL_MS) {
+      const state = (await this.#store.load(this.sessionId))?.run?.state;
+      if (state !== 'done' && state !== 'paused') break;
+      await new Promise((resolve) => setTimeout(resolve, FINISHING_POLL_MS));
+      lease = await this.#store.acquire(this.sessionId, this.holder, options);
+    }
     if (!lease.acquired) throw sessionBusyError(this.sessionId, true);
     this.#held = true;
     this.#stored = lease.checkpoint;

@@ -1,9 +1,10 @@
 import { stateFromSessionLog } from '../client/session-view.js';
 import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
-import type { SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';
+import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';
 import { CURSOR_OPEN, cursorOfState, type Snapshot } from '../ui-state/snapshot.js';
-import type { DurableLeg } from './durable.js';
+import type { ApprovalStore } from './approval-store.js';
+import { DurableLeg } from './durable.js';
 import { endsLeg, type SessionRuntime } from './session-runtime.js';
 
 /** The events that end an abandoned leg, and the run they belong to. */
@@ -84,9 +85,59 @@ export async function syncSessionLog(session: SessionRuntime, store: SessionStor
  * events are stored and reach the session's followers; they are not part of the new leg's own
  * stream. Resolves once they are stored: the new leg's checkpoints say where they stand in the log.
  */
-export async function endAbandonedLeg(session: SessionRuntime, leg: DurableLeg): Promise<void> {
+export async function endAbandonedLeg(session: SessionRuntime, leg: DurableLeg): Promise<LegClosing | undefined> {
   const closing = closingOf(session.log, leg.stored, session.runStartIndex ?? 0);
-  if (!closing) return;
+  if (!closing) return undefined;
   for (const event of closing.events) session.emit(closing.runId, event, leg.fence);
   await session.appending;
+  return closing;
+}
+
+/** The log's last leg has no end (`run.done`, `error`, `run.interrupted`): it is going on, or its process died. */
+export function lastLegOpen(log: readonly AgentStreamEvent[]): boolean {
+  for (let i = log.length; i-- > 0; ) {
+    if (endsLeg(log[i]!)) return false;
+    if (log[i]!.type === 'run.start') return true;
+  }
+  return false;
+}
+
+/**
+ * For a reader (`sessions.load`), or a follower in another process, that finds the session's last
+ * leg without an end and nobody holding its lease: that leg's process died (or lost its store).
+ * Takes the lease for a moment (never forced: a run that holds it is alive) and ends the leg in the
+ * log (`endAbandonedLeg`), so no reader or follower waits for a leg nobody runs, and the UI shows
+ * what the checkpoint holds. A run cut off mid-run leaves the session `interrupted`: it waits for
+ * `resume()` or the next message. Does nothing when someone else holds the lease (they end it).
+ */
+export async function closeAbandonedLeg(session: SessionRuntime, store: SessionStore, checkpoints: CheckpointStore, approvals: ApprovalStore): Promise<void> {
+  if (session.active) return;
+  const leg = new DurableLeg(checkpoints, approvals, session.id);
+  try {
+    await leg.acquire();
+  } catch {
+    return;
+  }
+  // Held like a leg: this process's view of the session does not move under it (reads of another
+  // process's events wait), and no run of this process starts on it meanwhile.
+  const me = {};
+  session.activeLeg = me;
+  try {
+    await syncSessionLog(session, store);
+    await leg.finishPause(session.lastSeq);
+    const cut = leg.stored?.run?.state === 'running';
+    // Set before the closing events reach this process's followers: `followSession` ends a follower
+    // at `run.interrupted` only when nobody took the session over.
+    if (cut) session.status = 'interrupted';
+    const closing = await endAbandonedLeg(session, leg);
+    if (!closing) return;
+    const run = leg.stored?.run;
+    const paused = run?.state === 'paused' && closing.events.some((event) => event.type === 'run.done') ? run.paused?.approval : undefined;
+    session.status = cut ? 'interrupted' : paused ? 'awaiting-approval' : 'idle';
+    session.pendingApproval = paused ?? null;
+    await store.update(session.id, { status: session.status, pendingApproval: session.pendingApproval });
+  } finally {
+    if (session.activeLeg === me) session.activeLeg = undefined;
+    await leg.release();
+  }
 }

@@ -98,6 +98,8 @@ export class SessionRuntime {
   #log: AgentStreamEvent[] = [];
   /** Events from this seq on belong to a leg that has not ended yet: not compacted. */
   #uncompactedFrom = 0;
+  /** Stored events the listeners get later (see `holdListeners`). */
+  #held: AgentStreamEvent[] | undefined;
   readonly #listeners = new Set<SessionListener>();
   readonly #store: SessionStore | undefined;
   #queue: { item: EventToAppend; fence: AppendFence | undefined; leased: boolean }[] = [];
@@ -303,30 +305,46 @@ export class SessionRuntime {
     if (end) this.#deliverUnnumbered(end.item.runId, end.item.event);
   }
 
-  /** A leg's end that could not be stored: to this process's listeners, without a `seq` and outside the log. */
+  /** A leg's end that could not be stored: to this process's listeners (in order with any held events), without a `seq` and outside the log. */
   #deliverUnnumbered(runId: string, event: UnsequencedStreamEvent): void {
     const unnumbered = { ...event, runId, sessionId: this.id } as unknown as AgentStreamEvent;
-    for (const listener of this.#listeners) {
-      try {
-        listener(unnumbered);
-      } catch {
-        // As in #deliver: a listener's failure stays its own.
-      }
-    }
+    if (this.#held) this.#held.push(unnumbered);
+    else this.#notify(unnumbered);
   }
 
   #deliver(numbered: readonly AgentStreamEvent[]): void {
     for (const event of numbered) {
       this.#seq = event.seq;
       this.#log.push(event);
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch {
-          // A listener's failure must not break the run or the other listeners.
-        }
+      if (this.#held) this.#held.push(event);
+      else this.#notify(event);
+    }
+  }
+
+  #notify(event: AgentStreamEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not break the run or the other listeners.
       }
     }
+  }
+
+  /**
+   * Until `releaseListeners()`, events are numbered, stored and logged as usual, but this process's
+   * listeners get them only then. A leg stores its last events while it still holds the session's
+   * lease (so a reader never finds the lease free and the leg's end missing unless its process
+   * died), and lets the listeners know once the lease is free (so one may start the next turn at once).
+   */
+  holdListeners(): void {
+    this.#held ??= [];
+  }
+
+  releaseListeners(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    for (const event of held ?? []) this.#notify(event);
   }
 
   /**
@@ -388,15 +406,7 @@ export class SessionRuntime {
     this.#log = events.slice();
     this.#seq = Math.max(lastSeq, this.#log.at(-1)?.seq ?? 0);
     this.#uncompactedFrom = afterLastLegEnd(this.#log);
-    for (const event of missed) {
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch {
-          // As in #deliver: a listener's failure stays its own.
-        }
-      }
-    }
+    for (const event of missed) this.#notify(event);
   }
 
   /** Events with `seq > afterSeq` in the log, as a client is sent them (`replayAfter`). */

@@ -45,8 +45,10 @@ export function followSession(sessions: SessionSource, sessionId: string, afterS
     }
   }
   for (const event of replay) feed.push(event);
-  replayedUpTo = replay.length > 0 ? replay[replay.length - 1]!.seq : (afterSeq ?? 0);
-  if (!running) feed.end();
+  const last = replay[replay.length - 1];
+  replayedUpTo = last ? last.seq : (afterSeq ?? 0);
+  // (A view that still says running while the log already ends the leg: that leg is over.)
+  if (!running || (last && isLegEnd(last))) feed.end();
   return feed;
 }
 

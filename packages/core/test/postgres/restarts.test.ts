@@ -176,7 +176,7 @@ describe.skipIf((!binaries && process.env.CI !== 'true') || !databaseUrl)('the d
     expect(next.status).toBe(200);
     await within(next.done, 'the new message');
     expect(next.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
-    const first = await sessionOf(a, ids[0]);
+    const first = await sessionOf(a, ids[0]!);
     expect(first.messages.map((m) => (m.role === 'user' ? m.content : m.role))).toEqual(['stream 150', 'assistant', 'tool', 'tool', 'assistant', 'and then?', 'assistant']);
     expect(first.messages[4]!.content).toBe('All done, both parts are finished.');
     expect(first.messages[6]!.content).toBe('ok: and then?');
