@@ -1,7 +1,7 @@
 import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, scriptedAgent, slowTool, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, scriptedAgent, slowTool, storeWithInterruptedTurn, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -53,7 +53,7 @@ class World {
     private readonly driver: BindingDriver,
   ) {}
 
-  async setup(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean } = {}): Promise<void> {
+  async setup(steps: ScriptItem[][], extra: Parameters<typeof scriptedAgent>[1] = {}): Promise<void> {
     const { agent, model } = scriptedAgent(steps, extra);
     this.agent = agent;
     this.model = model;
@@ -342,6 +342,37 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(finishes).toEqual(['stop']);
         expect(shown(second.state())).toEqual(shown(w.fromLog(sessionId)));
         expect(w.runsStarted(sessionId)).toBe(1);
+      });
+
+      scenario('a turn whose server process died: shown interrupted (nothing left streaming), and resume() finishes it', async (w) => {
+        const store = await storeWithInterruptedTurn({ sessionId: 'cut', input: 'go', reply: 'Working on it.', tool: 'slow', callId: 's1' });
+        const { tool, release } = slowTool();
+        release.open();
+        const finishes: string[] = [];
+        const errors: unknown[] = [];
+        // This process's agent shares the store; the model is only asked for what comes after the call.
+        await w.setup([['All done.']], { tools: [tool], store });
+        const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason), onError: (error) => errors.push(error) }, 'cut');
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'interrupted', error: null }));
+        const cut = b.state();
+        expect(cut.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+        expect(lastText(cut)).toBe('Working on it.');
+        // Nothing its process was doing is shown as still going (the call it ran is run again on resume).
+        expect(toolParts(cut).filter((part) => part.state === 'running' || part.state === 'input-streaming')).toEqual([]);
+
+        expect(await b.resume()).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        const done = b.state();
+        // The call ran again (same id) and the reply goes on in the same message, shown once.
+        expect(toolParts(done)).toEqual([expect.objectContaining({ toolCallId: 's1', state: 'done', result: 'slow result' })]);
+        expect(done.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+        expect(textOf(done.messages[1])).toBe('Working on it.All done.');
+        expect(shown(done)).toEqual(shown(w.fromLog('cut')));
+        expect(finishes).toEqual(['stop']);
+        expect(errors).toEqual([]);
+        // Nothing left to resume: refused with a result, and the state stays.
+        expect(await b.resume()).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_NOT_RESUMABLE' } });
+        expect(b.state()).toEqual(done);
       });
 
       scenario('mounting on a session reads it once and starts nothing', async (w) => {

@@ -145,7 +145,7 @@ export function createClientCore(
 
   /** Applies one event; true when it changed the state (a replayed duplicate does not). */
   function apply(event: AgentStreamEvent): boolean {
-    const { seq, type } = event;
+    const { seq } = event;
     if (typeof seq === 'number') {
       if (seq <= seen) return false;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
@@ -160,18 +160,19 @@ export function createClientCore(
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
     }
     if (next === state) return false;
-    // `run.interrupted` ends the leg its process could not end (the stream goes on if a run takes over).
-    const ends = type === 'run.done' || type === 'error' || type === 'run.interrupted';
-    serverRunning = type === 'run.start' || (serverRunning && !ends);
-    state = next;
-    changed(ends);
+    const { error, finishReason } = (state = next);
+    // A leg has ended when the state says how: `run.done` (a finish reason), `error`, or
+    // `run.interrupted` (its process could not end it; a run taking over starts right after, with
+    // `run.start`, which clears both).
+    serverRunning = !(error || finishReason);
+    changed(!serverRunning);
     callSafely(options.onEvent, event);
-    if (type === 'error') {
-      const error = new AgentClientError(state.error!.code, state.error!.message);
-      callSafely(options.onError, error);
-      settle(error);
-    } else if (ends) {
-      callSafely(options.onFinish, { state, finishReason: state.finishReason! });
+    if (error) {
+      const failure = new AgentClientError(error.code, error.message);
+      callSafely(options.onError, failure);
+      settle(failure);
+    } else if (finishReason) {
+      callSafely(options.onFinish, { state, finishReason });
       settle();
     }
     return true;
@@ -341,11 +342,11 @@ export function createClientCore(
     async stop() {
       await start();
       if (destroyed) return refuse(DESTROYED, 'Destroyed.');
-      if (sessionId === undefined) return { ok: true, state, finishReason: null };
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
       const ended = serverRunning && leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
       try {
-        await transport.stop(sessionId);
+        // (Without a session, nothing runs: nothing to ask.)
+        if (sessionId !== undefined) await transport.stop(sessionId);
       } catch (error) {
         return fail(error);
       }
