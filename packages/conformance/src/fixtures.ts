@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, memoryStore, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -13,8 +13,16 @@ export function gate(): Gate {
   return { promise, open };
 }
 
-/** One thing a scripted model step does: stream text, call a tool, wait for a gate, or fail. */
-export type ScriptItem = string | { tool: string; id: string; args?: Record<string, unknown> } | { wait: Gate } | Error;
+/**
+ * One thing a scripted model step does: stream text, call a tool, start a call and stream the
+ * first piece of its arguments (`streaming`), wait for a gate, or fail.
+ */
+export type ScriptItem =
+  | string
+  | { tool: string; id: string; args?: Record<string, unknown> }
+  | { streaming: string; id: string; argsStart: string }
+  | { wait: Gate }
+  | Error;
 
 export interface ScriptedModel extends LLMProvider {
   /** The transcript each call was given (copied). */
@@ -49,6 +57,9 @@ export function scriptedModel(steps: ScriptItem[][]): ScriptedModel {
             signal?.addEventListener('abort', () => reject(abortError(signal)), { once: true });
             void item.wait.promise.then(resolve);
           });
+        } else if ('streaming' in item) {
+          yield { type: 'tool-call-start', index, id: item.id, name: item.streaming };
+          yield { type: 'tool-call-delta', index: index++, argumentsDelta: item.argsStart };
         } else yield { type: 'tool-call', index: index++, id: item.id, name: item.tool, arguments: JSON.stringify(item.args ?? {}) };
       }
       yield { type: 'finish', finishReason: index > 0 ? 'tool_calls' : 'stop', usage: { promptTokens: 10, completionTokens: 5 } };
@@ -108,7 +119,27 @@ export function waitTool() {
   return { tool, started };
 }
 
-export function scriptedAgent(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean; store?: AgentStore } = {}) {
+/** `lookup` (shown as "Look up"), which answers at once with a result and an artifact. */
+export function lookupTool() {
+  return defineTool({
+    name: 'lookup',
+    displayName: 'Look up',
+    description: 'Looks something up',
+    input: z.object({ query: z.string() }),
+    async execute({ query }) {
+      return withArtifacts({ found: query }, [{ type: 'link', title: 'Source', data: { url: `https://example.com/${query}` } }]);
+    },
+  });
+}
+
+export interface ScriptedAgentOptions {
+  tools?: any[];
+  askQuestion?: boolean;
+  /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
+  store?: AgentStore;
+}
+
+export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
   const model = scriptedModel(steps);
   const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }), ...(extra.store && { store: extra.store }) });
   return { agent, model };

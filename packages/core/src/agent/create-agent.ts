@@ -41,8 +41,10 @@ export interface SessionState {
   pendingApproval: PendingApprovalInfo | null;
   lastSeq: number;
   /**
-   * How many of `messages` came before the events `eventsAfter(id, 0)` still holds (the latest
-   * run's log): a UI rebuilds its state from `messages.slice(0, runStartIndex)` plus those events.
+   * How many of `messages` came before the events `eventsAfter(id, 0)` holds: 0 for a session
+   * whose every run was logged (the log keeps them all); more for one whose older runs were logged
+   * by a version that kept only the latest run's events. A UI rebuilds its state from
+   * `messages.slice(0, runStartIndex)` plus those events (see docs/events.md, "Rebuilding a session").
    */
   runStartIndex: number;
   /** The principal that owns the session (set by the HTTP handler), if any. */
@@ -73,7 +75,7 @@ export interface AgentApprovals<TObject = unknown> {
 export interface AgentSessions {
   /** The session's state, or undefined if this agent has never seen it. */
   get(id: string): SessionState | undefined;
-  /** Events of the session's latest run with `seq > afterSeq` (what a reconnecting stream missed). */
+  /** The session's logged events with `seq > afterSeq` (what a reconnecting stream missed); the log keeps every run. */
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[];
   /** Follow a session's events as they happen. */
   subscribe(id: string, listener: SessionListener): () => void;

@@ -2,7 +2,6 @@ import { stateFromSessionLog } from '../client/session-view.js';
 import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';
-import { CURSOR_OPEN, cursorOfState, type Snapshot } from '../ui-state/snapshot.js';
 import type { ApprovalStore } from './approval-store.js';
 import { DurableLeg } from './durable.js';
 import { endsLeg, type SessionRuntime } from './session-runtime.js';
@@ -50,10 +49,10 @@ export function closingOf(log: readonly AgentStreamEvent[], stored: StoredCheckp
   // has nothing covered (its leg is its only one); a checkpoint of an older version does not say
   // where it stands in the log, so nothing is dropped.
   const through = run ? (run.seq ?? Infinity) : leg.seq - 1;
-  const state = stateFromSessionLog(transcript, Math.min(runStartIndex, transcript.length), log, through) as unknown as Snapshot;
+  const state = stateFromSessionLog(transcript, Math.min(runStartIndex, transcript.length), log, through);
   const messages = state.messages.length;
-  const open = cursorOfState(state) & CURSOR_OPEN && messages > 0;
-  return { runId, events: [{ type: 'run.interrupted', messages, ...(open ? { parts: state.messages[messages - 1]!.parts.length } : {}) }] };
+  const parts = state.messages[messages - 1]?.parts.length ?? 0;
+  return { runId, events: [{ type: 'run.interrupted', finishReason: 'interrupted', usage: run?.usage ?? null, messages, parts }] };
 }
 
 function runDone(run: StoredRun, transcript: readonly Message[], finishReason: FinishReason): Extract<UnsequencedStreamEvent, { type: 'run.done' }> {

@@ -72,7 +72,7 @@ export class SessionRuntime {
   messages: Message[] = [];
   status: SessionStatus = 'idle';
   pendingApproval: PendingApprovalInfo | null = null;
-  /** Transcript length when the event log (re)started; undefined until a run starts here. */
+  /** How many transcript messages came before the event log (see `SessionState.runStartIndex`); undefined until known. */
   runStartIndex: number | undefined;
   owner: string | undefined;
   lastUsage: RunUsage | undefined;
@@ -263,11 +263,12 @@ export class SessionRuntime {
     return true;
   }
 
-  /** Replaces the events with `seq >= from` by `events`. */
+  /**
+   * Replaces the events with `seq >= from` by `events`, in a new array: one cut in place would keep
+   * the capacity of every delta it once held.
+   */
   #replaceFrom(from: number, events: readonly AgentStreamEvent[]): void {
-    const log = this.#log;
-    log.length = indexAfter(log, from - 1);
-    for (const event of events) log.push(event);
+    this.#log = this.#log.slice(0, indexAfter(this.#log, from - 1)).concat(events);
   }
 
   /**

@@ -7,7 +7,7 @@ export type SessionSource = Pick<AgentSessions, 'get' | 'eventsAfter' | 'subscri
 
 /**
  * The events of a session after `afterSeq`: those still in its log, then, while a run leg is
- * going, the live ones until it ends. Without `afterSeq`, the whole log of the latest run.
+ * going, the live ones until it ends. Without `afterSeq`, the whole log (every run of the session).
  * Throws a `LOUSHO_STREAM_GAP` error when events after `afterSeq` were dropped from the log
  * (or `afterSeq` is past the last event): nothing is skipped silently.
  */

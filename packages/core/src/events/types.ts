@@ -106,10 +106,10 @@ export type AgentStreamEvent =
    * Ends a leg whose process stopped before it could (killed, or it lost the session's lease).
    * Written by the process that takes the session over, before its own leg starts. What the leg
    * streamed after the run's last checkpoint is void: a UI keeps its first `messages` messages
-   * and, of the last one kept, its first `parts` parts (no `parts`: that message is not the run's
-   * open reply). See docs/events.md.
+   * and, of the last one kept, its first `parts` parts. `usage` is the run's as checkpointed (null
+   * when it has none). See docs/events.md.
    */
-  | (StreamEventBase & { type: 'run.interrupted'; messages: number; parts?: number });
+  | (StreamEventBase & { type: 'run.interrupted'; finishReason: 'interrupted'; usage: RunUsage | null; messages: number; parts: number });
 
 export type AgentStreamEventType = AgentStreamEvent['type'];
 

@@ -121,7 +121,8 @@ export class MemorySessionStore implements SessionStore {
     const range = log.slice(start, end);
     const compacted = compactEventLog(range);
     if (compacted === range) return;
-    log.splice(start, end - start, ...compacted);
+    // A new array: one spliced in place would keep the capacity of every delta it once held.
+    this.#logs.set(id, log.slice(0, start).concat(compacted, log.slice(end)));
   }
 }
 
