@@ -15,6 +15,7 @@ import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
+import { agentMcp } from './mcp-servers.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
@@ -75,8 +76,11 @@ export interface AgentApprovals<TObject = unknown> {
 export interface AgentSessions {
   /** The session's state, or undefined if this agent has never seen it. */
   get(id: string): SessionState | undefined;
-  /** The session's logged events with `seq > afterSeq` (what a reconnecting stream missed); the log keeps every run. */
-  eventsAfter(id: string, afterSeq: number): AgentStreamEvent[];
+  /**
+   * The session's logged events with `seq > afterSeq` (what a reconnecting stream missed; the log
+   * keeps every run); at most `limit` of them when given (the next page starts after the last one's `seq`).
+   */
+  eventsAfter(id: string, afterSeq: number, limit?: number): AgentStreamEvent[];
   /** Follow a session's events as they happen. */
   subscribe(id: string, listener: SessionListener): () => void;
   /** Stops the session's running turn in this process, whoever started it. True if something was running here. */
@@ -120,6 +124,8 @@ export interface Agent<TObject = unknown, TTools = unknown> {
    * `force: false` and another run holds the session.
    */
   resumeStream(sessionId: string, options?: ResumeOptions): Promise<AgentRun<TObject>>;
+  /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
+  close(): Promise<void>;
 }
 
 export interface ResumeOptions {
@@ -169,9 +175,13 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
+  const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
-  const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore();
+  // A fallback that keeps sessions or checkpoints next to a given store's keeps every session: the
+  // given part would still have what it forgot.
+  const partial = store.sessions !== undefined || store.checkpoints !== undefined;
+  const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore(partial ? { maxSessions: Infinity } : {});
   // The memory session log fences appends by its own memory checkpoints' leases; next to a checkpoint
   // store of another kind it cannot see those leases, so it keeps the log without fencing.
   const sessionStore: SessionStore = store.sessions ?? (store.checkpoints ? new MemorySessionStore() : fallback!.sessions);
@@ -182,6 +192,12 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const followers = new Map<string, RemoteFollower>();
   const hookList = () => (config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : []);
   const sessions = new Map<string, SessionRuntime>();
+  // A session the store forgot on its own (memoryStore's bound) is forgotten here too, unless a
+  // run of this process works on it.
+  sessionStore.onEvict?.((id) => {
+    const local = sessions.get(id);
+    if (local && !local.active && local.status !== 'running') sessions.delete(id);
+  });
   // With only static values the agent is built once, when it is created.
   const staticConfig: Promise<ResolvedRunConfig> | undefined = isStaticConfig(config)
     ? resolveRunConfig(config, provider, { input: [] })
@@ -327,7 +343,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
         // A recovered run keeps the model it resolved: it never switches mid-turn.
         const resolved = staticConfig
           ? await staticConfig
-          : await resolveRunConfig(config, provider, ctx, recovered ? current.model : undefined);
+          : await resolveRunConfig(config, provider, ctx, recovered ? current.model : undefined, mcp);
         if (!recovered) current.model = resolved.model;
         holder.deps = baseDeps(resolved, useApprove);
       },
@@ -399,7 +415,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       sessionStore,
       prepare: async () => {
         // The paused run keeps its model; tools are resolved again with the same ctx.
-        const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, snapshot.configContext, snapshot.model);
+        const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, snapshot.configContext, snapshot.model, mcp);
         holder.deps = baseDeps(resolved, true);
       },
     });
@@ -440,8 +456,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       const s = sessions.get(id);
       return s && stateOf(s);
     },
-    eventsAfter(id, afterSeq) {
-      return sessions.get(id)?.eventsAfter(afterSeq) ?? [];
+    eventsAfter(id, afterSeq, limit) {
+      return sessions.get(id)?.eventsAfter(afterSeq, limit) ?? [];
     },
     subscribe(id, listener) {
       const session = sessionFor(id);
@@ -520,6 +536,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     },
     resumeStream(sessionId, options = {}) {
       return resumeLeg(sessionId, options, false);
+    },
+    async close() {
+      await mcp?.close();
     },
   };
   return agent;

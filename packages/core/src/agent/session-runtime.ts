@@ -410,9 +410,13 @@ export class SessionRuntime {
     for (const event of missed) this.#notify(event);
   }
 
-  /** Events with `seq > afterSeq` in the log, as a client is sent them (`replayAfter`). */
-  eventsAfter(afterSeq: number): AgentStreamEvent[] {
-    return replayAfter(this.#log.slice(indexAfter(this.#log, afterSeq)), afterSeq);
+  /**
+   * Events with `seq > afterSeq` in the log, as a client is sent them (`replayAfter`); at most
+   * `limit` of them, so a slow reader can page through a long log.
+   */
+  eventsAfter(afterSeq: number, limit = Infinity): AgentStreamEvent[] {
+    const start = indexAfter(this.#log, afterSeq);
+    return replayAfter(this.#log.slice(start, start + limit), afterSeq);
   }
 
   /** The seq of the first event still replayable, or `lastSeq + 1` when the log is empty. */

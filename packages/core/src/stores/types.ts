@@ -84,6 +84,12 @@ export interface SessionStore {
    * after `throughSeq` are left alone. Optional: a store without it keeps every event.
    */
   compactEvents?(id: string, throughSeq: number, fromSeq?: number): MaybePromise<void>;
+  /**
+   * Optional, for a store that forgets sessions on its own (`memoryStore()`'s `maxSessions` and
+   * `idleTtlMs`): calls `listener` with each forgotten session's id, so the agent drops its copy
+   * too. Returns the unsubscribe function.
+   */
+  onEvict?(listener: (id: string) => void): () => void;
 }
 
 // ---------------------------------------------------------------------------------------------
