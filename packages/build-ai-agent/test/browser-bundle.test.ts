@@ -1,0 +1,68 @@
+import { builtinModules } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Metafile } from 'esbuild';
+import { expect, test } from 'vitest';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/**
+ * The root entry, bundled as a browser app or an edge worker would be (the `browser`, `worker` and
+ * `workerd` conditions, no Node built-in allowed, nothing marked external): it must build, and hold
+ * no Node built-in anywhere, not even in a lazy chunk. `@lousho/mcp` maps its stdio transport to a
+ * stand-in for those conditions, so the SDK's Node-only stdio client is never reached.
+ */
+test.each([
+  ['a browser app (code splitting)', ['@lousho/source'], true],
+  ['an edge worker (one file)', ['@lousho/source', 'worker', 'workerd'], false],
+])('the root entry bundles for %s with no Node built-in', async (_name, conditions, splitting) => {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [resolve(root, 'src/index.ts')],
+    bundle: true,
+    splitting,
+    format: 'esm',
+    platform: 'browser',
+    conditions,
+    ...(splitting ? { outdir: resolve(root, 'node_modules/.cache/browser-bundle-test') } : { outfile: resolve(root, 'node_modules/.cache/worker-bundle-test.js') }),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const metafile = result.metafile as Metafile;
+  const inputs = Object.keys(metafile.inputs);
+  expect(inputs.some((input) => input.includes('client/stdio'))).toBe(false);
+  expect(inputs.some((input) => input.includes('stdio-unavailable'))).toBe(true);
+  for (const file of result.outputFiles) expect(file.text, file.path).not.toMatch(/["'](node:)?(child_process|fs|net|process)["']/);
+  // The MCP client itself is there: connectMcp works in a page or a worker over HTTP.
+  expect(inputs.some((input) => input.includes('client/streamableHttp'))).toBe(true);
+}, 60_000);
+
+test('in Node the stdio transport is the real one, in a chunk loaded only when a stdio server connects', async () => {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [resolve(root, 'src/index.ts')],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    conditions: ['@lousho/source'],
+    outdir: resolve(root, 'node_modules/.cache/node-bundle-test'),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    external: [...builtinModules, 'node:*'],
+  });
+  const metafile = result.metafile as Metafile;
+  const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint?.endsWith('src/index.ts'))!;
+  const upFront = new Set<string>();
+  const visit = (path: string) => {
+    if (upFront.has(path) || !metafile.outputs[path]) return;
+    upFront.add(path);
+    for (const dependency of metafile.outputs[path]!.imports) if (dependency.kind === 'import-statement' && !dependency.external) visit(dependency.path);
+  };
+  visit(entry);
+  const holdsStdio = (path: string) => Object.keys(metafile.outputs[path]!.inputs).some((input) => input.includes('client/stdio'));
+  expect([...upFront].some(holdsStdio)).toBe(false);
+  expect(Object.keys(metafile.outputs).filter((path) => !upFront.has(path) && holdsStdio(path))).toHaveLength(1);
+}, 60_000);
