@@ -98,6 +98,8 @@ export class SessionRuntime {
   #log: AgentStreamEvent[] = [];
   /** Events from this seq on belong to a leg that has not ended yet: not compacted. */
   #uncompactedFrom = 0;
+  /** Merged deltas before this seq have given up their piece sizes (see `#slim`). */
+  #slimmedUpTo = 0;
   /** Stored events the listeners get later (see `holdListeners`). */
   #held: AgentStreamEvent[] | undefined;
   readonly #listeners = new Set<SessionListener>();
@@ -242,14 +244,42 @@ export class SessionRuntime {
     if (!last || !endsLeg(last)) return;
     const from = this.#endLeg(last.seq);
     const store = this.#store!;
+    let adopted = false;
     try {
       const done = store.compactEvents?.(this.id, last.seq, from);
       if (isPromise(done)) done.catch(() => {});
-      else if (done === undefined && store.compactEvents && this.#adoptStoredLog(store, from)) return;
+      else adopted = done === undefined && !!store.compactEvents && this.#adoptStoredLog(store, from);
     } catch {
       // Compaction only saves space: a store that fails at it still has the full log.
     }
-    this.#compact(from);
+    if (!adopted) this.#compact(from);
+    this.#slim(from);
+  }
+
+  /**
+   * What the log keeps of ended legs costs less memory (the session keeps every run): a merged reply
+   * shares its string with the transcript's message when they are the same text, and the merged
+   * deltas of legs before the one that just ended drop their piece sizes (a client resuming inside
+   * one of those gets a gap and reads the session again; resuming inside the latest stays exact).
+   * The objects are changed in place: with the memory store, the store's log holds the same ones.
+   */
+  #slim(from: number): void {
+    const log = this.#log;
+    const older = this.#slimmedUpTo;
+    this.#slimmedUpTo = from;
+    for (let i = indexAfter(log, older - 1); i < log.length && log[i]!.seq < from; i++) delete (log[i] as { pieceSizes?: unknown }).pieceSizes;
+    const messages = this.messages;
+    for (let i = indexAfter(log, from - 1); i < log.length; i++) {
+      const event = log[i]!;
+      if (event.type !== 'text.delta' || !('pieceSizes' in event)) continue;
+      for (let m = messages.length; m-- > 0; ) {
+        const content = messages[m]!.content;
+        if (content === event.delta) {
+          (event as { delta: string }).delta = content;
+          break;
+        }
+      }
+    }
   }
 
   /**
@@ -407,6 +437,7 @@ export class SessionRuntime {
     this.#log = events.slice();
     this.#seq = Math.max(lastSeq, this.#log.at(-1)?.seq ?? 0);
     this.#uncompactedFrom = afterLastLegEnd(this.#log);
+    this.#slimmedUpTo = 0;
     for (const event of missed) this.#notify(event);
   }
 

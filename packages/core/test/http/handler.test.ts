@@ -260,6 +260,14 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
     // The log keeps every run: a client that saw only the first event of the first run catches up on both.
     const across = await readSse(await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': '1' } }));
     expect(plain(reduceAll(across.events, reduceAll(first.events.slice(0, 1))))).toEqual(plain(reduceAll([...first.events, ...second.events])));
+    // Inside the latest leg's merged reply, a resume is exact; inside an older one's (which no longer
+    // keeps its pieces' sizes), it is a gap: the client reads the session again.
+    const insideLatest = second.events.find((e) => e.type === 'text.delta')!.seq;
+    const rest = await readSse(await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': String(insideLatest) } }));
+    const upTo = [...first.events, ...second.events].filter((e) => e.seq <= insideLatest);
+    expect(plain(reduceAll(rest.events, reduceAll(upTo)))).toEqual(plain(reduceAll([...first.events, ...second.events])));
+    const insideOlder = first.events.find((e) => e.type === 'text.delta')!.seq;
+    expect(await errorOf(await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': String(insideOlder) } }))).toMatchObject({ status: 409, code: 'LOUSHO_STREAM_GAP' });
     expect(await errorOf(await fetch(`${url}/sessions/s1/events?after=abc`))).toMatchObject({ status: 400, code: 'LOUSHO_INVALID_INPUT' });
   });
 
