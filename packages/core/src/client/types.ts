@@ -1,4 +1,4 @@
-import type { AgentApprovals, AgentSessions } from '../agent/create-agent.js';
+import type { AgentApprovals, AgentSessions, ResumeOptions } from '../agent/create-agent.js';
 import type { RunOptions } from '../agent/types.js';
 import type { SerializedError } from '../errors.js';
 import type { AgentStreamEvent, FinishReason } from '../events/types.js';
@@ -14,6 +14,7 @@ export type AgentClientInput = string | ContentPart[];
  */
 export interface ClientAgent {
   stream(input: AgentInput, options?: RunOptions): AsyncIterable<AgentStreamEvent>;
+  resumeStream(sessionId: string, options?: ResumeOptions): Promise<AsyncIterable<AgentStreamEvent>>;
   readonly approvals: Pick<AgentApprovals, 'list'> & {
     resolveStream(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
     answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
@@ -113,6 +114,12 @@ export interface AgentClient {
   send(input: AgentClientInput, options?: { metadata?: Record<string, unknown> }): Promise<AgentActionResult>;
   /** Stops the running turn on the server; resolves when it has ended. */
   stop(): Promise<AgentActionResult>;
+  /**
+   * Resumes a turn that was interrupted (its server process died or lost its database:
+   * `finishReason: 'interrupted'`) from its last checkpoint; resolves when the resumed leg ends.
+   * Refused (`LOUSHO_SESSION_NOT_RESUMABLE`, state unchanged) when nothing was interrupted.
+   */
+  resume(): Promise<AgentActionResult>;
   /** Runs the tool call the run is paused on; resolves when the continuation ends. */
   approve(note?: string): Promise<AgentActionResult>;
   /** Rejects the paused tool call (the note goes to the model); resolves when the continuation ends. */
@@ -153,5 +160,7 @@ export interface ClientTransport {
   decide(sessionId: string, approvalId: string, decision: ClientDecision, signal: AbortSignal): Promise<EventReader>;
   /** Events after `afterSeq`, then live ones until the leg ends. */
   follow(sessionId: string, afterSeq: number, signal: AbortSignal): Promise<EventReader>;
+  /** Resumes the session's interrupted run (never taking over a run whose lease is held): its leg's events. */
+  resume(sessionId: string, signal: AbortSignal): Promise<EventReader>;
   stop(sessionId: string): Promise<boolean>;
 }

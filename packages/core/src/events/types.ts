@@ -11,7 +11,9 @@ export type FinishReason =
   | 'max-steps'
   | 'output-invalid'
   | 'budget-exceeded'
-  | 'guardrail';
+  | 'guardrail'
+  /** Only in UI state, set by `run.interrupted`: the run's process stopped mid-leg; the next leg goes on with it. */
+  | 'interrupted';
 
 import type { SerializedError } from '../errors.js';
 
@@ -101,6 +103,14 @@ export type AgentStreamEvent =
     })
   /** The run failed; `run.done` does not follow. */
   | (StreamEventBase & { type: 'error'; error: SerializedError })
+  /**
+   * Ends a leg whose process stopped before it could (killed, or it lost the session's lease).
+   * Written by the process that takes the session over, before its own leg starts. What the leg
+   * streamed after the run's last checkpoint is void: a UI keeps its first `messages` messages
+   * and, of the last one kept, its first `parts` parts. `usage` is the run's as checkpointed (null
+   * when it has none). See docs/events.md.
+   */
+  | (StreamEventBase & { type: 'run.interrupted'; finishReason: 'interrupted'; usage: RunUsage | null; messages: number; parts: number })
   // Flows (`@lousho/flows`). A node's pass is named the way a tool call is: `toolCallId` is the run's
   // id and the pass (`<runId>:draft`, `<runId>:draft#2` in a loop's second pass,
   // `<runId>:research/web` for a branch of a parallel node; also the `toolCallId` of an approval
