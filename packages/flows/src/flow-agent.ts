@@ -1,4 +1,4 @@
-import type { AgentInput, AgentSessions, ApprovalRequest, RunOptions } from '@lousho/core';
+import type { AgentInput, AgentSessions, ApprovalRequest, ResumeOptions, RunOptions } from '@lousho/core';
 import type { Flow } from './flow.js';
 import { FlowHost, type FlowHostOptions } from './host/flow-host.js';
 import type { FlowResult, FlowRun } from './types.js';
@@ -27,8 +27,13 @@ export interface FlowAgent<I = unknown, O = Record<string, unknown>> {
     answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<FlowRun<O>>;
   };
   readonly sessions: AgentSessions;
-  /** Goes on with a run a crash interrupted (taking the session over). */
-  resume(sessionId: string, options?: { signal?: AbortSignal }): Promise<FlowResult<O>>;
+  /**
+   * Goes on with a run a crash interrupted, taking the session over (with `force: false`, only a
+   * run whose lease ran out: `LOUSHO_SESSION_BUSY` while another process holds it).
+   */
+  resume(sessionId: string, options?: ResumeOptions): Promise<FlowResult<O>>;
+  /** Like `resume()`, as the resumed leg's stream (what `POST /sessions/:id/resume` sends). */
+  resumeStream(sessionId: string, options?: ResumeOptions): Promise<FlowRun<O>>;
 }
 
 /** Serves a flow the way an agent is served (HTTP handler, in-process UI clients). */
@@ -73,8 +78,11 @@ export function createFlowAgent<I, O>(flow: Flow<I, O>, options: FlowAgentOption
     },
     sessions,
     async resume(sessionId, resumeOptions = {}) {
+      return (await agent.resumeStream(sessionId, resumeOptions)).result;
+    },
+    async resumeStream(sessionId, resumeOptions = {}) {
       await host.load(sessionId);
-      return host.start(undefined, { sessionId, ...resumeOptions }, 'resume').result;
+      return host.start(undefined, { sessionId, ...resumeOptions }, 'resume');
     },
   };
   return agent;

@@ -63,6 +63,8 @@ interface LegStart {
   concurrency?: number;
   /** An approval leg comes with the lease held and the checkpoint read. */
   lease?: SessionLease;
+  /** Take the lease over from a holder whose lease has not run out (a resume that knows its process is gone). */
+  force?: boolean;
   stored?: StoredCheckpoint | undefined;
 }
 
@@ -211,7 +213,7 @@ export class FlowHost<I, O> {
    * Starts a run (`turn`), or resumes an interrupted one (`resume`). `shown`: what the transcript
    * keeps as the user's message (what a served flow was sent); by default, the input's text.
    */
-  start(input_: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number }, mode: 'turn' | 'resume', shown?: AgentInput): FlowRun<O> {
+  start(input_: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number; force?: boolean }, mode: 'turn' | 'resume', shown?: AgentInput): FlowRun<O> {
     const sessionId = options.sessionId ?? randomId('sess');
     const session = this.#session(sessionId);
     if (session.active) throw sessionBusyError(sessionId);
@@ -226,7 +228,15 @@ export class FlowHost<I, O> {
         input = checked.value;
       }
     }
-    return this.#drive({ session, mode, input, ...(shown !== undefined ? { shown } : {}), ...(options.signal ? { signal: options.signal } : {}), concurrency: checkConcurrency(options.concurrency ?? this.#concurrency) });
+    return this.#drive({
+      session,
+      mode,
+      input,
+      ...(shown !== undefined ? { shown } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      concurrency: checkConcurrency(options.concurrency ?? this.#concurrency),
+      force: mode === 'resume' && options.force !== false,
+    });
   }
 
   /** Decides a paused approval node and runs the flow on from it. */
@@ -359,17 +369,16 @@ export class FlowHost<I, O> {
     const lease = params.lease ?? new SessionLease(this.#checkpoints, session.id);
     let runId = '';
     let started = false;
-    const emit = (event: UnsequencedStreamEvent | FlowEventBody): void => {
-      if (lease.lost) session.emitLocal(runId, event as UnsequencedStreamEvent);
-      else session.emit(runId, event as UnsequencedStreamEvent, lease.held ? lease.fence : undefined);
-    };
+    // Once the store refused an append for a lost lease (or failed it), the session stores nothing
+    // more of this leg's: the run that took over writes the log now.
+    const emit = (event: UnsequencedStreamEvent | FlowEventBody): void => session.emit(runId, event as UnsequencedStreamEvent, lease.held ? lease.fence : undefined);
 
     const result = (async (): Promise<FlowResult<O>> => {
       let opening: Opening | undefined;
       let checkpointer: FlowCheckpointer | undefined;
       try {
         const input = mode === 'turn' ? await this.#checkInput(params.input) : params.input;
-        const stored = params.lease ? params.stored : await lease.acquire(mode === 'resume');
+        const stored = params.lease ? params.stored : await lease.acquire(params.force === true);
         opening = await this.#open(session.id, mode, stored, input, params.shown);
         runId = opening.runId;
         started = true;
@@ -466,7 +475,10 @@ export class FlowHost<I, O> {
         }
         await lease.release();
         leave();
-        emit({ type: 'error', error: serializeError(error) });
+        const end = { type: 'error', error: serializeError(error) } as const;
+        // A leg cut off from the store ends without storing anything more (see SessionRuntime.endUnstored).
+        if (lease.lost || lease.failure) session.endUnstored(runId, end, lease.fence, lease.lost);
+        else emit(end);
         try {
           await session.flush();
         } catch {

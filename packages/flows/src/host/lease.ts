@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError, type CheckpointStore, type StoredCheckpoint } from '@lousho/core';
+import { ERROR_CODES, SDKError, type AppendFence, type CheckpointStore, type StoredCheckpoint } from '@lousho/core';
 
 export function sessionBusyError(sessionId: string, elsewhere = false): SDKError {
   return new SDKError(
@@ -38,8 +38,19 @@ export class SessionLease {
     return this.#lost;
   }
 
+  /** An append the store failed (not for the lease): the leg stores nothing more. */
+  get failure(): { error: unknown } | undefined {
+    return this.#failure;
+  }
+
+  #failure: { error: unknown } | undefined;
+
   /** The fence for the leg's event appends: the store refuses them once the lease is gone. */
-  readonly fence = { holder: this.holder, onLost: (): void => void (this.#lost = true) };
+  readonly fence: AppendFence = {
+    holder: this.holder,
+    onLost: (): void => void (this.#lost = true),
+    onFailed: (error: unknown): void => void (this.#failure ??= { error }),
+  };
 
   /** Takes the lease (or throws `LOUSHO_SESSION_BUSY`); `force` takes it over from a crashed holder. */
   async acquire(force = false): Promise<StoredCheckpoint | undefined> {
