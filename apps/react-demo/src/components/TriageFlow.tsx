@@ -18,7 +18,7 @@ export function TriageFlow({ source, mode }: { source: TriageSource; mode: Mode 
   const [text, setText] = useState('');
   const [actionError, setActionError] = useState<ShownError | null>(null);
   const flow = useLoushoAgent(source, { onError: (error) => setActionError({ code: error.code, message: error.message }) });
-  const { messages, status, pendingApproval, error, usage } = flow;
+  const { messages, status, pendingApproval, error, usage, finishReason } = flow;
   const busy = status === 'submitted' || status === 'streaming';
   const nodes = flowNodesOf(messages);
   const customer = flowInputText(messages);
@@ -107,7 +107,7 @@ export function TriageFlow({ source, mode }: { source: TriageSource; mode: Mode 
             </form>
           </>
         )}
-        <StatusBar status={status} usage={usage} sessionId={flow.sessionId} mode={mode} onNewChat={messages.length === 0 ? undefined : () => flow.reset()} />
+        <StatusBar status={status} interrupted={finishReason === 'interrupted'} usage={usage} sessionId={flow.sessionId} mode={mode} onNewChat={messages.length === 0 ? undefined : () => flow.reset()} />
       </div>
     </main>
   );
