@@ -3,6 +3,7 @@ import type { Message } from '../messages.js';
 import { serializeError } from '../errors.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
 import type { SessionStore } from '../stores/types.js';
+import { RunTracer, type RunTraceOptions } from '../tracing/run-tracer.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { DurableLeg, LegMode } from './durable.js';
 import { EventQueue } from './event-queue.js';
@@ -35,6 +36,8 @@ export interface DriveRunParams {
   durable?: { leg: DurableLeg; mode: LegMode; force?: boolean };
   /** Where the session's status is kept for other processes (createAgent's store). */
   sessionStore?: SessionStore;
+  /** Tracing: the leg gets an `invoke_agent` span (see tracing/run-tracer.ts). */
+  trace?: RunTraceOptions | undefined;
 }
 
 /** Combines the caller's signal with the session's own controller (which `stop()` uses). */
@@ -76,6 +79,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
   session.version++;
   const signal = runSignal(session, params.signal);
   let started = false;
+  let tracer: RunTracer | undefined;
 
   const result = (async (): Promise<ExecutionResult> => {
     try {
@@ -98,8 +102,10 @@ export function driveRun(params: DriveRunParams): AgentRun {
         leg.checkpointer.adopt(snapshot);
       }
       started = true;
+      if (params.trace) tracer = RunTracer.begin(params.trace, snapshot, continuation !== undefined);
       await params.prepare?.({ recovered, snapshot });
-      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: (s: RunSnapshot) => leg.save(s, 'running') } : {}) };
+      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: (s: RunSnapshot) => leg.save(s, 'running') } : {}), ...(tracer ? { tracer } : {}) };
+      tracer?.configure(deps);
 
       // A new turn starts a new event log; a continuation (approval, recovery) extends the current one.
       if (!continuation) session.runStartIndex = snapshot.messages.length;
@@ -159,6 +165,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         emit({ type: 'approval.requested', approval: outcome.paused.approval });
         emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
       }
+      tracer?.finish(outcome.finishReason, outcome.paused?.approval.approvalId);
       emit({
         type: 'run.done',
         finishReason: outcome.finishReason,
@@ -195,6 +202,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         queue.fail(error);
         throw error;
       }
+      tracer?.fail(error);
       session.messages = snapshot.messages;
       session.status = 'idle';
       if (leg?.held && !(error instanceof SessionLeaseLostError)) {

@@ -97,9 +97,12 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const visibleLength = snapshot.messages.length;
     const assembler = new StreamAssembler();
     const callIds = new Map<number, string>();
+    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+    const chat = deps.tracer?.chat(step, request, modelId);
     let aborted = false;
     try {
       for await (const chunk of deps.provider.stream(request)) {
+        chat?.chunk();
         assembler.push(chunk);
         switch (chunk.type) {
           case 'text-delta':
@@ -126,11 +129,15 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
         }
       }
     } catch (err) {
-      if (!(signal?.aborted || isAbortError(err))) throw err;
+      if (!(signal?.aborted || isAbortError(err))) {
+        chat?.fail(err);
+        throw err;
+      }
       aborted = true;
     }
 
     if (aborted || signal?.aborted) {
+      chat?.aborted();
       // Keep what the person already saw streaming; the unfinished tool calls are dropped.
       const partial = assembler.text;
       if (partial) {
@@ -145,7 +152,6 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const toolCalls = assembler.toolCalls;
     lastModelFinish = assembler.finishReason;
     const response: GenerateResult = { text, toolCalls, finishReason: lastModelFinish, ...(assembler.usage ? { usage: assembler.usage } : {}) };
-    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
     const stepUsage = usage.record({
       model: modelId,
       ...(assembler.usage ? { reported: assembler.usage } : {}),
@@ -154,6 +160,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     });
     snapshot.usage = usage.snapshot();
     snapshot.stepUsage.push(stepUsage);
+    chat?.end(stepUsage, lastModelFinish, text, toolCalls);
 
     const assistant: Message = { role: 'assistant', content: text };
     if (toolCalls.length > 0) assistant.toolCalls = toolCalls;

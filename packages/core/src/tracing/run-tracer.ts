@@ -1,0 +1,268 @@
+import type { FinishReason } from '../events/types.js';
+import type { ToolCall } from '../messages.js';
+import type { GenerateOptions, LLMProvider } from '../providers/types.js';
+import type { ToolRegistry } from '../tools/registry.js';
+import type { ToolErrorResult, ToolExecutionContext } from '../tools/types.js';
+import type { RunUsage, StepUsage } from '../usage/types.js';
+import { inputMessagesJson, outputMessagesJson, safeJson, systemInstructionsJson } from './content.js';
+import { GEN_AI, LOUSHO_ATTR } from './gen-ai.js';
+import type { SpanRef, TraceAttributes, TraceExporter, TraceParent, TraceSpan } from './types.js';
+import { traceErrorOf } from './with-span.js';
+
+/** What a run needs to trace itself: the exporter, the span to nest under, the agent's identity. */
+export interface RunTraceOptions {
+  exporter: TraceExporter;
+  parent?: TraceSpan;
+  agentName?: string;
+  agentDescription?: string;
+}
+
+/**
+ * The run's tracing options from its config: its own exporter, else the one of the run it is nested
+ * in (`traceParent`, e.g. a tool's `ctx.trace`); undefined when neither is given (no tracing at all).
+ */
+export function runTraceOptions(
+  exporter: TraceExporter | undefined,
+  parent: TraceParent | undefined,
+  agent: { name?: string | undefined; description?: string | undefined },
+): RunTraceOptions | undefined {
+  const use = exporter ?? parent?.exporter;
+  if (!use) return undefined;
+  return {
+    exporter: use,
+    ...(parent ? { parent: parent.span } : {}),
+    ...(agent.name ? { agentName: agent.name } : {}),
+    ...(agent.description ? { agentDescription: agent.description } : {}),
+  };
+}
+
+/** The part of a run's state the tracer reads (and where it leaves the leg's span for the next leg). */
+export interface TracedSnapshot {
+  runId: string;
+  sessionId: string;
+  model: string;
+  steps: number;
+  usage: RunUsage;
+  /** The span of the run's latest leg: a leg that goes on from a pause or a crash links to it. */
+  traceSpan?: SpanRef;
+}
+
+/** What the tracer reads of the loop's dependencies once the run's config is resolved. */
+export interface TracedDeps {
+  provider: LLMProvider;
+  tools: ToolRegistry;
+  system?: string;
+  output?: unknown;
+}
+
+/** A model call's span. */
+export interface ChatTrace {
+  /** Called for each streamed chunk; the first one sets the time to first chunk. */
+  chunk(): void;
+  end(usage: StepUsage, finishReason: string, text: string, toolCalls: readonly ToolCall[]): void;
+  fail(error: unknown): void;
+  aborted(): void;
+}
+
+const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+
+/**
+ * The tracing stage of the loop: one `invoke_agent` span per leg of a run (a new turn, or the
+ * continuation after a pause or a crash, which links to the leg before it), a `chat` span per model
+ * call and an `execute_tool` span per tool call, each a child of the leg's span (so calls that run
+ * in parallel are siblings whatever order they finish in). Names and attributes follow the
+ * OpenTelemetry GenAI conventions; prompts, replies and tool data are recorded only when the
+ * exporter opts in (`captureContent`).
+ */
+export class RunTracer {
+  readonly #exporter: TraceExporter;
+  readonly #span: TraceSpan;
+  readonly #content: boolean;
+  readonly #tools = new Map<string, TraceSpan>();
+  readonly #snapshot: TracedSnapshot;
+  readonly #startInput: number;
+  readonly #startOutput: number;
+  #deps: TracedDeps | undefined;
+  #chat: TraceSpan | undefined;
+  #done = false;
+
+  private constructor(options: RunTraceOptions, snapshot: TracedSnapshot, continuation: boolean) {
+    this.#exporter = options.exporter;
+    this.#content = options.exporter.captureContent === true;
+    this.#snapshot = snapshot;
+    this.#startInput = snapshot.usage.inputTokens;
+    this.#startOutput = snapshot.usage.outputTokens;
+    const link = continuation ? snapshot.traceSpan : undefined;
+    this.#span = options.exporter.startSpan(options.agentName ? `invoke_agent ${options.agentName}` : 'invoke_agent', {
+      kind: 'internal',
+      ...(options.parent ? { parent: options.parent } : {}),
+      ...(link ? { links: [link] } : {}),
+      attributes: {
+        [GEN_AI.operation]: 'invoke_agent',
+        [GEN_AI.agentName]: options.agentName,
+        [GEN_AI.agentDescription]: options.agentDescription,
+        [GEN_AI.conversationId]: snapshot.sessionId,
+        [LOUSHO_ATTR.runId]: snapshot.runId,
+        ...(continuation ? { [LOUSHO_ATTR.continuation]: true } : {}),
+      },
+    });
+    snapshot.traceSpan = { ...this.#span.ref };
+  }
+
+  /** Starts the span of a leg. `continuation`: the leg goes on from a pause or a crash. */
+  static begin(options: RunTraceOptions, snapshot: TracedSnapshot, continuation: boolean): RunTracer {
+    return new RunTracer(options, snapshot, continuation);
+  }
+
+  /** Once the run's config is resolved: the provider and model the leg uses. */
+  configure(deps: TracedDeps): void {
+    this.#deps = deps;
+    this.#span.setAttributes({
+      [GEN_AI.provider]: deps.provider.name,
+      [GEN_AI.requestModel]: this.#snapshot.model || deps.provider.defaultModel,
+      ...(deps.output ? { [GEN_AI.outputType]: 'json' } : {}),
+    });
+  }
+
+  chat(step: number, request: GenerateOptions, model: string): ChatTrace {
+    const provider = this.#deps?.provider.name;
+    const span = this.#exporter.startSpan(`chat ${model}`, {
+      kind: 'client',
+      parent: this.#span,
+      attributes: {
+        [GEN_AI.operation]: 'chat',
+        [GEN_AI.provider]: provider,
+        [GEN_AI.requestModel]: model,
+        [GEN_AI.requestStream]: true,
+        [GEN_AI.requestTemperature]: request.temperature,
+        [GEN_AI.requestMaxTokens]: request.maxTokens,
+        [GEN_AI.conversationId]: this.#snapshot.sessionId,
+        [LOUSHO_ATTR.step]: step,
+        ...(request.responseFormat ? { [GEN_AI.outputType]: 'json' } : {}),
+        ...(this.#content
+          ? {
+              [GEN_AI.inputMessages]: inputMessagesJson(request.messages),
+              ...(request.system !== undefined ? { [GEN_AI.systemInstructions]: systemInstructionsJson(request.system) } : {}),
+            }
+          : {}),
+      },
+    });
+    this.#chat = span;
+    const started = now();
+    let firstChunk: number | undefined;
+    const close = () => {
+      span.end();
+      if (this.#chat === span) this.#chat = undefined;
+    };
+    return {
+      chunk: () => {
+        firstChunk ??= now();
+      },
+      end: (stepUsage, finishReason, text, toolCalls) => {
+        const { usage } = stepUsage;
+        span.setAttributes({
+          [GEN_AI.responseModel]: stepUsage.model,
+          [GEN_AI.responseFinishReasons]: [finishReason],
+          [GEN_AI.inputTokens]: usage.inputTokens,
+          [GEN_AI.outputTokens]: usage.outputTokens,
+          [GEN_AI.cacheReadInputTokens]: usage.cachedInputTokens,
+          [GEN_AI.reasoningOutputTokens]: usage.reasoningTokens,
+          [GEN_AI.responseTimeToFirstChunk]: firstChunk !== undefined ? (firstChunk - started) / 1000 : undefined,
+          [LOUSHO_ATTR.usageEstimated]: stepUsage.estimated,
+          [LOUSHO_ATTR.costUsd]: stepUsage.costUsd,
+          ...(this.#content ? { [GEN_AI.outputMessages]: outputMessagesJson(text, toolCalls, finishReason) } : {}),
+        });
+        close();
+      },
+      fail: (error) => {
+        span.fail(traceErrorOf(error));
+        close();
+      },
+      aborted: () => {
+        span.setAttributes({ [LOUSHO_ATTR.aborted]: true });
+        close();
+      },
+    };
+  }
+
+  /** A call is about to be prepared (validation, hooks, approval) and run. */
+  toolStart(call: ToolCall): void {
+    const tool = this.#deps?.tools.get(call.name);
+    const span = this.#exporter.startSpan(`execute_tool ${call.name}`, {
+      kind: 'internal',
+      parent: this.#span,
+      attributes: {
+        [GEN_AI.operation]: 'execute_tool',
+        [GEN_AI.toolName]: call.name,
+        [GEN_AI.toolCallId]: call.id,
+        [GEN_AI.toolType]: 'function',
+        [GEN_AI.toolDescription]: tool?.description,
+        ...(this.#content ? { [GEN_AI.toolCallArguments]: call.arguments } : {}),
+      },
+    });
+    this.#tools.set(call.id, span);
+  }
+
+  /**
+   * Runs a call's execution as its span's work: `ctx.trace` is the span (a nested run or `withSpan()`
+   * in the tool parents under it), and the exporter's context has it current while the tool runs.
+   */
+  runTool<T>(callId: string, ctx: ToolExecutionContext, fn: () => T): T {
+    const span = this.#tools.get(callId);
+    if (!span) return fn();
+    ctx.trace = { exporter: this.#exporter, span };
+    return this.#exporter.runInSpan ? this.#exporter.runInSpan(span, fn) : fn();
+  }
+
+  /** A call got its result (or its error result). */
+  toolEnd(outcome: { call: ToolCall; result: unknown; isError: boolean; error?: ToolErrorResult; replacedByHook?: string }): void {
+    const span = this.#tools.get(outcome.call.id);
+    if (!span) return;
+    this.#tools.delete(outcome.call.id);
+    const attributes: TraceAttributes = {};
+    if (outcome.replacedByHook) attributes[LOUSHO_ATTR.replacedByHook] = outcome.replacedByHook;
+    if (this.#content && !outcome.isError) attributes[GEN_AI.toolCallResult] = safeJson(outcome.result);
+    span.setAttributes(attributes);
+    if (outcome.isError) span.fail({ type: outcome.error?.kind ?? 'execution', message: outcome.error?.message ?? 'The tool call failed.' });
+    span.end();
+  }
+
+  /** The leg ended: with its finish reason, and the approval it paused on, if any. */
+  finish(finishReason: FinishReason, approvalId?: string): void {
+    if (this.#done) return;
+    this.#done = true;
+    // Still open: the call the run paused on (it is decided, and traced, in the next leg).
+    for (const span of this.#tools.values()) {
+      span.setAttributes({ [LOUSHO_ATTR.approvalId]: approvalId, [LOUSHO_ATTR.approvalStatus]: 'pending' });
+      span.end();
+    }
+    this.#tools.clear();
+    this.#chat?.end();
+    const usage = this.#snapshot.usage;
+    this.#span.setAttributes({
+      [GEN_AI.responseFinishReasons]: [finishReason],
+      [GEN_AI.inputTokens]: usage.inputTokens - this.#startInput,
+      [GEN_AI.outputTokens]: usage.outputTokens - this.#startOutput,
+      [LOUSHO_ATTR.usageEstimated]: usage.estimated,
+      [LOUSHO_ATTR.finishReason]: finishReason,
+      [LOUSHO_ATTR.steps]: this.#snapshot.steps,
+      [LOUSHO_ATTR.approvalId]: approvalId,
+    });
+    this.#span.end();
+  }
+
+  /** The leg failed: every span still open ends failed with the same error. */
+  fail(error: unknown): void {
+    if (this.#done) return;
+    this.#done = true;
+    const traceError = traceErrorOf(error);
+    for (const span of [...this.#tools.values(), ...(this.#chat ? [this.#chat] : [])]) {
+      span.fail(traceError);
+      span.end();
+    }
+    this.#tools.clear();
+    this.#chat = undefined;
+    this.#span.fail(traceError);
+    this.#span.end();
+  }
+}
