@@ -137,12 +137,10 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     }
 
     if (aborted || signal?.aborted) {
-      chat?.aborted();
       // Keep what the person already saw streaming; the unfinished tool calls are dropped.
       const partial = assembler.text;
       // The request went out and tokens came back: the stopped call costs something too. Counted
       // with what the provider reported, else estimated (from the prompt and what streamed).
-      const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
       const streamed = partial + assembler.reasoning;
       const calls = assembler.toolCalls;
       snapshot.stepUsage.push(
@@ -154,6 +152,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
         }),
       );
       snapshot.usage = usage.snapshot();
+      chat?.aborted(snapshot.stepUsage.at(-1));
       if (partial) {
         snapshot.messages.push(Object.freeze({ role: 'assistant', content: partial, metadata: { aborted: true } }) as Message);
         lastText = partial;

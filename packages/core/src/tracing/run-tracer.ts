@@ -61,7 +61,8 @@ export interface ChatTrace {
   chunk(): void;
   end(usage: StepUsage, finishReason: string, text: string, toolCalls: readonly ToolCall[]): void;
   fail(error: unknown): void;
-  aborted(): void;
+  /** The run was stopped during the call; `usage`: what the stopped call cost, as recorded. */
+  aborted(usage?: StepUsage): void;
 }
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -154,22 +155,25 @@ export class RunTracer {
       span.end();
       if (this.#chat === span) this.#chat = undefined;
     };
+    const setUsage = ({ usage, estimated, costUsd }: StepUsage) =>
+      span.setAttributes({
+        [GEN_AI.inputTokens]: usage.inputTokens,
+        [GEN_AI.outputTokens]: usage.outputTokens,
+        [GEN_AI.cacheReadInputTokens]: usage.cachedInputTokens,
+        [GEN_AI.reasoningOutputTokens]: usage.reasoningTokens,
+        [GEN_AI.responseTimeToFirstChunk]: firstChunk !== undefined ? (firstChunk - started) / 1000 : undefined,
+        [LOUSHO_ATTR.usageEstimated]: estimated,
+        [LOUSHO_ATTR.costUsd]: costUsd,
+      });
     return {
       chunk: () => {
         firstChunk ??= now();
       },
       end: (stepUsage, finishReason, text, toolCalls) => {
-        const { usage } = stepUsage;
+        setUsage(stepUsage);
         span.setAttributes({
           [GEN_AI.responseModel]: stepUsage.model,
           [GEN_AI.responseFinishReasons]: [finishReason],
-          [GEN_AI.inputTokens]: usage.inputTokens,
-          [GEN_AI.outputTokens]: usage.outputTokens,
-          [GEN_AI.cacheReadInputTokens]: usage.cachedInputTokens,
-          [GEN_AI.reasoningOutputTokens]: usage.reasoningTokens,
-          [GEN_AI.responseTimeToFirstChunk]: firstChunk !== undefined ? (firstChunk - started) / 1000 : undefined,
-          [LOUSHO_ATTR.usageEstimated]: stepUsage.estimated,
-          [LOUSHO_ATTR.costUsd]: stepUsage.costUsd,
           ...(this.#content ? { [GEN_AI.outputMessages]: outputMessagesJson(text, toolCalls, finishReason) } : {}),
         });
         close();
@@ -178,7 +182,8 @@ export class RunTracer {
         span.fail(traceErrorOf(error));
         close();
       },
-      aborted: () => {
+      aborted: (stepUsage) => {
+        if (stepUsage) setUsage(stepUsage);
         span.setAttributes({ [LOUSHO_ATTR.aborted]: true });
         close();
       },

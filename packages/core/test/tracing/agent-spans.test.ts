@@ -159,6 +159,9 @@ describe('agent runs as OpenTelemetry GenAI spans', () => {
     const chat = otel.one('chat mock-model');
     expect(chat.attributes['lousho.aborted']).toBe(true);
     expect(chat.status.code).toBe(SpanStatusCode.UNSET);
+    // The stopped call cost something: its (estimated) usage is on its span.
+    expect(chat.attributes['gen_ai.usage.input_tokens']).toBeGreaterThan(0);
+    expect(chat.attributes['lousho.usage.estimated']).toBe(true);
     expect(otel.one('invoke_agent').attributes['gen_ai.response.finish_reasons']).toEqual(['aborted']);
   });
 
