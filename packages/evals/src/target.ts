@@ -9,7 +9,7 @@ export async function runTarget(ev: Eval<any, any>, input: unknown, signal: Abor
   const started = performance.now();
   let result: ExecutionResult;
   try {
-    if (!ev.agent) throw evalError('LOUSHO_EVAL_INVALID', `Eval '${ev.name}' has no agent to run.`, 'defineEval({ agent, ... })');
+    if (!ev.agent) throw evalError('LOUSHO_EVAL_INVALID', `Eval '${ev.name}' runs a flow, and running flows in evals needs @lousho/flows, which this version does not have yet.`, 'Evaluate the flow’s agents with `agent` for now.');
     result = await ev.agent.send(input as never, { signal: runSignal });
   } catch (error) {
     if (timeout?.aborted && !signal.aborted && isAbortError(error)) throw timedOut(timeoutMs!);
