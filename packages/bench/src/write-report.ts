@@ -42,6 +42,22 @@ export function resultsMarkdown(all: any): string {
       '',
     );
   }
+  const tracing = all.tracing;
+  if (tracing) {
+    lines.push(
+      `### Tracing overhead (${n(tracing.steps)}-step run, medians of ${tracing.runs} runs each, alternating, ${tracing.measuredAt.slice(0, 10)})`,
+      '',
+      '| Tracing | Run time | Per step |',
+      '|---|---|---|',
+      `| off | ${n(tracing.offMedianMs, 1)} ms | ${n((tracing.offMedianMs / tracing.steps) * 1000, 1)} µs |`,
+      `| on, OpenTelemetry no-op tracer (\`createOtelTraceExporter()\`, no SDK) | ${n(tracing.onMedianMs, 1)} ms | ${n((tracing.onMedianMs / tracing.steps) * 1000, 1)} µs |`,
+      '',
+      '| Target | Result | |',
+      '|---|---|---|',
+      `| Tracing on adds under 5 % | ratio ${n(tracing.ratio, 3)} | ${ok(tracing.ratio < 1.05)} |`,
+      '',
+    );
+  }
   const render = all.rendering;
   if (render) {
     const v = render.versions ?? {};
