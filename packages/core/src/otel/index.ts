@@ -1,6 +1,6 @@
 // `@lousho/core/otel` (also `@lousho/build-ai-agent/otel`): the tracing interface on OpenTelemetry.
 // Needs the optional peer dependency `@opentelemetry/api`; the root entry never imports it.
-import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type Tracer } from '@opentelemetry/api';
+import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import type { SpanRef, SpanStartOptions, TraceAttributes, TraceError, TraceExporter, TraceSpan } from '../tracing/types.js';
 
 export interface OtelTraceExporterOptions {
@@ -16,15 +16,33 @@ export interface OtelTraceExporterOptions {
 /** A Lousho span over an OpenTelemetry span. */
 class OtelTraceSpan implements TraceSpan {
   readonly ref: SpanRef;
+  readonly noop: boolean;
   #ended = false;
+  // The context its children are made in, built once per active context: a run's leg span is
+  // the parent of every model and tool call span of the leg.
+  #childBase: Context | undefined;
+  #childContext: Context | undefined;
 
   constructor(readonly span: Span) {
-    const { traceId, spanId, traceFlags } = span.spanContext();
+    const spanContext = span.spanContext();
+    const { traceId, spanId, traceFlags } = spanContext;
     this.ref = { traceId, spanId, traceFlags };
+    // The API's no-op tracer (no SDK registered) makes spans that record nothing and have no valid
+    // id; an SDK gives every span a valid id, sampled or not.
+    this.noop = !span.isRecording() && !isSpanContextValid(spanContext);
+  }
+
+  childContext(active: Context): Context {
+    if (this.#childBase !== active) {
+      this.#childBase = active;
+      this.#childContext = trace.setSpan(active, this.span);
+    }
+    return this.#childContext!;
   }
 
   setAttributes(attributes: TraceAttributes): void {
-    if (!this.#ended) this.span.setAttributes(defined(attributes));
+    // OpenTelemetry's attributes allow undefined values (the SDK leaves them out); a span that does not record skips the call.
+    if (!this.#ended && this.span.isRecording()) this.span.setAttributes(attributes as Attributes);
   }
 
   fail(error: TraceError): void {
@@ -42,15 +60,6 @@ class OtelTraceSpan implements TraceSpan {
   }
 }
 
-function defined(attributes: TraceAttributes): Attributes {
-  const out: Attributes = {};
-  for (const key in attributes) {
-    const value = attributes[key];
-    if (value !== undefined) out[key] = value as Attributes[string];
-  }
-  return out;
-}
-
 function spanContextOf(ref: SpanRef): SpanContext {
   return { traceId: ref.traceId, spanId: ref.spanId, traceFlags: ref.traceFlags ?? 1, isRemote: true };
 }
@@ -59,7 +68,7 @@ function spanContextOf(ref: SpanRef): SpanContext {
 function contextFor(parent: TraceSpan | undefined): Context {
   const active = context.active();
   if (!parent) return active;
-  if (parent instanceof OtelTraceSpan) return trace.setSpan(active, parent.span);
+  if (parent instanceof OtelTraceSpan) return parent.childContext(active);
   const spanContext = spanContextOf(parent.ref);
   return isSpanContextValid(spanContext) ? trace.setSpanContext(active, spanContext) : active;
 }
@@ -76,24 +85,21 @@ export function createOtelTraceExporter(options: OtelTraceExporterOptions = {}):
   return {
     captureContent: options.captureContent === true,
     startSpan(name: string, start: SpanStartOptions = {}): TraceSpan {
-      const links: Link[] = [];
-      for (const ref of start.links ?? []) {
-        const linked = spanContextOf(ref);
-        if (isSpanContextValid(linked)) links.push({ context: linked });
+      const options: SpanOptions = { kind: start.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL };
+      // Undefined values are allowed by OpenTelemetry's attribute type (the SDK leaves them out).
+      if (start.attributes) options.attributes = start.attributes as Attributes;
+      if (start.links && start.links.length > 0) {
+        const links: Link[] = [];
+        for (const ref of start.links) {
+          const linked = spanContextOf(ref);
+          if (isSpanContextValid(linked)) links.push({ context: linked });
+        }
+        if (links.length > 0) options.links = links;
       }
-      const span = tracer.startSpan(
-        name,
-        {
-          kind: start.kind === 'client' ? SpanKind.CLIENT : SpanKind.INTERNAL,
-          ...(start.attributes ? { attributes: defined(start.attributes) } : {}),
-          ...(links.length > 0 ? { links } : {}),
-        },
-        contextFor(start.parent),
-      );
-      return new OtelTraceSpan(span);
+      return new OtelTraceSpan(tracer.startSpan(name, options, contextFor(start.parent)));
     },
     runInSpan<T>(span: TraceSpan, fn: () => T): T {
-      const ctx = span instanceof OtelTraceSpan ? trace.setSpan(context.active(), span.span) : contextFor(span);
+      const ctx = span instanceof OtelTraceSpan ? span.childContext(context.active()) : contextFor(span);
       return context.with(ctx, fn);
     },
   };

@@ -65,6 +65,8 @@ export interface ChatTrace {
   aborted(usage?: StepUsage): void;
 }
 
+const NOOP_CHAT: ChatTrace = Object.freeze({ chunk() {}, end() {}, fail() {}, aborted() {} });
+
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /**
@@ -83,8 +85,12 @@ export class RunTracer {
   readonly #snapshot: TracedSnapshot;
   readonly #startInput: number;
   readonly #startOutput: number;
+  /** The leg's span records nothing (a no-op tracer): no spans are made under it. */
+  readonly #noop: boolean;
+  /** What a tool gets as `ctx.trace` under a no-op leg span. */
+  readonly #legParent: TraceParent;
   #deps: TracedDeps | undefined;
-  #chat: TraceSpan | undefined;
+  #chat: ChatSpan | undefined;
   #done = false;
 
   private constructor(options: RunTraceOptions, snapshot: TracedSnapshot, continuation: boolean) {
@@ -108,6 +114,8 @@ export class RunTracer {
       },
     });
     snapshot.traceSpan = { ...this.#span.ref };
+    this.#noop = this.#span.noop === true;
+    this.#legParent = { exporter: this.#exporter, span: this.#span };
   }
 
   /** Starts the span of a leg. `continuation`: the leg goes on from a pause or a crash. */
@@ -126,72 +134,35 @@ export class RunTracer {
   }
 
   chat(step: number, request: GenerateOptions, model: string): ChatTrace {
-    const provider = this.#deps?.provider.name;
-    const span = this.#exporter.startSpan(`chat ${model}`, {
-      kind: 'client',
-      parent: this.#span,
-      attributes: {
-        [GEN_AI.operation]: 'chat',
-        [GEN_AI.provider]: provider,
-        [GEN_AI.requestModel]: model,
-        [GEN_AI.requestStream]: true,
-        [GEN_AI.requestTemperature]: request.temperature,
-        [GEN_AI.requestMaxTokens]: request.maxTokens,
-        [GEN_AI.conversationId]: this.#snapshot.sessionId,
-        [LOUSHO_ATTR.step]: step,
-        ...(request.responseFormat ? { [GEN_AI.outputType]: 'json' } : {}),
-        ...(this.#content
-          ? {
-              [GEN_AI.inputMessages]: inputMessagesJson(request.messages),
-              ...(request.system !== undefined ? { [GEN_AI.systemInstructions]: systemInstructionsJson(request.system) } : {}),
-            }
-          : {}),
-      },
-    });
-    this.#chat = span;
-    const started = now();
-    let firstChunk: number | undefined;
-    const close = () => {
-      span.end();
-      if (this.#chat === span) this.#chat = undefined;
+    if (this.#noop) return NOOP_CHAT;
+    const attributes: TraceAttributes = {
+      [GEN_AI.operation]: 'chat',
+      [GEN_AI.provider]: this.#deps?.provider.name,
+      [GEN_AI.requestModel]: model,
+      [GEN_AI.requestStream]: true,
+      [GEN_AI.requestTemperature]: request.temperature,
+      [GEN_AI.requestMaxTokens]: request.maxTokens,
+      [GEN_AI.conversationId]: this.#snapshot.sessionId,
+      [LOUSHO_ATTR.step]: step,
+      [GEN_AI.outputType]: request.responseFormat ? 'json' : undefined,
     };
-    const setUsage = ({ usage, estimated, costUsd }: StepUsage) =>
-      span.setAttributes({
-        [GEN_AI.inputTokens]: usage.inputTokens,
-        [GEN_AI.outputTokens]: usage.outputTokens,
-        [GEN_AI.cacheReadInputTokens]: usage.cachedInputTokens,
-        [GEN_AI.reasoningOutputTokens]: usage.reasoningTokens,
-        [GEN_AI.responseTimeToFirstChunk]: firstChunk !== undefined ? (firstChunk - started) / 1000 : undefined,
-        [LOUSHO_ATTR.usageEstimated]: estimated,
-        [LOUSHO_ATTR.costUsd]: costUsd,
-      });
-    return {
-      chunk: () => {
-        firstChunk ??= now();
-      },
-      end: (stepUsage, finishReason, text, toolCalls) => {
-        setUsage(stepUsage);
-        span.setAttributes({
-          [GEN_AI.responseModel]: stepUsage.model,
-          [GEN_AI.responseFinishReasons]: [finishReason],
-          ...(this.#content ? { [GEN_AI.outputMessages]: outputMessagesJson(text, toolCalls, finishReason) } : {}),
-        });
-        close();
-      },
-      fail: (error) => {
-        span.fail(traceErrorOf(error));
-        close();
-      },
-      aborted: (stepUsage) => {
-        if (stepUsage) setUsage(stepUsage);
-        span.setAttributes({ [LOUSHO_ATTR.aborted]: true });
-        close();
-      },
-    };
+    if (this.#content) {
+      attributes[GEN_AI.inputMessages] = inputMessagesJson(request.messages);
+      if (request.system !== undefined) attributes[GEN_AI.systemInstructions] = systemInstructionsJson(request.system);
+    }
+    const chat = new ChatSpan(this, this.#exporter.startSpan(`chat ${model}`, { kind: 'client', parent: this.#span, attributes }), this.#content);
+    this.#chat = chat;
+    return chat;
+  }
+
+  /** A model call's span ended (the run's end closes one still open). */
+  chatEnded(chat: ChatSpan): void {
+    if (this.#chat === chat) this.#chat = undefined;
   }
 
   /** A call is about to be prepared (validation, hooks, approval) and run. */
   toolStart(call: ToolCall): void {
+    if (this.#noop) return;
     const tool = this.#deps?.tools.get(call.name);
     const span = this.#exporter.startSpan(`execute_tool ${call.name}`, {
       kind: 'internal',
@@ -202,7 +173,7 @@ export class RunTracer {
         [GEN_AI.toolCallId]: call.id,
         [GEN_AI.toolType]: 'function',
         [GEN_AI.toolDescription]: tool?.description,
-        ...(this.#content ? { [GEN_AI.toolCallArguments]: call.arguments } : {}),
+        [GEN_AI.toolCallArguments]: this.#content ? call.arguments : undefined,
       },
     });
     this.#tools.set(call.id, span);
@@ -213,6 +184,10 @@ export class RunTracer {
    * in the tool parents under it), and the exporter's context has it current while the tool runs.
    */
   runTool<T>(callId: string, ctx: ToolExecutionContext, fn: () => T): T {
+    if (this.#noop) {
+      ctx.trace = this.#legParent;
+      return fn();
+    }
     const span = this.#tools.get(callId);
     if (!span) return fn();
     ctx.trace = { exporter: this.#exporter, span };
@@ -224,10 +199,12 @@ export class RunTracer {
     const span = this.#tools.get(outcome.call.id);
     if (!span) return;
     this.#tools.delete(outcome.call.id);
-    const attributes: TraceAttributes = {};
-    if (outcome.replacedByHook) attributes[LOUSHO_ATTR.replacedByHook] = outcome.replacedByHook;
-    if (this.#content && !outcome.isError) attributes[GEN_AI.toolCallResult] = safeJson(outcome.result);
-    span.setAttributes(attributes);
+    if (outcome.replacedByHook || this.#content) {
+      span.setAttributes({
+        [LOUSHO_ATTR.replacedByHook]: outcome.replacedByHook,
+        [GEN_AI.toolCallResult]: this.#content && !outcome.isError ? safeJson(outcome.result) : undefined,
+      });
+    }
     if (outcome.isError) span.fail({ type: outcome.error?.kind ?? 'execution', message: outcome.error?.message ?? 'The tool call failed.' });
     span.end();
   }
@@ -242,7 +219,7 @@ export class RunTracer {
       span.end();
     }
     this.#tools.clear();
-    this.#chat?.end();
+    this.#chat?.span.end();
     const usage = this.#snapshot.usage;
     this.#span.setAttributes({
       [GEN_AI.responseFinishReasons]: [finishReason],
@@ -261,7 +238,7 @@ export class RunTracer {
     if (this.#done) return;
     this.#done = true;
     const traceError = traceErrorOf(error);
-    for (const span of [...this.#tools.values(), ...(this.#chat ? [this.#chat] : [])]) {
+    for (const span of [...this.#tools.values(), ...(this.#chat ? [this.#chat.span] : [])]) {
       span.fail(traceError);
       span.end();
     }
@@ -269,5 +246,59 @@ export class RunTracer {
     this.#chat = undefined;
     this.#span.fail(traceError);
     this.#span.end();
+  }
+}
+
+/** A model call's span: usage, finish reason and the time to the first chunk once it ends. */
+class ChatSpan implements ChatTrace {
+  readonly #started = now();
+  #firstChunk: number | undefined;
+
+  constructor(
+    readonly tracer: RunTracer,
+    readonly span: TraceSpan,
+    readonly content: boolean,
+  ) {}
+
+  chunk(): void {
+    this.#firstChunk ??= now();
+  }
+
+  end(stepUsage: StepUsage, finishReason: string, text: string, toolCalls: readonly ToolCall[]): void {
+    this.#setUsage(stepUsage);
+    this.span.setAttributes({
+      [GEN_AI.responseModel]: stepUsage.model,
+      [GEN_AI.responseFinishReasons]: [finishReason],
+      [GEN_AI.outputMessages]: this.content ? outputMessagesJson(text, toolCalls, finishReason) : undefined,
+    });
+    this.#close();
+  }
+
+  fail(error: unknown): void {
+    this.span.fail(traceErrorOf(error));
+    this.#close();
+  }
+
+  aborted(stepUsage?: StepUsage): void {
+    if (stepUsage) this.#setUsage(stepUsage);
+    this.span.setAttributes({ [LOUSHO_ATTR.aborted]: true });
+    this.#close();
+  }
+
+  #setUsage({ usage, estimated, costUsd }: StepUsage): void {
+    this.span.setAttributes({
+      [GEN_AI.inputTokens]: usage.inputTokens,
+      [GEN_AI.outputTokens]: usage.outputTokens,
+      [GEN_AI.cacheReadInputTokens]: usage.cachedInputTokens,
+      [GEN_AI.reasoningOutputTokens]: usage.reasoningTokens,
+      [GEN_AI.responseTimeToFirstChunk]: this.#firstChunk !== undefined ? (this.#firstChunk - this.#started) / 1000 : undefined,
+      [LOUSHO_ATTR.usageEstimated]: estimated,
+      [LOUSHO_ATTR.costUsd]: costUsd,
+    });
+  }
+
+  #close(): void {
+    this.span.end();
+    this.tracer.chatEnded(this);
   }
 }

@@ -30,6 +30,12 @@ export interface TraceError {
 export interface TraceSpan {
   /** The span's identity (for links and cross-process parents). */
   readonly ref: SpanRef;
+  /**
+   * True for a span of a tracer that records nothing at all, neither it nor spans under it
+   * (OpenTelemetry's API with no SDK registered). A run whose span is one makes no model or tool
+   * call spans under it, so tracing that is wired in but switched off costs next to nothing.
+   */
+  readonly noop?: boolean;
   setAttributes(attributes: TraceAttributes): void;
   /** Marks the span failed: error status, `error.type`, and an `exception` event. */
   fail(error: TraceError): void;

@@ -2,6 +2,7 @@ import { SDKError } from '../errors.js';
 import type { SpanStartOptions, TraceError, TraceExporter, TraceParent, TraceSpan } from './types.js';
 
 const NOOP_SPAN: TraceSpan = Object.freeze({
+  noop: true,
   ref: Object.freeze({ traceId: '00000000000000000000000000000000', spanId: '0000000000000000', traceFlags: 0 }),
   setAttributes() {},
   fail() {},
