@@ -89,6 +89,7 @@ export class Checkpointer {
           steps: snapshot.steps,
           usage: snapshot.usage,
           ...(snapshot.repairUsed ? { repairUsed: true } : {}),
+          ...(snapshot.traceSpan ? { traceSpan: snapshot.traceSpan } : {}),
           ...(state === 'paused' && snapshot.paused ? { paused: snapshot.paused } : {}),
         },
         stepUsage,
@@ -264,6 +265,7 @@ export function snapshotOf(sessionId: string, stored: StoredCheckpoint, run: Sto
     stepUsage: run.stepUsage.slice(),
     toolCalls: run.toolCalls.slice(),
     ...(run.repairUsed ? { repairUsed: true } : {}),
+    ...(run.traceSpan ? { traceSpan: run.traceSpan } : {}),
   };
 }
 
