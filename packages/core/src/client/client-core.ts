@@ -1,5 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
+import { adoptState } from '../ui-state/snapshot.js';
 import { AgentClientError } from './errors.js';
 import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
@@ -9,9 +10,12 @@ import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision
 // (docs/protocol.md, "Size"). Messages are one line: docs/protocol.md ("Client error codes")
 // says what each code means and what to do.
 
-/** Reconnections in a row that bring no new event before the client gives up on a stream. */
-const MAX_RECONNECTS = 3;
-const RECONNECT_DELAY_MS = 250;
+/** Streams in a row that the server ends early without a new event before the client gives up. */
+const MAX_EMPTY_STREAMS = 3;
+/** How long the client keeps trying to reach the server after the connection was lost (default). */
+const RECONNECT_TIMEOUT_MS = 120_000;
+/** The longest wait between two attempts to reach the server. */
+const RETRY_CAP_MS = 8_000;
 /**
  * Default notification interval while a reply streams: 20 updates a second read as smooth text,
  * and on a long chat each update's layout and paint is most of the main thread's work, so
@@ -22,6 +26,25 @@ const DESTROYED = 'LOUSHO_CLIENT_DESTROYED';
 const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
+
+/** A failure worth retrying: the network (a failed `fetch` or body read) or a proxy's 502, 503 or 504 (the server restarts). */
+const transient = (error: any): boolean => error instanceof TypeError || /^50[234]$/.test(error?.status);
+
+/** Waits `ms`, or less when the browser says it is back online. */
+const pause = (ms: number): Promise<void> =>
+  new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      globalThis.removeEventListener?.('online', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    globalThis.addEventListener?.('online', done);
+  });
+
+/** An error with a string `code` as it is; a failed `fetch` (a TypeError) as `LOUSHO_NETWORK_ERROR`, anything else as `LOUSHO_INTERNAL`. */
+const coded = (error: any): AgentClientError =>
+  typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error?.message ?? error), { cause: error });
 
 /** Calls user code; an exception there is reported as uncaught (like a DOM listener's), never thrown into the client. */
 function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
@@ -42,7 +65,7 @@ export function createClientCore(
   options: AgentClientOptions,
 ): AgentClient {
   // The callbacks are read from `options` when they are called: a binding keeps them current there.
-  const { storage, throttleMs = DEFAULT_THROTTLE_MS } = options;
+  const { storage, throttleMs = DEFAULT_THROTTLE_MS, reconnectTimeoutMs = RECONNECT_TIMEOUT_MS } = options;
   // (A negative throttle waits for nothing, as 0 does.)
   const throttle = throttleMs < Infinity ? throttleMs : 0;
   const listeners = new Set<(state: AgentUIState) => void>();
@@ -64,6 +87,8 @@ export function createClientCore(
   let detachTimer: ReturnType<typeof setTimeout> | undefined;
   let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let lastNotify = -Infinity;
+  /** While the client tries to reach the server again: the state under `status: 'reconnecting'`. */
+  let beforeReconnecting: AgentUIState | undefined;
 
   /** The session id in `storage`; storage can be blocked (privacy settings): then nothing is remembered. */
   function stored(method: 'getItem' | 'setItem' | 'removeItem', value?: string): string | null | undefined {
@@ -100,6 +125,17 @@ export function createClientCore(
     }
   }
 
+  /** Shows `status: 'reconnecting'` over the state (on), or the state as it was (off). */
+  function reconnecting(on: boolean): void {
+    if (on) {
+      beforeReconnecting ??= state;
+      if (state === beforeReconnecting) setState({ ...state, status: 'reconnecting' });
+    } else if (beforeReconnecting) {
+      setState(beforeReconnecting);
+      beforeReconnecting = undefined;
+    }
+  }
+
   // ---- outcomes ----
 
   /** An action's outcome: `ok` as the leg ended, or `error`. */
@@ -121,14 +157,15 @@ export function createClientCore(
   }
 
   /**
-   * A failure of the transport or of a stream: into `state.error` (through the reducer, as a
-   * server-side `error` event would be), to `onError` and to the waiting actions. An error with a
-   * string `code` keeps it; a failed `fetch` (a TypeError) is `LOUSHO_NETWORK_ERROR`.
+   * A failure of the transport or of a stream: into `state.error` (status `error`), to `onError`
+   * and to the waiting actions. Tool calls keep their state: the server's run may well go on, and
+   * only the server says that a call was cancelled.
    */
-  function fail(error: any): AgentActionResult {
-    error = typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error?.message ?? error), { cause: error });
+  function fail(failure: unknown): AgentActionResult {
+    const error = coded(failure);
     serverRunning = false;
-    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId ?? '', error: { code: error.code, message: error.message } } as AgentStreamEvent));
+    reconnecting(false);
+    setState(adoptState({ ...state, status: 'error', error: { code: error.code, message: error.message }, pendingApproval: null, finishReason: null }));
     callSafely(options.onError, error);
     return settle(error);
   }
@@ -138,6 +175,7 @@ export function createClientCore(
     restoring?.abort();
     leg?.abort();
     restoring = leg = undefined;
+    reconnecting(false);
     settle({ code, message });
   }
 
@@ -191,7 +229,10 @@ export function createClientCore(
 
   /**
    * Reads a leg into the state. A stream that breaks or ends before the leg's end is resumed
-   * after the last applied event; a gap in the server's log re-reads the session. Never rejects.
+   * after the last applied event: at once, then with capped exponential backoff and jitter (at
+   * once when the browser is back online) while the server cannot be reached, showing
+   * `reconnecting`, for up to `reconnectTimeoutMs`. A gap in the server's log re-reads the
+   * session. Never rejects.
    */
   async function consume(open: Opener): Promise<void> {
     const controller = new AbortController();
@@ -199,16 +240,23 @@ export function createClientCore(
     leg?.abort();
     leg = controller;
     serverRunning = true;
-    let reconnects = 0;
+    /** Attempts since the last new event, and streams in a row that ended early without one. */
+    let attempts = 0;
+    let empty = 0;
+    /** When the server stopped answering (undefined while it answers). */
+    let lost: number | undefined;
     try {
       // Until the leg ends (`serverRunning` false) or the reading is given up.
       while (serverRunning) {
         let opened = false;
         let progressed = false;
         let failure: any;
+        const resuming = open === followOpener;
         try {
           const read = await open(signal);
           opened = true;
+          lost = undefined;
+          reconnecting(false);
           await read((event) => {
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
             if (leg === controller && apply(event)) progressed = true;
@@ -222,14 +270,22 @@ export function createClientCore(
         if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
           if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
-        } else if (failure && (!opened || /^LOUSHO_STREAM_/.test(code))) {
-          // A refused request, or a stream that cannot be read: reconnecting would not help.
+        } else if (failure && (opened ? /^LOUSHO_STREAM_/.test(code) : !(resuming && transient(failure)))) {
+          // A refused request, a stream that cannot be read, or an action's own request that did not
+          // get through (it may or may not have reached the server): trying again would not help.
           throw failure;
         } else if (serverRunning) {
-          // The stream ended (or broke) before the leg did: resume after the last applied event.
-          reconnects = progressed ? 1 : reconnects + 1;
-          if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
-          if (reconnects > 1) await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
+          // The stream ended (or broke) before the leg did, or the server could not be reached:
+          // resume after the last applied event.
+          attempts = progressed ? 1 : attempts + 1;
+          if (failure) {
+            reconnecting(true);
+            if (Date.now() - (lost ??= Date.now()) > reconnectTimeoutMs) throw failure;
+          } else if ((empty = progressed ? 0 : empty + 1) > MAX_EMPTY_STREAMS) {
+            throw new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
+          }
+          // 250 ms, doubling up to 8 s, each between half and all of it.
+          if (attempts > 1) await pause(Math.min(RETRY_CAP_MS, 2 ** attempts * 62.5) * (1 + Math.random()) / 2);
         }
         if (signal.aborted) return;
       }
@@ -346,7 +402,9 @@ export function createClientCore(
       try {
         await transport.stop(sessionId);
       } catch (error) {
-        return fail(error);
+        // The stop did not get through: reported, and the state (and the leg followed) left as they are.
+        const { code, message } = coded(error);
+        return refuse(code, message);
       }
       return ended || { ok: true, state, finishReason: null };
     },
