@@ -10,7 +10,7 @@ import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision
 // (docs/protocol.md, "Size"). Messages are one line: docs/protocol.md ("Client error codes")
 // says what each code means and what to do.
 
-/** Streams in a row that the server ends early without a new event before the client gives up. */
+/** Attempts in a row without a new event, the last a stream the server ended early, before the client gives up. */
 const MAX_EMPTY_STREAMS = 3;
 /** How long the client keeps trying to reach the server after the connection was lost (default). */
 const RECONNECT_TIMEOUT_MS = 120_000;
@@ -33,12 +33,12 @@ const transient = (error: any): boolean => error instanceof TypeError || /^50[23
 /** Waits `ms`, or less when the browser says it is back online. */
 const pause = (ms: number): Promise<void> =>
   new Promise((resolve) => {
+    // (Whichever comes second finds nothing to do.)
     const done = (): void => {
-      clearTimeout(timer);
       globalThis.removeEventListener?.('online', done);
       resolve();
     };
-    const timer = setTimeout(done, ms);
+    setTimeout(done, ms);
     globalThis.addEventListener?.('online', done);
   });
 
@@ -87,8 +87,8 @@ export function createClientCore(
   let detachTimer: ReturnType<typeof setTimeout> | undefined;
   let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let lastNotify = -Infinity;
-  /** While the client tries to reach the server again: the state under `status: 'reconnecting'`. */
-  let beforeReconnecting: AgentUIState | undefined;
+  /** The state under `status: 'reconnecting'` while that is shown (the reducer never makes that status). */
+  let underReconnecting: AgentUIState | undefined;
 
   /** The session id in `storage`; storage can be blocked (privacy settings): then nothing is remembered. */
   function stored(method: 'getItem' | 'setItem' | 'removeItem', value?: string): string | null | undefined {
@@ -125,16 +125,10 @@ export function createClientCore(
     }
   }
 
-  /** Shows `status: 'reconnecting'` over the state (on), or the state as it was (off). */
-  function reconnecting(on: boolean): void {
-    if (on) {
-      beforeReconnecting ??= state;
-      if (state === beforeReconnecting) setState({ ...state, status: 'reconnecting' });
-    } else if (beforeReconnecting) {
-      setState(beforeReconnecting);
-      beforeReconnecting = undefined;
-    }
-  }
+  /** Shows the state as it was before `reconnecting`. */
+  const reconnected = (): void => {
+    if (state.status === 'reconnecting') setState(underReconnecting!);
+  };
 
   // ---- outcomes ----
 
@@ -149,12 +143,11 @@ export function createClientCore(
     return result;
   }
 
+  /** Calls `onError` with `error`; returns it. */
+  const report = (error: AgentClientError): AgentClientError => (callSafely(options.onError, error), error);
+
   /** An action that cannot happen now (the state and the waiting actions are left alone): reported to `onError`. */
-  function refuse(code: string, message: string): AgentActionResult {
-    const error = new AgentClientError(code, message);
-    callSafely(options.onError, error);
-    return outcome(error);
-  }
+  const refuse = (error: AgentClientError): AgentActionResult => outcome(report(error));
 
   /**
    * A failure of the transport or of a stream: into `state.error` (status `error`), to `onError`
@@ -164,10 +157,8 @@ export function createClientCore(
   function fail(failure: unknown): AgentActionResult {
     const error = coded(failure);
     serverRunning = false;
-    reconnecting(false);
     setState(adoptState({ ...state, status: 'error', error: { code: error.code, message: error.message }, pendingApproval: null, finishReason: null }));
-    callSafely(options.onError, error);
-    return settle(error);
+    return settle(report(error));
   }
 
   /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
@@ -175,7 +166,6 @@ export function createClientCore(
     restoring?.abort();
     leg?.abort();
     restoring = leg = undefined;
-    reconnecting(false);
     settle({ code, message });
   }
 
@@ -207,9 +197,7 @@ export function createClientCore(
       callSafely(options.onFinish, { state, finishReason: state.finishReason! });
       settle();
     } else if (ends) {
-      const error = new AgentClientError(state.error!.code, state.error!.message);
-      callSafely(options.onError, error);
-      settle(error);
+      settle(report(new AgentClientError(state.error!.code, state.error!.message)));
     }
     return true;
   }
@@ -240,9 +228,8 @@ export function createClientCore(
     leg?.abort();
     leg = controller;
     serverRunning = true;
-    /** Attempts since the last new event, and streams in a row that ended early without one. */
+    /** Attempts since the last new event. */
     let attempts = 0;
-    let empty = 0;
     /** When the server stopped answering (undefined while it answers). */
     let lost: number | undefined;
     try {
@@ -256,7 +243,7 @@ export function createClientCore(
           const read = await open(signal);
           opened = true;
           lost = undefined;
-          reconnecting(false);
+          reconnected();
           await read((event) => {
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
             if (leg === controller && apply(event)) progressed = true;
@@ -279,9 +266,9 @@ export function createClientCore(
           // resume after the last applied event.
           attempts = progressed ? 1 : attempts + 1;
           if (failure) {
-            reconnecting(true);
+            if (state.status !== 'reconnecting') setState({ ...(underReconnecting = state), status: 'reconnecting' });
             if (Date.now() - (lost ??= Date.now()) > reconnectTimeoutMs) throw failure;
-          } else if ((empty = progressed ? 0 : empty + 1) > MAX_EMPTY_STREAMS) {
+          } else if (attempts > MAX_EMPTY_STREAMS) {
             throw new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
           }
           // 250 ms, doubling up to 8 s, each between half and all of it.
@@ -294,6 +281,8 @@ export function createClientCore(
       if (!signal.aborted) fail(error);
     } finally {
       if (leg === controller) leg = undefined;
+      // Unless a newer leg is read now. (A failure has replaced `reconnecting` with an error already; a reset, with a new session.)
+      if (!leg) reconnected();
     }
   }
 
@@ -327,7 +316,7 @@ export function createClientCore(
   async function act(refusal: () => [string, string] | false | null | undefined, open: Opener): Promise<AgentActionResult> {
     await start();
     const why = destroyed ? [DESTROYED, 'Destroyed.'] : serverRunning ? ['LOUSHO_SESSION_BUSY', 'A turn is running.'] : refusal();
-    if (why) return refuse(...(why as [string, string]));
+    if (why) return refuse(new AgentClientError(...(why as [string, string])));
     const result = new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
     void consume(open);
     return result;
@@ -395,7 +384,7 @@ export function createClientCore(
 
     async stop() {
       await start();
-      if (destroyed) return refuse(DESTROYED, 'Destroyed.');
+      if (destroyed) return refuse(new AgentClientError(DESTROYED, 'Destroyed.'));
       if (sessionId === undefined) return { ok: true, state, finishReason: null };
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
       const ended = serverRunning && leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
@@ -403,8 +392,7 @@ export function createClientCore(
         await transport.stop(sessionId);
       } catch (error) {
         // The stop did not get through: reported, and the state (and the leg followed) left as they are.
-        const { code, message } = coded(error);
-        return refuse(code, message);
+        return refuse(coded(error));
       }
       return ended || { ok: true, state, finishReason: null };
     },
