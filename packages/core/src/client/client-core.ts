@@ -292,7 +292,7 @@ export function createClientCore(
   };
 
   async function restore(): Promise<void> {
-    if (sessionId === undefined) return;
+    if (!sessionId) return;
     const controller = (restoring = new AbortController());
     const signal = controller.signal;
     try {
@@ -326,7 +326,7 @@ export function createClientCore(
     act(
       () => {
         const pending = state.pendingApproval;
-        return !pending || sessionId === undefined
+        return !pending || !sessionId
           ? ['LOUSHO_APPROVAL_NOT_FOUND', 'Nothing to decide.']
           : pending.kind !== decision.kind && ['LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`];
       },
@@ -385,7 +385,7 @@ export function createClientCore(
     async stop() {
       await start();
       if (destroyed) return refuse(new AgentClientError(DESTROYED, 'Destroyed.'));
-      if (sessionId === undefined) return { ok: true, state, finishReason: null };
+      if (!sessionId) return outcome();
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
       const ended = serverRunning && leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
       try {
