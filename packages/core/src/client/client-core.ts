@@ -1,6 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
-import { adoptState } from '../ui-state/snapshot.js';
 import { AgentClientError } from './errors.js';
 import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
@@ -27,8 +26,11 @@ const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
 
-/** A failure worth retrying: the network (a failed `fetch` or body read) or a proxy's 502, 503 or 504 (the server restarts). */
-const transient = (error: any): boolean => error instanceof TypeError || /^50[234]$/.test(error?.status);
+/**
+ * A failure worth retrying: the network (a failed `fetch` or body read), or a status from 502 up
+ * (a gateway or proxy that cannot reach the server: it restarts, or is down for a moment).
+ */
+const transient = (error: any): boolean => error instanceof TypeError || error?.status > 501;
 
 /** Waits `ms`, or less when the browser says it is back online. */
 const pause = (ms: number): Promise<void> =>
@@ -96,7 +98,7 @@ export function createClientCore(
       // (A method the storage lacks throws here too, and is ignored the same way.)
       return (storage as Record<typeof method, (key: string, value?: string) => string | null> | undefined)?.[method](storageKey, value);
     } catch {
-      return undefined;
+      // blocked: nothing remembered
     }
   }
 
@@ -157,7 +159,7 @@ export function createClientCore(
   function fail(failure: unknown): AgentActionResult {
     const error = coded(failure);
     serverRunning = false;
-    setState(adoptState({ ...state, status: 'error', error: { code: error.code, message: error.message }, pendingApproval: null, finishReason: null }));
+    setState({ ...state, status: 'error', error: { code: error.code, message: error.message }, pendingApproval: null, finishReason: null });
     return settle(report(error));
   }
 
@@ -354,12 +356,9 @@ export function createClientCore(
         if (started) follow();
       }
       void start();
-      let subscribed = true;
       return () => {
-        if (!subscribed) return;
-        subscribed = false;
-        listeners.delete(listener);
-        if (listeners.size || destroyed || detachTimer !== undefined) return;
+        // (A second call finds nothing to delete.)
+        if (!listeners.delete(listener) || listeners.size || destroyed || detachTimer !== undefined) return;
         // (A throttled notification still due finds no listener: nothing to cancel.)
         detachTimer = setTimeout(() => {
           detachTimer = undefined;
