@@ -1,1 +1,2 @@
 export * from '@lousho/core';
+export * from '@lousho/integrations';

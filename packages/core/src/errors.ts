@@ -56,6 +56,16 @@ export const ERROR_CODES = {
   LOUSHO_PROVIDER_ERROR: 'LOUSHO_PROVIDER_ERROR',
   /** A mock provider ran out of scripted responses. */
   LOUSHO_MOCK_EXHAUSTED: 'LOUSHO_MOCK_EXHAUSTED',
+  /** An encryption key is not 32 bytes of AES-256 key material. */
+  LOUSHO_INVALID_ENCRYPTION_KEY: 'LOUSHO_INVALID_ENCRYPTION_KEY',
+  /** Encrypted data was tampered with, truncated, or encrypted with another key. */
+  LOUSHO_DECRYPTION_FAILED: 'LOUSHO_DECRYPTION_FAILED',
+  /** A `recordReplay` request differs from every recorded one (the message shows the diff). */
+  LOUSHO_CASSETTE_MISMATCH: 'LOUSHO_CASSETTE_MISMATCH',
+  /** A `recordReplay` cassette was asked for more model calls than it holds. */
+  LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
+  /** A `StorageService` could not read or write a value (I/O failure, corrupt data, a lock held too long). */
+  LOUSHO_STORAGE_ERROR: 'LOUSHO_STORAGE_ERROR',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -13,3 +13,5 @@ export * from './protocol/index.js';
 export * from './ui-state/index.js';
 export * from './http/index.js';
 export * from './client/index.js';
+export * from './utils/index.js';
+export * from './storage/index.js';

@@ -62,6 +62,7 @@ export function continuationFor(record: ApprovalRecord, decision: ApprovalDecisi
   // The model's own arguments for the paused call: pre-hooks re-run from them, as before the pause.
   const rawArguments = record.snapshot.paused?.calls[record.snapshot.paused.index]?.arguments ?? JSON.stringify(record.args ?? {});
   return {
+    ...(record.snapshot.paused ? {} : unsavedBatch(record)),
     first: async (scope: CallScope): Promise<PreparedCall> => {
       const snapshot = scope.snapshot as RunSnapshot;
       const paused = record;
@@ -109,4 +110,18 @@ export function continuationFor(record: ApprovalRecord, decision: ApprovalDecisi
       return { kind: 'run', call, tool, args: paused.args, ctx, hookCtx };
     },
   };
+}
+
+/**
+ * The batch of an approval saved without it (a record written by an older version, or by hand):
+ * the paused call first, then the other calls of its turn that have no result yet, which are not
+ * started (`not-run`), so every call of the turn still gets exactly one result.
+ */
+function unsavedBatch(record: ApprovalRecord): Pick<BatchContinuation, 'batch' | 'restNotRun'> {
+  const { messages, steps } = record.snapshot;
+  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' && m.toolCallId !== undefined ? [m.toolCallId] : [])));
+  const turn = messages.findLast((m) => m.role === 'assistant' && m.toolCalls?.some((c) => c.id === record.toolCallId));
+  const paused = turn?.toolCalls?.find((c) => c.id === record.toolCallId) ?? { id: record.toolCallId, name: record.toolName, arguments: JSON.stringify(record.args ?? {}) };
+  const rest = (turn?.toolCalls ?? []).filter((c) => c.id !== record.toolCallId && !answered.has(c.id));
+  return { batch: { calls: [paused, ...rest], index: 0, step: steps }, restNotRun: true };
 }

@@ -84,11 +84,14 @@ export class AgentBuilder {
         hint: "Call .setName('my-agent') (or AgentBuilder.create('my-agent')) before build().",
       });
     }
-    return { ...this.#config, name, tools: { ...this.#config.tools } };
+    // No tool added: `tools` is left out, so the agent may use every tool of the `toolRegistry`
+    // it runs with (as a plain config without `tools` does).
+    const { tools, ...rest } = this.#config;
+    return Object.keys(tools).length ? { ...rest, name, tools: { ...tools } } : { ...rest, name };
   }
 }
 
-/** Deprecated, no runtime effect: agents need no type. */
+/** @deprecated No runtime effect: agents need no type (removed next minor). */
 export const AgentType = Object.freeze({ Default: 'default', Conversational: 'conversational', Task: 'task' } as const);
 /** @deprecated agents need no type (removed next minor). */
 export type AgentType = (typeof AgentType)[keyof typeof AgentType];

@@ -5,7 +5,7 @@ import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
-import { memoryStore } from '../stores/memory-store.js';
+import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
@@ -151,7 +151,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
   const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore();
-  const sessionStore: SessionStore = store.sessions ?? fallback!.sessions;
+  // The memory session log fences appends by its own memory checkpoints' leases; next to a checkpoint
+  // store of another kind it cannot see those leases, so it keeps the log without fencing.
+  const sessionStore: SessionStore = store.sessions ?? (store.checkpoints ? new MemorySessionStore() : fallback!.sessions);
   const checkpointStore: CheckpointStore = store.checkpoints ?? fallback!.checkpoints;
   const approvalStore: ApprovalStore = config.approvalStore ?? store.approvals ?? fallback!.approvals;
   // Cross-process signals only make sense with the store's own session log (they announce its appends).

@@ -30,6 +30,8 @@ export interface BatchContinuation {
   first?: (scope: CallScope) => Promise<PreparedCall>;
   /** The batch to finish; default: `snapshot.paused`. */
   batch?: { calls: ToolCall[]; index: number; step: number };
+  /** The calls after the first are not started; each gets a `not-run` result. */
+  restNotRun?: boolean;
   /** Runs once the batch is done, before the next model call; true if it added messages. */
   then?: () => Promise<boolean>;
   /** A run recovered from a checkpoint: if the transcript already ends with the model's answer, it ends there. */
@@ -56,7 +58,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     delete snapshot.paused;
     if (pending) {
       const scope: CallScope = { deps, snapshot, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls) };
-      const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first);
+      const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first, continuation.restNotRun);
       const stop = afterBatch(batch, pending.calls, pending.step);
       if (stop) return stop;
     }

@@ -26,13 +26,16 @@ export type BatchResult =
  * result, whatever happens: aborted or unreached calls get a `cancelled` result, and a propagating
  * error fills the rest with `not-run` results before it is rethrown once nothing runs any more.
  *
- * `first` decides the call at `start` instead of the usual preparation (an approval resume).
+ * `first` decides the call at `start` instead of the usual preparation (an approval resume). With
+ * `restNotRun`, the calls after it are not started: each gets a `not-run` result (an approval saved
+ * without the rest of its batch).
  */
 export async function runToolBatch(
   scope: CallScope,
   calls: readonly ToolCall[],
   start: number,
   first?: (scope: CallScope) => Promise<PreparedCall>,
+  restNotRun = false,
 ): Promise<BatchResult> {
   const { deps, snapshot } = scope;
   const signal = deps.signal;
@@ -79,6 +82,10 @@ export async function runToolBatch(
     while (running.size >= limit) await Promise.race(running);
     if (signal?.aborted || propagating) break;
     const call = calls[index]!;
+    if (restNotRun && index > start) {
+      launch(index, Promise.resolve(notRunOutcome(call, 'The approval this run resumed from did not keep this call, so it was never started.')));
+      continue;
+    }
     let prepared: PreparedCall;
     try {
       if (index === start && first) {
@@ -108,9 +115,7 @@ export async function runToolBatch(
   if (propagating) {
     for (let i = 0; i < calls.length; i++) {
       if (outcomes[i] || i < start) continue;
-      const call = calls[i]!;
-      const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'not-run', error: 'The run failed before this call was started.' });
-      record(i, { call, args: null, result: error, isError: true, error });
+      record(i, notRunOutcome(calls[i]!, 'The run failed before this call was started.'));
     }
     await checkpointChain;
     throw propagating.error;
@@ -127,4 +132,9 @@ export async function runToolBatch(
   }
   if (paused) return { kind: 'paused', ...paused };
   return { kind: 'done' };
+}
+
+function notRunOutcome(call: ToolCall, message: string): ToolOutcome {
+  const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'not-run', error: message });
+  return { call, args: null, result: error, isError: true, error };
 }

@@ -2,3 +2,4 @@
 export { createNodeHttpTransport } from './http-transport.js';
 export type { NodeHttpTransportOptions } from './http-transport.js';
 export { toNodeHandler, createNodeListener, type FetchHandler, type NodeRequestListener, type NodeHandlerOptions } from './http-adapter.js';
+export { FileStorageService, type FileStorageServiceOptions } from './file-storage.js';

@@ -20,6 +20,26 @@ interface AnthropicMessage {
   content: JsonObject[];
 }
 
+/**
+ * How a structured answer comes back: the Messages API constrains a tool's input to its schema, so a
+ * JSON answer with a schema is asked for as a call of this extra tool, forced with `tool_choice`.
+ * A schema whose root is not an object (the API wants an object) is wrapped as `{ value }`.
+ */
+export interface AnswerTool {
+  name: string;
+  wrapped: boolean;
+}
+
+/** The answer tool of a request, when it asks for JSON matching a schema. */
+export function answerToolFor(options: GenerateOptions): AnswerTool | undefined {
+  const format = options.responseFormat;
+  if (format?.type !== 'json' || !format.schema) return undefined;
+  const taken = new Set((options.tools ?? []).map((tool) => tool.name));
+  let name = 'final_answer';
+  for (let i = 2; taken.has(name); i++) name = `final_answer_${i}`;
+  return { name, wrapped: format.schema.type !== 'object' };
+}
+
 /** The streaming request body for one turn. */
 export function toAnthropicRequest(options: GenerateOptions, model: string, settings: AnthropicRequestSettings): JsonObject {
   const { system, messages } = toAnthropicMessages(options.system, options.messages);
@@ -29,11 +49,21 @@ export function toAnthropicRequest(options: GenerateOptions, model: string, sett
     messages,
     stream: true,
   };
-  const instructions = [system, jsonInstruction(options.responseFormat)].filter(Boolean).join('\n\n');
+  const answer = answerToolFor(options);
+  const instructions = [system, answer ? answerInstruction(answer) : jsonInstruction(options.responseFormat)].filter(Boolean).join('\n\n');
   if (instructions) body.system = instructions;
-  if (options.tools && options.tools.length > 0) {
-    body.tools = options.tools.map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  const tools: JsonObject[] = (options.tools ?? []).map((tool) => ({ name: tool.name, description: tool.description, input_schema: tool.parameters }));
+  if (answer) {
+    const schema = options.responseFormat!.schema!;
+    tools.push({
+      name: answer.name,
+      description: 'Gives your final answer. Call it once, when no other tool is needed; its input is the answer.',
+      input_schema: answer.wrapped ? { type: 'object', properties: { value: schema }, required: ['value'] } : schema,
+    });
+    // With other tools the model may still call them first; either way it cannot answer in prose.
+    body.tool_choice = tools.length > 1 ? { type: 'any' } : { type: 'tool', name: answer.name };
   }
+  if (tools.length > 0) body.tools = tools;
   if (options.temperature !== undefined) body.temperature = options.temperature;
   return body;
 }
@@ -140,9 +170,13 @@ function sourceBlock(source: MediaSource): JsonObject {
     : { type: 'base64', media_type: source.mimeType, data: source.data };
 }
 
+function answerInstruction(answer: AnswerTool): string {
+  return `When you have the final answer, give it by calling the \`${answer.name}\` tool; never answer in prose.`;
+}
+
 /**
- * The Messages API has no JSON mode, so the structured-output hint becomes an instruction (the
- * agent still validates the answer against the schema and asks again when it does not match).
+ * JSON without a schema cannot be constrained through a tool, so that hint becomes an instruction
+ * (the agent still checks the answer and asks again when it is not JSON).
  */
 function jsonInstruction(format: GenerateOptions['responseFormat']): string {
   if (format?.type !== 'json') return '';

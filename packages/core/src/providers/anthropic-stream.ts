@@ -4,6 +4,7 @@
  * `content_block_stop`, then `message_delta` (stop reason, output usage) and `message_stop`.
  * `ping` events may appear anywhere; an `error` event reports a failure mid-stream.
  */
+import type { AnswerTool } from './anthropic-request.js';
 import type { ServerSentEvent } from './event-stream.js';
 import { ProviderResponseError, redactSecrets } from './http-error.js';
 import type { ProviderIdentity } from './transport.js';
@@ -14,6 +15,8 @@ type Block =
   | { kind: 'text' }
   | { kind: 'reasoning' }
   | { kind: 'tool'; index: number; sawArguments: boolean; initialInput: string | undefined }
+  /** The structured-answer tool's input: the answer's text (see `AnswerTool`). */
+  | { kind: 'answer'; json: string; initialInput: string | undefined }
   /** Blocks we do not surface (server-side tool use, redacted thinking, ...). */
   | { kind: 'other' };
 
@@ -26,14 +29,17 @@ interface UsageCounts {
 
 export class AnthropicStreamDecoder {
   readonly #who: ProviderIdentity;
+  readonly #answer: AnswerTool | undefined;
   #blocks = new Map<number, Block>();
   #nextCall = 0;
   #stopReason: string | undefined;
   #usage: UsageCounts = {};
   #done = false;
 
-  constructor(who: ProviderIdentity) {
+  /** `answer`: the request's structured-answer tool, whose input is streamed as the answer's text. */
+  constructor(who: ProviderIdentity, answer?: AnswerTool) {
     this.#who = who;
+    this.#answer = answer;
   }
 
   /** True once `message_stop` arrived. */
@@ -102,9 +108,13 @@ export class AnthropicStreamDecoder {
         if (typeof block.id !== 'string' || typeof block.name !== 'string') {
           throw malformedChunk(this.#who, 'a tool_use block without an id or a name');
         }
-        const callIndex = this.#nextCall++;
         // The input streams as JSON pieces; a non-empty `input` here means it was sent whole.
         const initial = isRecord(block.input) && Object.keys(block.input).length > 0 ? JSON.stringify(block.input) : undefined;
+        if (block.name === this.#answer?.name) {
+          this.#blocks.set(index, { kind: 'answer', json: '', initialInput: initial });
+          return [];
+        }
+        const callIndex = this.#nextCall++;
         this.#blocks.set(index, { kind: 'tool', index: callIndex, sawArguments: false, initialInput: initial });
         return [{ type: 'tool-call-start', index: callIndex, id: block.id, name: block.name }];
       }
@@ -125,6 +135,7 @@ export class AnthropicStreamDecoder {
       case 'thinking_delta':
         return typeof delta.thinking === 'string' && delta.thinking ? [{ type: 'reasoning-delta', text: delta.thinking }] : [];
       case 'input_json_delta': {
+        if (block.kind === 'answer') return this.#answerPiece(block, delta.partial_json);
         if (block.kind !== 'tool') return [];
         const piece = typeof delta.partial_json === 'string' ? delta.partial_json : '';
         if (!piece) return [];
@@ -137,8 +148,27 @@ export class AnthropicStreamDecoder {
     }
   }
 
+  /** An object answer streams as it comes; a wrapped one (`{ value }`) is unwrapped once whole. */
+  #answerPiece(block: Extract<Block, { kind: 'answer' }>, piece: unknown): StreamChunk[] {
+    if (typeof piece !== 'string' || !piece) return [];
+    block.json += piece;
+    return this.#answer!.wrapped ? [] : [{ type: 'text-delta', text: piece }];
+  }
+
   #stopBlock(data: Record<string, unknown>): StreamChunk[] {
     const block = this.#blocks.get(this.#blockIndex(data));
+    if (block?.kind === 'answer') {
+      const json = block.json || block.initialInput || '';
+      if (!this.#answer!.wrapped) return block.json || !json ? [] : [{ type: 'text-delta', text: json }];
+      let value: unknown;
+      try {
+        value = (JSON.parse(json) as { value?: unknown }).value;
+      } catch {
+        // Not JSON after all: passed on as is, so the agent's output check reports it to the model.
+        return json ? [{ type: 'text-delta', text: json }] : [];
+      }
+      return [{ type: 'text-delta', text: JSON.stringify(value ?? null) }];
+    }
     if (block?.kind !== 'tool' || block.sawArguments) return [];
     // A tool with no parameters streams no JSON at all: its arguments are the empty object.
     return [{ type: 'tool-call-delta', index: block.index, argumentsDelta: block.initialInput ?? '{}' }];
@@ -200,7 +230,8 @@ export function mapStopReason(reason: string | undefined, madeCalls: boolean): M
     case 'pause_turn':
       return madeCalls ? 'tool_calls' : 'stop';
     case 'tool_use':
-      return 'tool_calls';
+      // The structured-answer tool is the answer, not a call.
+      return madeCalls ? 'tool_calls' : 'stop';
     case 'max_tokens':
     case 'model_context_window_exceeded':
       return 'length';

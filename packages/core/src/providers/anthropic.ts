@@ -1,7 +1,7 @@
 /** Anthropic's Messages API, streamed. */
 import { throwIfAborted } from './abort.js';
 import { AnthropicStreamDecoder } from './anthropic-stream.js';
-import { toAnthropicRequest } from './anthropic-request.js';
+import { answerToolFor, toAnthropicRequest } from './anthropic-request.js';
 import { providerEnv, readVar, type ProviderEnv } from './env.js';
 import { readEventStream } from './event-stream.js';
 import { secretHeaderValues } from './openai-compatible.js';
@@ -81,7 +81,7 @@ export class AnthropicProvider implements LLMProvider {
     const fetchFn = this.#fetch ?? ((input, init) => globalThis.fetch(input, init));
     const response = await postJson(this.#who, fetchFn, joinUrl(this.baseURL.replace(/\/v1\/*$/, ''), 'v1/messages'), this.#headers, body, options.signal);
 
-    const decoder = new AnthropicStreamDecoder(this.#who);
+    const decoder = new AnthropicStreamDecoder(this.#who, answerToolFor(options));
     for await (const event of readEventStream(response, this.#who, options.signal)) {
       for (const chunk of decoder.decode(event)) yield chunk;
       if (decoder.done) break;

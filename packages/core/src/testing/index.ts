@@ -10,3 +10,4 @@ export {
 export { createMockProvider, MockLLMProvider, type MockProviderOptions } from '../providers/mock.js';
 export type { MockResponse, MockToolCall } from '../providers/mock-response.js';
 export { MockProviderError, type MockProviderErrorCode } from '../providers/errors.js';
+export { recordReplay, RecordReplayProvider, type RecordReplayOptions, type Cassette, type CassetteInteraction, type CassetteLocation, type RecordedRequest } from './record-replay.js';

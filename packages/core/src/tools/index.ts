@@ -38,3 +38,4 @@ export {
 export { parseToolArguments, validateToolArguments, type ParsedToolArguments, type ToolArgumentsValidation } from './validate-args.js';
 export { validateToolOutput, type ToolOutputValidation } from './validate-output.js';
 export { withArtifacts, splitArtifacts, isResultWithArtifacts } from './artifacts.js';
+export { buildToolRunContext, type ToolRunContextOptions } from './run-context.js';

@@ -192,3 +192,65 @@ describe('tool progress', () => {
     expect(JSON.stringify((await run.result).messages)).not.toContain('total');
   });
 });
+
+describe('documented behaviour of the builder and of old approval records', () => {
+  const lookupOrder = defineTool({
+    name: 'lookup_order',
+    description: 'Look up an order',
+    input: z.object({ orderId: z.string() }),
+    execute: async ({ orderId }) => ({ orderId, status: 'shipped' }),
+  });
+
+  it('a built config without tools may use every tool of the registry, as a plain config does', async () => {
+    const registry = new ToolRegistry();
+    registry.register(lookupOrder);
+    const built = AgentBuilder.create('support').build();
+    expect(built).not.toHaveProperty('tools');
+    for (const agent of [built, { name: 'support' }]) {
+      const provider = mockModel([{ toolCalls: [{ name: 'lookup_order', args: { orderId: 'A1' } }] }, 'Shipped.']);
+      const result = await AgentExecutor.execute({ agent, input: 'Where is A1?', provider, toolRegistry: registry });
+      expect(result.toolCalls[0]).toMatchObject({ isError: false, result: { orderId: 'A1', status: 'shipped' } });
+      expect(provider.calls[0]!.tools?.map((t) => t.name)).toEqual(['lookup_order']);
+    }
+    // Naming tools still limits the agent to them.
+    const other = defineTool({ name: 'other', description: 'Other', input: z.object({}), execute: async () => 'x' });
+    registry.register(other);
+    const limited = AgentBuilder.create('support').addTool('lookup_order').build();
+    const provider = mockModel(['Hi.']);
+    await AgentExecutor.execute({ agent: limited, input: 'hi', provider, toolRegistry: registry });
+    expect(provider.calls[0]!.tools?.map((t) => t.name)).toEqual(['lookup_order']);
+  });
+
+  it('an approval saved without the rest of its batch: the paused call is decided, the others get not-run', async () => {
+    const ran: string[] = [];
+    const pay = defineTool({ name: 'pay', description: 'pay', input: z.object({ amount: z.number() }), needsApproval: true, execute: async ({ amount }) => (ran.push(`pay ${amount}`), `paid ${amount}`) });
+    const note = defineTool({ name: 'note', description: 'note', input: z.object({ text: z.string() }), execute: async ({ text }) => (ran.push(`note ${text}`), 'noted') });
+    const approvalStore = new InMemoryApprovalStore();
+    const agent = AgentBuilder.create('payer').addTool(pay).addTool(note).build();
+    const provider = mockModel([
+      { toolCalls: [{ name: 'note', args: { text: 'a' } }, { name: 'pay', args: { amount: 5 } }, { name: 'note', args: { text: 'b' } }, { name: 'note', args: { text: 'c' } }] },
+      'Done.',
+    ]);
+    const paused = await AgentExecutor.execute({ agent, input: 'pay 5', provider, approvalStore });
+    expect(paused.finishReason).toBe('awaiting-approval');
+    expect(ran).toEqual(['note a']);
+    // As an older version (or a hand-written record) saved it: no paused batch in the snapshot.
+    const record = approvalStore.get(paused.approvalId!)!;
+    delete record.snapshot.paused;
+    approvalStore.save(record);
+
+    const done = await resumeAfterApproval({ agent, provider, approvalStore, approvalId: paused.approvalId!, approved: true });
+    expect(done.finishReason).toBe('stop');
+    expect(done.text).toBe('Done.');
+    expect(ran).toEqual(['note a', 'pay 5']);
+    const results = done.messages.filter((m) => m.role === 'tool');
+    expect(results).toHaveLength(4);
+    const byArgs = (text: string) => JSON.parse(String(results.find((m) => m.toolCallId === provider.calls[1]!.messages.find((x) => x.role === 'assistant')!.toolCalls!.find((c) => c.arguments.includes(`"${text}"`))!.id)!.content));
+    expect(byArgs('b')).toMatchObject({ error: 'ToolNotRunError', kind: 'not-run', toolName: 'note' });
+    expect(byArgs('c')).toMatchObject({ error: 'ToolNotRunError', kind: 'not-run', toolName: 'note' });
+    // The model's next request is valid: every call of the turn has exactly one result.
+    const assistant = provider.calls[1]!.messages.find((m) => m.role === 'assistant')!;
+    const answeredIds = provider.calls[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId).sort();
+    expect(answeredIds).toEqual(assistant.toolCalls!.map((c) => c.id).sort());
+  });
+});

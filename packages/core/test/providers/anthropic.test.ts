@@ -181,14 +181,76 @@ describe('AnthropicProvider: the request it sends', () => {
     });
   });
 
-  it('uses the request maxTokens, and turns the JSON hint into a system instruction with the schema', async () => {
-    const provider = await anthropic([{ sse: anthropicTextStream(['{}']) }]);
+  it('uses the request maxTokens, and constrains a JSON answer with a forced tool whose input schema is the schema', async () => {
+    const provider = await anthropic([
+      {
+        sse: [
+          anthropicMessageStart({ input_tokens: 30, output_tokens: 1 }),
+          ...anthropicToolBlock(0, 'toolu_answer', 'final_answer', ['{"ci', 'ty": "Paris"}']),
+          anthropicMessageDelta('tool_use', 9),
+          ANTHROPIC_STOP,
+        ],
+      },
+    ]);
     const schema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
-    await turn(provider, { system: 'Be brief.', messages: [user('City?')], maxTokens: 50, responseFormat: { type: 'json', schema } });
+    const chunks = await collect(provider.stream({ system: 'Be brief.', messages: [user('City?')], maxTokens: 50, responseFormat: { type: 'json', schema } }));
     const body = server!.requests[0]!.body;
     expect(body.max_tokens).toBe(50);
-    expect(body.system).toMatch(/^Be brief\.\n\nAnswer with a single JSON value only/);
-    expect(body.system).toContain(JSON.stringify(schema));
+    expect(body.tools).toEqual([{ name: 'final_answer', description: expect.any(String), input_schema: schema }]);
+    expect(body.tool_choice).toEqual({ type: 'tool', name: 'final_answer' });
+    expect(body.system).toMatch(/^Be brief\.\n\nWhen you have the final answer, give it by calling the `final_answer` tool/);
+    // The tool's input is the answer: streamed as text, and the turn is an answer, not a tool call.
+    expect(chunks.filter((c) => c.type === 'text-delta').map((c) => (c as { text: string }).text).join('')).toBe('{"city": "Paris"}');
+    expect(chunks.some((c) => c.type === 'tool-call-start')).toBe(false);
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'stop' });
+  });
+
+  it('with other tools, lets the model call them first (tool_choice any) and names the answer tool apart from them', async () => {
+    const provider = await anthropic([
+      {
+        sse: [
+          anthropicMessageStart({ input_tokens: 30, output_tokens: 1 }),
+          ...anthropicToolBlock(0, 'toolu_1', 'final_answer', ['{"q":"x"}']),
+          anthropicMessageDelta('tool_use', 9),
+          ANTHROPIC_STOP,
+        ],
+      },
+    ]);
+    const schema = { type: 'object', properties: { n: { type: 'number' } } };
+    const tools = [{ name: 'final_answer', description: "The user's own tool", parameters: { type: 'object', properties: { q: { type: 'string' } } } }];
+    const chunks = await collect(provider.stream({ messages: [user('n?')], tools, responseFormat: { type: 'json', schema } }));
+    const body = server!.requests[0]!.body;
+    expect((body.tools as { name: string }[]).map((t) => t.name)).toEqual(['final_answer', 'final_answer_2']);
+    expect(body.tool_choice).toEqual({ type: 'any' });
+    // A call of the user's own tool of that name stays a tool call.
+    expect(chunks).toContainEqual({ type: 'tool-call-start', index: 0, id: 'toolu_1', name: 'final_answer' });
+    expect(chunks.at(-1)).toMatchObject({ type: 'finish', finishReason: 'tool_calls' });
+  });
+
+  it('wraps a schema whose root is not an object as { value } and unwraps the answer', async () => {
+    const provider = await anthropic([
+      {
+        sse: [
+          anthropicMessageStart({ input_tokens: 30, output_tokens: 1 }),
+          ...anthropicToolBlock(0, 'toolu_answer', 'final_answer', ['{"value": ["a", ', '"b"]}']),
+          anthropicMessageDelta('tool_use', 9),
+          ANTHROPIC_STOP,
+        ],
+      },
+    ]);
+    const schema = { type: 'array', items: { type: 'string' } };
+    const chunks = await collect(provider.stream({ messages: [user('List?')], responseFormat: { type: 'json', schema } }));
+    const body = server!.requests[0]!.body;
+    expect((body.tools as { input_schema: unknown }[])[0]!.input_schema).toEqual({ type: 'object', properties: { value: schema }, required: ['value'] });
+    expect(chunks.filter((c) => c.type === 'text-delta')).toEqual([{ type: 'text-delta', text: '["a","b"]' }]);
+  });
+
+  it('keeps JSON without a schema as an instruction (nothing to constrain a tool with)', async () => {
+    const provider = await anthropic([{ sse: anthropicTextStream(['{}']) }]);
+    await turn(provider, { messages: [user('Any JSON')], responseFormat: { type: 'json' } });
+    const body = server!.requests[0]!.body;
+    expect(body.tools).toBeUndefined();
+    expect(body.system).toMatch(/^Answer with a single JSON value only/);
   });
 
   it('sends PDFs and text files as document blocks', async () => {
@@ -306,5 +368,24 @@ describe('AnthropicProvider: cancellation', () => {
     );
     expect(error.name).toBe('AbortError');
     await server!.clientClosed;
+  });
+});
+
+describe('AnthropicProvider: structured output through an agent', () => {
+  it('runs a tool first, then returns the forced answer tool input as result.object', async () => {
+    const { createAgent, defineTool } = await import('../../src/index.js');
+    const { z } = await import('zod');
+    const provider = await anthropic([
+      { sse: [anthropicMessageStart({ input_tokens: 10, output_tokens: 1 }), ...anthropicToolBlock(0, 'toolu_w', 'get_weather', ['{"city":"Paris"}']), anthropicMessageDelta('tool_use', 5), ANTHROPIC_STOP] },
+      { sse: [anthropicMessageStart({ input_tokens: 20, output_tokens: 1 }), ...anthropicToolBlock(0, 'toolu_a', 'final_answer', ['{"city":"Paris",', '"tempC":21}']), anthropicMessageDelta('tool_use', 7), ANTHROPIC_STOP] },
+    ]);
+    const weather = defineTool({ name: 'get_weather', description: 'Weather', input: z.object({ city: z.string() }), execute: async ({ city }) => ({ city, tempC: 21 }) });
+    const agent = createAgent({ provider, tools: [weather], output: z.object({ city: z.string(), tempC: z.number() }) });
+    const result = await agent.send('Weather in Paris as JSON');
+    expect(result.finishReason).toBe('stop');
+    expect(result.object).toEqual({ city: 'Paris', tempC: 21 });
+    expect(server!.requests.map((r) => r.body.tool_choice)).toEqual([{ type: 'any' }, { type: 'any' }]);
+    // The answer stays an assistant text in the transcript (what the next request would carry).
+    expect(result.messages.at(-1)).toMatchObject({ role: 'assistant', content: '{"city":"Paris","tempC":21}' });
   });
 });

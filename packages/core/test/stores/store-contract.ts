@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe as vitestDescribe, expect, it } from 'vitest';
 import type { ApprovalRecord } from '../../src/agent/index.js';
 import { replayAfter, type CheckpointWrite, type CompleteAgentStore, type RunProgress, type RunStart } from '../../src/stores/index.js';
 import type { Message } from '../../src/messages.js';
@@ -32,8 +32,14 @@ function approval(id: string, sessionId: string, createdAt: number): ApprovalRec
   };
 }
 
-/** The behaviour every `AgentStore` must have, run against each implementation. */
-export function storeContract(name: string, open: () => CompleteAgentStore | Promise<CompleteAgentStore>): void {
+type StorePart = 'sessions' | 'checkpoints' | 'approvals';
+
+/**
+ * The behaviour every `AgentStore` must have, run against each implementation. `parts` limits it to
+ * the parts a store provides itself (the others may come from any store).
+ */
+export function storeContract(name: string, open: () => CompleteAgentStore | Promise<CompleteAgentStore>, parts: readonly StorePart[] = ['sessions', 'checkpoints', 'approvals']): void {
+  const describe = (title: string, body: () => void) => (parts.some((part) => title.endsWith(`: ${part}`)) ? vitestDescribe(title, body) : undefined);
   describe(`${name}: sessions`, () => {
     it('creates a session once: the second create reports the existing owner', async () => {
       const store = await open();

@@ -223,3 +223,18 @@ describe('PropagatingToolError', () => {
     expect(isPropagatingToolError(Object.assign(new Error('x'), { [Symbol.for('lousho.propagatingToolError')]: true }))).toBe(true);
   });
 });
+
+describe('every tool error kind is documented', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { DEFAULT_TOOL_ERROR_NAMES } = await import('../../src/tools/errors.js');
+  const page = readFileSync(new URL('../../../../docs/tools.md', import.meta.url), 'utf8');
+  test.each(Object.entries(DEFAULT_TOOL_ERROR_NAMES))('%s (%s) has a row in docs/tools.md saying when it happens', (kind, name) => {
+    const row = page.split('\n').find((line) => line.startsWith(`| \`${kind}\` |`));
+    expect(row).toBeDefined();
+    if (kind !== 'execution') expect(row).toContain(`\`${name}\``);
+    expect(row!.split('|').length).toBeGreaterThanOrEqual(5);
+  });
+  test('outputSchema has its own section', () => {
+    expect(page).toMatch(/^## `outputSchema`/m);
+  });
+});
