@@ -113,7 +113,8 @@ export function createClientCore(
 
   /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
   function changed(urgent: boolean): void {
-    if (listeners.size && (urgent || notifyTimer === undefined)) {
+    // (A timer id is never falsy: a positive number in browsers, an object in Node.)
+    if (listeners.size && (urgent || !notifyTimer)) {
       const wait = lastNotify + throttle - Date.now();
       if (!urgent && wait > 0) notifyTimer = setTimeout(notify, wait);
       else notify();
@@ -180,7 +181,8 @@ export function createClientCore(
       if (seq <= seen) return false;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
       // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
-      if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Event ${seq} came after ${seen}.`);
+      // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
+      if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
       seen = seq;
     }
     let next: AgentUIState;
@@ -273,8 +275,8 @@ export function createClientCore(
           } else if (attempts > MAX_EMPTY_STREAMS) {
             throw new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
           }
-          // 250 ms, doubling up to 8 s, each between half and all of it.
-          if (attempts > 1) await pause(Math.min(RETRY_CAP_MS, 2 ** attempts * 62.5) * (1 + Math.random()) / 2);
+          // A random part of 500 ms, doubling up to 8 s ("full jitter": clients cut at once come back spread out).
+          if (attempts > 1) await pause(Math.random() * Math.min(RETRY_CAP_MS, 2 ** attempts * 125));
         }
         if (signal.aborted) return;
       }
@@ -300,11 +302,10 @@ export function createClientCore(
     try {
       await reload(signal);
     } catch (error) {
+      // (Which leaves nothing to follow.)
       if (!signal.aborted) fail(error);
-      return;
-    } finally {
-      if (restoring === controller) restoring = undefined;
     }
+    if (restoring === controller) restoring = undefined;
     if (!signal.aborted) follow();
   }
 
@@ -358,7 +359,7 @@ export function createClientCore(
       void start();
       return () => {
         // (A second call finds nothing to delete.)
-        if (!listeners.delete(listener) || listeners.size || destroyed || detachTimer !== undefined) return;
+        if (!listeners.delete(listener) || listeners.size || destroyed || detachTimer) return;
         // (A throttled notification still due finds no listener: nothing to cancel.)
         detachTimer = setTimeout(() => {
           detachTimer = undefined;
