@@ -174,11 +174,11 @@ export function createClientCore(
 
   // ---- events ----
 
-  /** Applies one event; true when it changed the state (a replayed duplicate does not). */
-  function apply(event: AgentStreamEvent): boolean {
+  /** Applies one event (a replayed duplicate changes nothing). */
+  function apply(event: AgentStreamEvent): void {
     const { seq, type } = event;
     if (typeof seq === 'number') {
-      if (seq <= seen) return false;
+      if (seq <= seen) return;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
       // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
       // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
@@ -191,7 +191,7 @@ export function createClientCore(
     } catch (cause) {
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
     }
-    if (next === state) return false;
+    if (next === state) return;
     const ends = type === 'run.done' || type === 'error';
     serverRunning = type === 'run.start' || (serverRunning && !ends);
     state = next;
@@ -203,7 +203,6 @@ export function createClientCore(
     } else if (ends) {
       settle(report(new AgentClientError(state.error!.code, state.error!.message)));
     }
-    return true;
   }
 
   const followOpener: Opener = (signal) => transport.follow(sessionId!, seen, signal);
@@ -239,36 +238,35 @@ export function createClientCore(
     try {
       // Until the leg ends (`serverRunning` false) or the reading is given up.
       while (serverRunning) {
-        let opened = false;
-        let progressed = false;
+        /** Set once the stream is open. */
+        let read: EventReader | undefined;
         let failure: any;
-        const resuming = open === followOpener;
+        /** Progress: the stream brought events this client had not seen. */
+        const from = seen;
         try {
-          const read = await open(signal);
-          opened = true;
+          read = await open(signal);
           lost = undefined;
           reconnected();
           await read((event) => {
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
-            if (leg === controller && apply(event)) progressed = true;
+            if (leg === controller) apply(event);
           });
         } catch (error) {
           failure = error;
         }
         if (signal.aborted) return;
         const code = failure?.code;
-        open = followOpener;
         if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
           if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
-        } else if (failure && (opened ? /^LOUSHO_STREAM_/.test(code) : !(resuming && transient(failure)))) {
+        } else if (failure && (read ? /^LOUSHO_STREAM_/.test(code) : open !== followOpener || !transient(failure))) {
           // A refused request, a stream that cannot be read, or an action's own request that did not
           // get through (it may or may not have reached the server): trying again would not help.
           throw failure;
         } else if (serverRunning) {
           // The stream ended (or broke) before the leg did, or the server could not be reached:
           // resume after the last applied event.
-          attempts = progressed ? 1 : attempts + 1;
+          attempts = seen > from ? 1 : attempts + 1;
           if (failure) {
             if (state.status !== 'reconnecting') setState({ ...(underReconnecting = state), status: 'reconnecting' });
             if (Date.now() - (lost ??= Date.now()) > reconnectTimeoutMs) throw failure;
@@ -279,6 +277,7 @@ export function createClientCore(
           if (attempts > 1) await pause(Math.random() * Math.min(RETRY_CAP_MS, 2 ** attempts * 125));
         }
         if (signal.aborted) return;
+        open = followOpener;
       }
       settle();
     } catch (error) {
