@@ -140,10 +140,9 @@ export function createClientCore(
     error ? { ok: false, state, error: { code: error.code, message: error.message } } : { ok: true, state, finishReason: state.finishReason };
 
   /** Resolves the waiting actions with `outcome(error)`. */
-  function settle(error?: { code: string; message: string }): AgentActionResult {
+  function settle(error?: { code: string; message: string }): void {
     const result = outcome(error);
     for (const resolve of waiters.splice(0)) resolve(result);
-    return result;
   }
 
   /** Calls `onError` with `error`; returns it. */
@@ -157,11 +156,11 @@ export function createClientCore(
    * and to the waiting actions. Tool calls keep their state: the server's run may well go on, and
    * only the server says that a call was cancelled.
    */
-  function fail(failure: unknown): AgentActionResult {
+  function fail(failure: unknown): void {
     const error = coded(failure);
     serverRunning = false;
     setState({ ...state, status: 'error', error: { code: error.code, message: error.message }, pendingApproval: null, finishReason: null });
-    return settle(report(error));
+    settle(report(error));
   }
 
   /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
@@ -351,10 +350,10 @@ export function createClientCore(
       // Back before the deferred detach ran (React StrictMode's unmount + mount): nothing to redo.
       clearTimeout(detachTimer);
       detachTimer = undefined;
-      if (detached) {
-        detached = false;
-        if (started) follow();
-      }
+      // Back after a detach: the leg the server runs is followed again (before the first `start()`,
+      // nothing runs as far as the client knows).
+      detached = false;
+      follow();
       void start();
       return () => {
         // (A second call finds nothing to delete.)
