@@ -383,11 +383,11 @@ export function createClientCore(
     async stop() {
       await start();
       if (destroyed) return refuse(new AgentClientError(DESTROYED, 'Destroyed.'));
-      if (!sessionId) return outcome();
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
       const ended = serverRunning && leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
       try {
-        await transport.stop(sessionId);
+        // (Without a session there is nothing to stop.)
+        if (sessionId) await transport.stop(sessionId);
       } catch (error) {
         // The stop did not get through: reported, and the state (and the leg followed) left as they are.
         return refuse(coded(error));
