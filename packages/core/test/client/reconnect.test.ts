@@ -255,7 +255,7 @@ describe('reconnecting after the network went down (real cuts, fake time)', () =
     expect(onError).toHaveBeenCalledTimes(1);
   }, 60_000);
 
-  it('a proxy answering 502, 503 or 504 while the server restarts is retried; a 404 is not', async () => {
+  it('a gateway answering 502, 503 or 504 while the server restarts is retried; a 404 or a 500 is not', async () => {
     fakeTime();
     /** A fetch through a proxy that answers the next resumes with these statuses. */
     const proxied =
@@ -281,5 +281,13 @@ describe('reconnecting after the network went down (real cuts, fake time)', () =
     notFound.network.up();
     await until(() => notFound.result() !== undefined);
     expect(notFound.result()).toMatchObject({ ok: false, error: { code: 'LOUSHO_BAD_RESPONSE', message: 'HTTP 404' } });
+
+    // A server error is not a gateway's: trying again would fail the same way.
+    const broken = await session({}, undefined, proxied([500]));
+    await until(() => toolParts(broken.client.getSnapshot()).some((part) => part.state === 'running'));
+    broken.network.down();
+    broken.network.up();
+    await until(() => broken.result() !== undefined);
+    expect(broken.result()).toMatchObject({ ok: false, error: { code: 'LOUSHO_BAD_RESPONSE', message: 'HTTP 500' } });
   }, 60_000);
 });
