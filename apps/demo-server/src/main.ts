@@ -7,6 +7,7 @@ import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { createDemoAgent } from '@lousho/demo-agent';
 import { STATIC_APPS } from './apps.js';
 import { chooseModel } from './model.js';
+import { notesServerConfig } from './notes-server.js';
 import { createDemoServer } from './server.js';
 
 const host = process.env['HOST']?.trim() || '127.0.0.1';
@@ -23,6 +24,10 @@ const agent = createDemoAgent({
   ...(chosen.provider ? { provider: chosen.provider } : {}),
   ...(chosen.model ? { model: chosen.model } : {}),
   store,
+  // The notes tools come from an MCP server (src/notes-mcp-server.ts), started over stdio on the
+  // first run; its stderr goes to this process's stderr, tagged [mcp:notes].
+  mcpServers: { notes: notesServerConfig(resolve(dataDir, 'notes.json')) },
+  mcpOptions: { logger: console },
 });
 
 const server = createDemoServer({ agent, model: chosen.info, apps: STATIC_APPS });
@@ -41,7 +46,7 @@ server.listen(port, host, () => {
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    server.close(() => process.exit(0));
+    server.close(() => void agent.close().finally(() => process.exit(0)));
     server.closeAllConnections();
   });
 }

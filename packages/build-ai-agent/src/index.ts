@@ -1,2 +1,5 @@
 export * from '@lousho/core';
 export * from '@lousho/integrations';
+// The root's createAgent connects `mcpServers` through @lousho/mcp (core's own refuses them).
+export { createAgent } from './create-agent.js';
+export { connectMcp, loadMcpTools, type LoadMcpToolsOptions, type McpConnection, type SkippedMcpTool } from '@lousho/mcp';

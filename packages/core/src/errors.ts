@@ -36,6 +36,12 @@ export const ERROR_CODES = {
   LOUSHO_SANDBOX_REQUIRED: 'LOUSHO_SANDBOX_REQUIRED',
   /** An MCP server answered a call with `isError: true`. */
   LOUSHO_MCP_TOOL_ERROR: 'LOUSHO_MCP_TOOL_ERROR',
+  /** An MCP server could not be started or reached (the message names the server and its command or URL). */
+  LOUSHO_MCP_CONNECT_FAILED: 'LOUSHO_MCP_CONNECT_FAILED',
+  /** An MCP call failed without an answer: a timeout, a crashed server, a protocol error. */
+  LOUSHO_MCP_CALL_FAILED: 'LOUSHO_MCP_CALL_FAILED',
+  /** `mcpServers` was given to an agent built without MCP support (core's `createAgent`). */
+  LOUSHO_MCP_UNAVAILABLE: 'LOUSHO_MCP_UNAVAILABLE',
   /** A tool error that must abort the run instead of becoming a result. */
   LOUSHO_PROPAGATING_TOOL_ERROR: 'LOUSHO_PROPAGATING_TOOL_ERROR',
   /** An agent/builder option has a value the SDK cannot use. */

@@ -1,4 +1,4 @@
-import { createAgent, type Agent, type AgentStore, type LLMProvider } from '@lousho/build-ai-agent';
+import { createAgent, type Agent, type AgentStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
 import { createDemoModel } from './demo-model.js';
 import { createDemoTools, type DemoEmail } from './tools/index.js';
 
@@ -13,6 +13,13 @@ export interface DemoAgentOptions {
   outbox?: DemoEmail[];
   /** Where sessions, checkpoints and approvals live (default: in memory). The demo server passes a SqliteStore. */
   store?: AgentStore;
+  /**
+   * MCP servers whose tools the agent also gets. The demo server passes its notes server as `notes`
+   * (tools `notes__add_note`, `notes__list_notes`, `notes__search_notes`); in a browser there is none.
+   */
+  mcpServers?: McpServers;
+  /** Where MCP warnings and the servers' stderr go, and the call timeout. */
+  mcpOptions?: McpConnectOptions;
 }
 
 /** The demo agent, plus the outbox its `send_email` tool writes to. */
@@ -25,6 +32,9 @@ export const DEMO_AGENT_INSTRUCTIONS = [
   'Weather and research results are made up for the demo, and emails only go to an in-memory outbox: say so if asked.',
 ].join(' ');
 
+export const DEMO_NOTES_INSTRUCTIONS =
+  'The notes__ tools come from an MCP server (add_note, list_notes, search_notes): use them when the user asks you to take a note, list notes or search them.';
+
 /** Creates the demo agent that the demo server and the in-browser demos share. Isomorphic. */
 export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
   const outbox = options.outbox ?? [];
@@ -33,9 +43,11 @@ export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
     description: 'The Lousho demo agent: weather, research, email with approval, and questions.',
     provider: options.provider ?? createDemoModel(),
     ...(options.model !== undefined ? { model: options.model } : {}),
-    instructions: DEMO_AGENT_INSTRUCTIONS,
+    instructions: options.mcpServers ? `${DEMO_AGENT_INSTRUCTIONS} ${DEMO_NOTES_INSTRUCTIONS}` : DEMO_AGENT_INSTRUCTIONS,
     tools: createDemoTools({ delayScale: options.toolDelayScale ?? 1, outbox }),
     ...(options.store ? { store: options.store } : {}),
+    ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
+    ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
   });
   return Object.assign(agent, { outbox: outbox as readonly DemoEmail[] });
 }

@@ -1,5 +1,5 @@
 // The shared demo agent of the Lousho demos. Isomorphic: nothing here may import a Node-only module.
-export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
+export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, DEMO_NOTES_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
 export {
   createDemoModel,
   decideDemoReply,

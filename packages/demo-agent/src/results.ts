@@ -1,7 +1,7 @@
 import { textOf, type Message, type ToolCall } from '@lousho/build-ai-agent';
 import { DECISION_QUESTION, TRIP_QUESTION } from './intents.js';
 import { isRecord, listJoin, parseJson } from './text.js';
-import { DEMO_TOOL_NAMES } from './tools/names.js';
+import { DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES } from './tools/names.js';
 
 /*
  * How the demo model writes its answer once tool results are back: one short paragraph per call,
@@ -68,9 +68,28 @@ function describeResult(entry: FinishedCall): string {
       return describeEmail(entry);
     case DEMO_TOOL_NAMES.question:
       return describeAnswer(entry);
+    case DEMO_NOTES_TOOL_NAMES.add:
+    case DEMO_NOTES_TOOL_NAMES.list:
+    case DEMO_NOTES_TOOL_NAMES.search:
+      return describeNotes(entry);
     default:
       return `${entry.call.name} returned: ${shorten(entry.content, 300)}`;
   }
+}
+
+/** The notes server's answers (structured content: `{ note, total }` or `{ notes, ... }`). */
+function describeNotes({ call, content }: FinishedCall): string {
+  const result = parseJson(content);
+  if (!isRecord(result)) return `The notes server answered: ${shorten(content, 300)}`;
+  const line = (note: unknown) => (isRecord(note) ? `- #${String(note.id)}: ${String(note.text)}` : '');
+  if (call.name === DEMO_NOTES_TOOL_NAMES.add && isRecord(result.note)) {
+    return `Noted (#${String(result.note.id)}): "${String(result.note.text)}". You have ${String(result.total)} ${result.total === 1 ? 'note' : 'notes'} now; they live in the demo's MCP notes server.`;
+  }
+  const notes = Array.isArray(result.notes) ? result.notes : [];
+  if (call.name === DEMO_NOTES_TOOL_NAMES.search) {
+    return notes.length === 0 ? `No note matches "${String(result.query)}".` : `Notes matching "${String(result.query)}":\n${notes.map(line).join('\n')}`;
+  }
+  return notes.length === 0 ? 'You have no notes yet. Try "Take a note: call the bike shop on Monday".' : `Your notes, newest first:\n${notes.map(line).join('\n')}`;
 }
 
 function describeWeather({ content, args }: FinishedCall): string {
@@ -143,6 +162,11 @@ function describeCall(name: string, args: Record<string, unknown>): string {
       return `send the email to ${String(args.to ?? 'that address')}`;
     case DEMO_TOOL_NAMES.question:
       return 'get your answer to my question';
+    case DEMO_NOTES_TOOL_NAMES.add:
+      return 'save your note';
+    case DEMO_NOTES_TOOL_NAMES.list:
+    case DEMO_NOTES_TOOL_NAMES.search:
+      return 'read your notes';
     default:
       return `run ${name}`;
   }
@@ -167,6 +191,15 @@ export function announceCalls(calls: readonly { name: string; args: Record<strin
         break;
       case DEMO_TOOL_NAMES.question:
         clauses.push('ask you a question first');
+        break;
+      case DEMO_NOTES_TOOL_NAMES.add:
+        clauses.push('save that in your notes (an MCP server keeps them)');
+        break;
+      case DEMO_NOTES_TOOL_NAMES.list:
+        clauses.push('list your notes');
+        break;
+      case DEMO_NOTES_TOOL_NAMES.search:
+        clauses.push(`search your notes for "${String(call.args.query)}"`);
         break;
       default:
         clauses.push(`run ${call.name}`);

@@ -1,12 +1,13 @@
 import { useBrowser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
 import { describeApproval } from './approval.js';
+import { describeMcpNotes } from './mcp-notes.js';
 import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
 
-export { describeApproval, describeQuestionAndError, describeReload, describeSafety, describeStop };
+export { describeApproval, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -17,4 +18,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeReload(target, browser);
   describeSafety(target, browser);
   describeStop(target, browser);
+  describeMcpNotes(target, browser);
 }

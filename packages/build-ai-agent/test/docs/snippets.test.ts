@@ -103,6 +103,32 @@ describe('documented snippets run unchanged', () => {
     expect((searchMsg!.content as string).length).toBe(2000);
   });
 
+  it('MCP: loadMcpTools(mcpClient, name) from the /mcp entry', async () => {
+    const { tools, mcpClient } = await import('./snippets/mcp-load-tools.js');
+    try {
+      expect(Object.keys(tools)).toHaveLength(99);
+      expect(tools['my-server__plain_40']).toMatchObject({ name: 'my-server__plain_40', description: 'Plain tool 40' });
+      // The tools drop into createAgent; arguments are checked before the server is called.
+      const agent = createAgent({ provider: mockModel([{ toolCalls: [{ name: 'my-server__plain_40', args: { n: 41 } }, { name: 'my-server__plain_40', args: { n: 40 } }] }, 'ok']), tools });
+      const [tooBig, fine] = (await agent.send('go')).toolCalls;
+      expect(tooBig).toMatchObject({ isError: true, error: { kind: 'validation' } });
+      expect(fine?.result).toEqual({ name: 'plain_40', arguments: { n: 40 } });
+    } finally {
+      await mcpClient.close();
+    }
+  }, 30_000);
+
+  it('MCP: skipped tools reach onSkip and the logger; the rest load', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { tools, skipped, mcpClient } = await import('./snippets/mcp-skipped-tools.js');
+    const warnings = warn.mock.calls.map((call) => String(call[0]));
+    warn.mockRestore();
+    await mcpClient.close();
+    expect(skipped).toEqual([expect.objectContaining({ name: 'not_an_object', reason: expect.any(String) })]);
+    expect(warnings).toEqual([expect.stringMatching(/^MCP server 'my-server': tool 'not_an_object' was skipped: /)]);
+    expect(Object.keys(tools)).toHaveLength(99);
+  }, 30_000);
+
   it('HookRegistry from the /hooks entry', async () => {
     const { hooks } = await import('./snippets/hooks-registry.js');
     expect(hooks.list().map((h) => h.name)).toEqual(['redact-pii']);

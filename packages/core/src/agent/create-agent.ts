@@ -15,6 +15,7 @@ import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
+import { agentMcp } from './mcp-servers.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
@@ -110,6 +111,8 @@ export interface Agent<TObject = unknown, TTools = unknown> {
    * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
    */
   resume(sessionId: string, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
+  /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
+  close(): Promise<void>;
 }
 
 function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): number {
@@ -148,6 +151,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
+  const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
   const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore();
@@ -299,7 +303,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
         // A recovered run keeps the model it resolved: it never switches mid-turn.
         const resolved = staticConfig
           ? await staticConfig
-          : await resolveRunConfig(config, provider, ctx, recovered ? current.model : undefined);
+          : await resolveRunConfig(config, provider, ctx, recovered ? current.model : undefined, mcp);
         if (!recovered) current.model = resolved.model;
         holder.deps = baseDeps(resolved, useApprove);
       },
@@ -357,7 +361,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       sessionStore,
       prepare: async () => {
         // The paused run keeps its model; tools are resolved again with the same ctx.
-        const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, snapshot.configContext, snapshot.model);
+        const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, snapshot.configContext, snapshot.model, mcp);
         holder.deps = baseDeps(resolved, true);
       },
     });
@@ -466,6 +470,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       }
       await loadSession(sessionId);
       return startTurn([], { ...options, sessionId }, true, 'resume').result;
+    },
+    async close() {
+      await mcp?.close();
     },
   };
   return agent;

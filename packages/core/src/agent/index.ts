@@ -10,5 +10,17 @@ export { ConfigResolverError } from './run-config.js';
 export type { RunSnapshot, PausedBatch } from './run-snapshot.js';
 export type { SessionStatus, SessionListener } from './session-runtime.js';
 export type * from './types.js';
+export type {
+  AgentMcpOptions,
+  McpConnectOptions,
+  McpConnector,
+  McpHttpServerConfig,
+  McpLogger,
+  McpServerConfig,
+  McpServers,
+  McpStdioServerConfig,
+  McpToolSource,
+  SkippedMcpTool,
+} from './mcp-servers.js';
 // The stores are part of createAgent()'s `store` option, so they come with the agent API.
 export * from '../stores/index.js';

@@ -2,6 +2,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import type { LLMProvider } from '../providers/types.js';
 import { askQuestionTool } from '../tools/builtin/ask-question.js';
 import { ToolRegistry } from '../tools/registry.js';
+import type { AgentMcp } from './mcp-servers.js';
 import type { AgentTools, CreateAgentConfig, PerRun, RunConfigContext } from './types.js';
 
 /** Thrown when a per-run config function fails; `field` names the option, `cause` is what it threw. */
@@ -41,6 +42,8 @@ export function toolRegistryFrom(tools: AgentTools | undefined, askQuestion: boo
 }
 
 export function isStaticConfig(config: CreateAgentConfig<any>): boolean {
+  // MCP servers connect on the first run, not when the agent is created.
+  if (config.mcpServers !== undefined) return false;
   return typeof config.model !== 'function' && typeof (config.instructions ?? config.prompt) !== 'function' && typeof config.tools !== 'function';
 }
 
@@ -53,10 +56,15 @@ export async function resolveRunConfig(
   provider: LLMProvider,
   ctx: RunConfigContext,
   fixedModel?: string,
+  mcp?: AgentMcp,
 ): Promise<ResolvedRunConfig> {
   const model = fixedModel ?? (await resolvePerRun('model', config.model, ctx)) ?? provider.defaultModel ?? provider.name;
   const instructionsField = config.instructions !== undefined ? 'instructions' : 'prompt';
   const system = await resolvePerRun(instructionsField, config.instructions ?? config.prompt, ctx);
   const tools = await resolvePerRun('tools', config.tools, ctx);
-  return { model, ...(system ? { system } : {}), tools: toolRegistryFrom(tools, config.askQuestion) };
+  const registry = toolRegistryFrom(tools, config.askQuestion);
+  // MCP tools join the agent's own; a name both have is refused (LOUSHO_DUPLICATE_TOOL).
+  const mcpTools = await mcp?.toolsFor(ctx, (value, runCtx) => resolvePerRun('mcpServers', value, runCtx));
+  if (mcpTools) registry.registerMany(mcpTools);
+  return { model, ...(system ? { system } : {}), tools: registry };
 }

@@ -10,6 +10,7 @@ import type { ToolArtifact, ToolDescriptor, ToolErrorResult, ToolExecutionContex
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { ToolCallRecord } from './types.js';
+import { matchesToolName } from './tool-name-pattern.js';
 
 /** A finished call: exactly one per tool call of a turn. */
 export interface ToolOutcome {
@@ -232,12 +233,12 @@ function matchPermission(scope: CallScope, toolName: string, args: unknown) {
     const t = rule.tool;
     const matches =
       typeof t === 'string'
-        ? t === '*' || t === toolName
+        ? matchesToolName(t, toolName)
         : t instanceof RegExp
           ? t.test(toolName)
           : typeof t === 'function'
             ? t(toolName, args)
-            : t.includes(toolName);
+            : t.some((name) => matchesToolName(name, toolName));
     if (matches) return rule;
   }
   return undefined;

@@ -7,6 +7,7 @@ import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
 import type { AgentStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
+import type { AgentMcpOptions } from './mcp-servers.js';
 
 /** What per-run config functions receive. */
 export interface RunConfigContext {
@@ -71,7 +72,8 @@ export interface LoopOptions extends AgentCallbacks {
 }
 
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>
-  extends Omit<LoopOptions, 'output'> {
+  extends Omit<LoopOptions, 'output'>,
+    AgentMcpOptions {
   name?: string;
   description?: string;
   /** The provider that runs the model. */

@@ -46,7 +46,10 @@ export interface AgentHook {
 
 /** A permission rule: the first rule whose `tool` matches decides. */
 export interface PermissionRule {
-  /** A tool name, a list of names, `'*'`, a RegExp, or a predicate of the call. */
+  /**
+   * A tool name, a list of names, `'*'`, a RegExp, or a predicate of the call. A `*` in a name
+   * matches any characters: `'github__*'` covers every tool of the `github` MCP server.
+   */
   tool: string | readonly string[] | RegExp | ((toolName: string, args: unknown) => boolean);
   /** `deny` refuses the call, `ask` pauses for a person, `allow` runs it without asking. */
   decision: 'allow' | 'deny' | 'ask';

@@ -7,3 +7,13 @@ export const DEMO_TOOL_NAMES = {
 } as const;
 
 export type DemoToolName = (typeof DEMO_TOOL_NAMES)[keyof typeof DEMO_TOOL_NAMES];
+
+/**
+ * The notes tools of the demo's MCP server (apps/demo-server starts it as `notes`), as the agent
+ * names them: `<server>__<tool>`. Only agents given that server have them.
+ */
+export const DEMO_NOTES_TOOL_NAMES = {
+  add: 'notes__add_note',
+  list: 'notes__list_notes',
+  search: 'notes__search_notes',
+} as const;

@@ -1,0 +1,2 @@
+// `@lousho/build-ai-agent/mcp`: MCP servers' tools (connectMcp, loadMcpTools, the schema converter).
+export * from '@lousho/mcp';

@@ -1,0 +1,3 @@
+// `@lousho/build-ai-agent/tools`: defining and registering tools, the built-in tools, and MCP tools.
+export * from '@lousho/core/tools';
+export { connectMcp, loadMcpTools, type LoadMcpToolsOptions, type McpConnection, type SkippedMcpTool } from '@lousho/mcp';

@@ -1,0 +1,164 @@
+import type { McpLogger, SkippedMcpTool, ToolDescriptor, ToolExecutionContext } from '@lousho/core';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod/v4';
+import { toToolResult } from './call-result.js';
+import { McpCallError } from './errors.js';
+import { isJsonObject, type JsonObject } from './json-schema/json-value.js';
+import { jsonSchemaToZod } from './json-schema/to-zod.js';
+import { DEFAULT_TIMEOUT_MS } from './server-config.js';
+import { agentToolName, collisionError } from './tool-names.js';
+
+export interface LoadMcpToolsOptions {
+  /** Receives a warning naming the server, the tool and the reason for each skipped tool. */
+  logger?: McpLogger;
+  /** Called with each tool that was left out (`{ name, reason, server }`). */
+  onSkip?: (tool: SkippedMcpTool) => void;
+  /** Longest wait for one call, in ms (default 60 000); past it the call ends in an `mcp` tool error. */
+  timeoutMs?: number;
+}
+
+/** How tools reach their server: a client as is, or a connection that reconnects after a crash. */
+export interface McpToolCaller {
+  request: Client['request'];
+  /** Called when a call fails because the connection is gone, so the next call can reconnect. */
+  connectionLost?(): void;
+}
+
+// The SDK's own result schemas reject a whole list for one odd tool, and unknown content types:
+// tools and parts are checked one by one here instead.
+const LIST_RESULT = z.looseObject({ tools: z.array(z.unknown()).optional(), nextCursor: z.string().optional() });
+const CALL_RESULT = z.looseObject({});
+const MAX_PAGES = 100;
+/** Largest input schema offered to a model. */
+const MAX_SCHEMA_BYTES = 256 * 1024;
+
+/**
+ * Loads every tool of a connected MCP server as `ToolDescriptor`s named `<connectionName>__<tool>`.
+ * A tool that cannot be converted is skipped (see `onSkip`); the rest load.
+ */
+export async function loadMcpTools(client: Pick<Client, 'request'>, connectionName: string, options: LoadMcpToolsOptions = {}): Promise<Record<string, ToolDescriptor>> {
+  const raw = await listAllTools(client);
+  return toolsFromList({ request: client.request.bind(client) as Client['request'] }, connectionName, raw, options);
+}
+
+/** Every page of `tools/list`, as sent. */
+export async function listAllTools(client: Pick<Client, 'request'>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<unknown[]> {
+  const tools: unknown[] = [];
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const result = await client.request({ method: 'tools/list', params: cursor ? { cursor } : {} }, LIST_RESULT, { timeout: timeoutMs });
+    tools.push(...(result.tools ?? []));
+    cursor = result.nextCursor;
+    // A server that hands out the same cursor again would page forever.
+    if (!cursor || seen.has(cursor)) break;
+    seen.add(cursor);
+  }
+  return tools;
+}
+
+/** Builds the descriptors of one server's tool list. */
+export function toolsFromList(caller: McpToolCaller, server: string, list: readonly unknown[], options: LoadMcpToolsOptions = {}): Record<string, ToolDescriptor> {
+  const tools: Record<string, ToolDescriptor> = {};
+  const origin = new Map<string, string>();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  for (const entry of list) {
+    const built = describeTool(caller, server, entry, timeoutMs);
+    if ('skipped' in built) {
+      options.logger?.warn(`MCP server '${server}': tool '${built.skipped.name}' was skipped: ${built.skipped.reason}`);
+      options.onSkip?.(built.skipped);
+      continue;
+    }
+    const { agentName, toolName, descriptor } = built;
+    const earlier = origin.get(agentName);
+    if (earlier !== undefined) throw collisionError(server, agentName, earlier, toolName);
+    origin.set(agentName, toolName);
+    tools[agentName] = descriptor;
+  }
+  return tools;
+}
+
+type Built = { agentName: string; toolName: string; descriptor: ToolDescriptor } | { skipped: SkippedMcpTool };
+
+function describeTool(caller: McpToolCaller, server: string, entry: unknown, timeoutMs: number): Built {
+  const name = isJsonObject(entry) && typeof entry.name === 'string' ? entry.name : undefined;
+  const skip = (reason: string): Built => ({ skipped: { name: name ?? String(isJsonObject(entry) ? entry.name : entry).slice(0, 100), reason, server } });
+  if (!isJsonObject(entry) || !name) return skip('the server listed it without a name.');
+  try {
+    const schema = entry.inputSchema === undefined ? { type: 'object' } : entry.inputSchema;
+    if (!isJsonObject(schema)) return skip(`its inputSchema is not a JSON Schema object (got ${Array.isArray(schema) ? 'an array' : typeof schema}).`);
+    const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? ['object'] : [schema.type];
+    if (!types.includes('object')) return skip(`its inputSchema describes ${JSON.stringify(schema.type)}, but tool arguments are always an object.`);
+    const size = JSON.stringify(schema).length;
+    if (size > MAX_SCHEMA_BYTES) return skip(`its inputSchema is ${Math.round(size / 1024)} KB; at most ${MAX_SCHEMA_BYTES / 1024} KB is offered to a model.`);
+
+    const agentName = agentToolName(server, name);
+    const description = [entry.description, entry.title, name].find((text): text is string => typeof text === 'string' && text.trim() !== '')!;
+    const title = typeof entry.title === 'string' && entry.title.trim() ? entry.title : isJsonObject(entry.annotations) && typeof entry.annotations.title === 'string' ? entry.annotations.title : name;
+    const descriptor: ToolDescriptor = {
+      name: agentName,
+      description,
+      displayName: title,
+      // The model reads the server's own schema (descriptions and all); arguments are checked against its zod form.
+      parameters: { ...schema, type: 'object' } as JsonObject,
+      inputSchema: jsonSchemaToZod(schema),
+      execute: (args: unknown, ctx: ToolExecutionContext) => callTool(caller, { server, toolName: name, agentName, args, ctx, timeoutMs }),
+    };
+    return { agentName, toolName: name, descriptor };
+  } catch (error) {
+    return skip(error instanceof Error ? error.message : String(error));
+  }
+}
+
+interface Call {
+  server: string;
+  toolName: string;
+  agentName: string;
+  args: unknown;
+  ctx: ToolExecutionContext;
+  timeoutMs: number;
+}
+
+async function callTool(caller: McpToolCaller, call: Call): Promise<unknown> {
+  const { ctx } = call;
+  // A signal of this call only: the run's signal outlives it, and aborting after the answer must not cancel anything.
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(ctx.abortSignal?.reason);
+  if (ctx.abortSignal?.aborted) onAbort();
+  ctx.abortSignal?.addEventListener('abort', onAbort, { once: true });
+  let result: unknown;
+  try {
+    result = await caller.request(
+      { method: 'tools/call', params: { name: call.toolName, arguments: (isJsonObject(call.args) ? call.args : {}) as Record<string, unknown> } },
+      CALL_RESULT,
+      {
+        signal: controller.signal,
+        timeout: call.timeoutMs,
+        ...(ctx.reportProgress ? { onprogress: (progress: { progress: number; total?: number; message?: string }) => ctx.reportProgress?.(progress) } : {}),
+      },
+    );
+  } catch (error) {
+    // A stop: the loop records the call as cancelled.
+    if (ctx.abortSignal?.aborted) throw ctx.abortSignal.reason ?? error;
+    throw callError(caller, call, error);
+  } finally {
+    ctx.abortSignal?.removeEventListener('abort', onAbort);
+  }
+  return toToolResult(result, call.agentName);
+}
+
+function callError(caller: McpToolCaller, call: Call, error: unknown): McpCallError {
+  const where = `MCP server '${call.server}'`;
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new McpCallError(call.agentName, `${where} did not answer the call to '${call.toolName}' within ${call.timeoutMs} ms; the call was cancelled.`, { cause: error });
+  }
+  const lost = (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || (error instanceof Error && /not connected/i.test(error.message));
+  if (lost) {
+    caller.connectionLost?.();
+    const next = caller.connectionLost ? ' It is reconnected on the next call.' : '';
+    return new McpCallError(call.agentName, `${where} closed the connection during the call to '${call.toolName}' (it may have crashed).${next}`, { cause: error });
+  }
+  const message = error instanceof McpError ? error.message.replace(/^MCP error -?\d+: /, '') : error instanceof Error ? error.message : String(error);
+  return new McpCallError(call.agentName, `${where} answered the call to '${call.toolName}' with an error: ${message}`, { cause: error });
+}
