@@ -107,7 +107,10 @@ export interface AgentClient {
   start(): Promise<void>;
   /** Starts a turn; resolves when the run leg ends (done, paused for approval, stopped or failed). */
   send(input: AgentClientInput, options?: { metadata?: Record<string, unknown> }): Promise<AgentActionResult>;
-  /** Stops the running turn on the server; resolves when it has ended. */
+  /**
+   * Stops the running turn on the server; resolves when it has ended. A stop request that fails
+   * (e.g. while `reconnecting`) resolves with `ok: false` and leaves the state as it was.
+   */
   stop(): Promise<AgentActionResult>;
   /** Runs the tool call the run is paused on; resolves when the continuation ends. */
   approve(note?: string): Promise<AgentActionResult>;
