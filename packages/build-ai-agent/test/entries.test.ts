@@ -26,13 +26,12 @@ describe('entries of the triggers, channels and deployment work', () => {
     }
   });
 
-  // Channels and the registry come from core's root, which must bundle for browsers and workers.
-  // (The package root also re-exports @lousho/mcp, whose stdio transport needs Node.)
-  it("core's root entry, where channels and the registry live, bundles for browsers and workers: no Node built-in is reachable", async () => {
+  // Channels and the registry come from core's root; the package root (MCP included) must bundle for workers too.
+  it.each([['core', '../../core/src/index.ts'], ['@lousho/build-ai-agent', '../src/index.ts']])("%s's root entry bundles for browsers and workers: no Node built-in is reachable", async (_name, entry) => {
     expect(root.mountChannels).toBe(core.mountChannels);
     expect(root.webhookChannel).toBe(core.webhookChannel);
     const result = await build({
-      entryPoints: [fileURLToPath(new URL('../../core/src/index.ts', import.meta.url))],
+      entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
       bundle: true,
       write: false,
       metafile: true,

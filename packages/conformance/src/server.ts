@@ -15,12 +15,17 @@ export interface AgentServer {
   /** The network goes down: every open connection is cut, and new ones are dropped until `up()`. */
   down(): void;
   up(): void;
+  /**
+   * Plays a restart of the server's process on the same address: from now on `agent` answers, and
+   * every open connection is cut (as when a process dies).
+   */
+  restart(agent: ClientAgent): void;
   close(): Promise<void>;
 }
 
 /** A real node:http server on 127.0.0.1 (a free port) serving `agent` through the HTTP handler. */
 export async function serveAgent(agent: ClientAgent): Promise<AgentServer> {
-  const listener = toNodeHandler(createAgentHandler(agent));
+  let listener = toNodeHandler(createAgentHandler(agent));
   const requests: LoggedRequest[] = [];
   const sockets = new Set<Socket>();
   let isDown = false;
@@ -45,6 +50,10 @@ export async function serveAgent(agent: ClientAgent): Promise<AgentServer> {
     },
     up() {
       isDown = false;
+    },
+    restart(next) {
+      listener = toNodeHandler(createAgentHandler(next));
+      server.closeAllConnections();
     },
     close: () =>
       new Promise<void>((resolve) => {

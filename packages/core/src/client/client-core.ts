@@ -175,7 +175,7 @@ export function createClientCore(
 
   /** Applies one event (a replayed duplicate changes nothing). */
   function apply(event: AgentStreamEvent): void {
-    const { seq, type } = event;
+    const { seq } = event;
     if (typeof seq === 'number') {
       if (seq <= seen) return;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
@@ -191,16 +191,17 @@ export function createClientCore(
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
     }
     if (next === state) return;
-    const ends = type === 'run.done' || type === 'error';
-    serverRunning = type === 'run.start' || (serverRunning && !ends);
-    state = next;
-    changed(ends);
+    const { error, finishReason } = (state = next);
+    // A leg has ended when the state says how: `run.done` (a finish reason), `error`, or
+    // `run.interrupted` (its process could not end it; a run taking over starts right after, with
+    // `run.start`, which clears both).
+    serverRunning = !(error || finishReason);
+    changed(!serverRunning);
     callSafely(options.onEvent, event);
-    if (type === 'run.done') {
-      callSafely(options.onFinish, { state, finishReason: state.finishReason! });
+    if (error) settle(report(new AgentClientError(error.code, error.message)));
+    else if (finishReason) {
+      callSafely(options.onFinish, { state, finishReason });
       settle();
-    } else if (ends) {
-      settle(report(new AgentClientError(state.error!.code, state.error!.message)));
     }
   }
 
@@ -289,9 +290,8 @@ export function createClientCore(
   }
 
   /** Follows the leg the server is running, when there is one and nobody follows it yet. */
-  const follow = (): void => {
-    if (serverRunning && !restoring && !leg && !detached) void consume(followOpener);
-  };
+  // (An expression body: a few bytes fewer in every browser bundle.)
+  const follow = (): unknown => serverRunning && !restoring && !leg && !detached && consume(followOpener);
 
   async function restore(): Promise<void> {
     if (!sessionId) return;
@@ -314,7 +314,7 @@ export function createClientCore(
    * destroyed, when a turn runs, or when `refusal()` names why not ([code, message]); else resolves
    * when the leg ends (or the client stops following it).
    */
-  async function act(refusal: () => [string, string] | false | null | undefined, open: Opener): Promise<AgentActionResult> {
+  async function act(refusal: () => [string, string] | false | null | undefined | 0, open: Opener): Promise<AgentActionResult> {
     await start();
     const why = destroyed ? [DESTROYED, 'Destroyed.'] : serverRunning ? ['LOUSHO_SESSION_BUSY', 'A turn is running.'] : refusal();
     if (why) return refuse(new AgentClientError(...(why as [string, string])));
@@ -327,7 +327,8 @@ export function createClientCore(
     act(
       () => {
         const pending = state.pendingApproval;
-        return !pending || !sessionId
+        // (A pending approval comes from the session: there is one.)
+        return !pending
           ? ['LOUSHO_APPROVAL_NOT_FOUND', 'Nothing to decide.']
           : pending.kind !== decision.kind && ['LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`];
       },
@@ -394,6 +395,9 @@ export function createClientCore(
       }
       return ended || { ok: true, state, finishReason: null };
     },
+
+    // The server says whether there is anything to resume (LOUSHO_SESSION_NOT_RESUMABLE if not).
+    resume: () => act(() => 0, (signal) => transport.resume(sessionId!, signal)),
 
     approve: (note) => tool(true, note),
     reject: (note) => tool(false, note),

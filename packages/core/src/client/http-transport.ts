@@ -76,7 +76,8 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], signal, { input, metadata }),
     // The decision without its `kind`: `{ approved, note? }` or `{ answer }`.
     decide: (sessionId, approvalId, { kind: _, ...body }, signal) => stream([sessionId, 'approvals', approvalId], signal, body),
-    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, `${afterSeq}`),
+    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, '' + afterSeq),
+    resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
     stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], 'POST')))?.stopped === true,
   };
 }
