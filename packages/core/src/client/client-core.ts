@@ -46,7 +46,7 @@ const pause = (ms: number): Promise<void> =>
 
 /** An error with a string `code` as it is; a failed `fetch` (a TypeError) as `LOUSHO_NETWORK_ERROR`, anything else as `LOUSHO_INTERNAL`. */
 const coded = (error: any): AgentClientError =>
-  typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', String(error?.message ?? error), { cause: error });
+  typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', error?.message ?? error, { cause: error });
 
 /** Calls user code; an exception there is reported as uncaught (like a DOM listener's), never thrown into the client. */
 function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
@@ -129,9 +129,7 @@ export function createClientCore(
   }
 
   /** Shows the state as it was before `reconnecting`. */
-  const reconnected = (): void => {
-    if (state.status === 'reconnecting') setState(underReconnecting!);
-  };
+  const reconnected = (): unknown => state.status === 'reconnecting' && setState(underReconnecting!);
 
   // ---- outcomes ----
 
