@@ -26,24 +26,6 @@ const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
 
-/**
- * A failure worth retrying: the network (a failed `fetch` or body read), or a status from 502 up
- * (a gateway or proxy that cannot reach the server: it restarts, or is down for a moment).
- */
-const transient = (error: any): boolean => error instanceof TypeError || error?.status > 501;
-
-/** Waits `ms`, or less when the browser says it is back online. */
-const pause = (ms: number): Promise<void> =>
-  new Promise((resolve) => {
-    // (Whichever comes second finds nothing to do.)
-    const done = (): void => {
-      globalThis.removeEventListener?.('online', done);
-      resolve();
-    };
-    setTimeout(done, ms);
-    globalThis.addEventListener?.('online', done);
-  });
-
 /** An error with a string `code` as it is; a failed `fetch` (a TypeError) as `LOUSHO_NETWORK_ERROR`, anything else as `LOUSHO_INTERNAL`. */
 const coded = (error: any): AgentClientError =>
   typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', error?.message ?? error, { cause: error });
@@ -231,8 +213,8 @@ export function createClientCore(
     serverRunning = true;
     /** Attempts since the last new event. */
     let attempts = 0;
-    /** When the server stopped answering (undefined while it answers). */
-    let lost: number | undefined;
+    /** When the server stopped answering (the client went `reconnecting`). */
+    let lost = 0;
     try {
       // Until the leg ends (`serverRunning` false) or the reading is given up.
       while (serverRunning) {
@@ -243,7 +225,6 @@ export function createClientCore(
         const from = seen;
         try {
           read = await open(signal);
-          lost = undefined;
           reconnected();
           await read((event) => {
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
@@ -257,22 +238,37 @@ export function createClientCore(
         if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
           if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
-        } else if (failure && (read ? /^LOUSHO_STREAM_/.test(code) : open !== followOpener || !transient(failure))) {
+        } else if (failure && (read ? /^LOUSHO_STREAM_/.test(code) : open !== followOpener || !(failure instanceof TypeError || failure?.status > 501))) {
           // A refused request, a stream that cannot be read, or an action's own request that did not
           // get through (it may or may not have reached the server): trying again would not help.
+          // Worth retrying: the network (a failed `fetch` or body read), or a status from 502 up (a
+          // gateway or proxy that cannot reach the server: it restarts, or is down for a moment).
           throw failure;
         } else if (serverRunning) {
           // The stream ended (or broke) before the leg did, or the server could not be reached:
           // resume after the last applied event.
           attempts = seen > from ? 1 : attempts + 1;
           if (failure) {
-            if (state.status !== 'reconnecting') setState({ ...(underReconnecting = state), status: 'reconnecting' });
-            if (Date.now() - (lost ??= Date.now()) > reconnectTimeoutMs) throw failure;
+            // (Until a request gets through: that puts the status back.)
+            if (state.status !== 'reconnecting') {
+              setState({ ...(underReconnecting = state), status: 'reconnecting' });
+              lost = Date.now();
+            }
+            if (Date.now() - lost > reconnectTimeoutMs) throw failure;
           } else if (attempts > MAX_EMPTY_STREAMS) {
             throw new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
           }
           // A random part of 500 ms, doubling up to 8 s ("full jitter": clients cut at once come back spread out).
-          if (attempts > 1) await pause(Math.random() * Math.min(RETRY_CAP_MS, 2 ** attempts * 125));
+          // The wait ends early when the browser says it is back online (whichever comes second finds nothing to do).
+          if (attempts > 1)
+            await new Promise<void>((resolve) => {
+              const done = (): void => {
+                globalThis.removeEventListener?.('online', done);
+                resolve();
+              };
+              setTimeout(done, Math.random() * Math.min(RETRY_CAP_MS, 2 ** attempts * 125));
+              globalThis.addEventListener?.('online', done);
+            });
         }
         if (signal.aborted) return;
         open = followOpener;
