@@ -18,7 +18,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
    * A request to `sessions/<path>`, with a JSON `body` when there is one; an event stream when
    * `sse`. A non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one).
    */
-  const request = async (path: string[], method?: string, signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: string): Promise<Response> => {
+  const request = async (path: string[], method: string, signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: string): Promise<Response> => {
     const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
     if (sse) headers.set('accept', 'text/event-stream');
     if (lastEventId) headers.set('last-event-id', lastEventId);
@@ -37,8 +37,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
    * event. Aborting `signal` cancels the body and ends the reading.
    */
   const stream = async (path: string[], signal: AbortSignal, body?: object, lastEventId?: string): Promise<EventReader> => {
-    // (No method is a GET.)
-    const response = await request(path, body && 'POST', signal, body, true, lastEventId);
+    const response = await request(path, body ? 'POST' : 'GET', signal, body, true, lastEventId);
     return async (onEvent) => {
       const content = response.body;
       if (!content || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
@@ -66,7 +65,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
 
   return {
     async load(sessionId, signal) {
-      const body = await request([sessionId], undefined, signal).then(jsonOf, (error: AgentClientError) => {
+      const body = await request([sessionId], 'GET', signal).then(jsonOf, (error: AgentClientError) => {
         if (error.status !== 404) throw error;
       });
       const state = body?.state as AgentUIState | undefined;

@@ -103,8 +103,10 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       break;
 
     case 'run.start': {
-      // A continuation goes on in the same assistant message; a new run starts a new one.
-      if (!event.continuation) {
+      // A continuation goes on in the same assistant message (the one a pause or an interruption
+      // left, also in a state read from JSON, which keeps no cursor); a new run starts a new one.
+      if (event.continuation) cursor |= CURSOR_OPEN;
+      else {
         cursor = 0;
         usage = null;
       }

@@ -71,10 +71,8 @@ export function adoptState(state: Partial<AgentUIState>): Snapshot {
   if (state instanceof Snapshot) return state;
   const messages = Array.isArray(state.messages) ? (state.messages as readonly UIMessage[]) : [];
   const status = state.status ?? 'idle';
-  // A step boundary needs no guess: every new step starts with `step.start`, which sets it. An
-  // interrupted leg's reply stays open, as `run.interrupted` leaves it: the run resumed goes on in it.
-  const open =
-    messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval' || state.finishReason === 'interrupted');
+  // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
+  const open = messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval');
   return new Snapshot(
     PersistentList.from(messages),
     open ? CURSOR_OPEN : 0,
