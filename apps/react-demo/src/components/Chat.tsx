@@ -26,7 +26,7 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
     onError: (error) => setActionError({ code: error.code, message: error.message }),
   });
   const { messages, status, pendingApproval, error, usage, finishReason } = agent;
-  const busy = status === 'submitted' || status === 'streaming';
+  const busy = status === 'submitted' || status === 'streaming' || status === 'reconnecting';
 
   const send = useCallback(
     (text: string) => {
