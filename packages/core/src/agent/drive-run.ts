@@ -6,6 +6,7 @@ import type { SessionStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { DurableLeg, LegMode } from './durable.js';
 import { EventQueue } from './event-queue.js';
+import { checkInputGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { runLoop, type BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -118,11 +119,13 @@ export function driveRun(params: DriveRunParams): AgentRun {
         if (params.input.length > 0) await deps.checkpoint?.(snapshot);
         return params.input.length > 0;
       };
+      // Input guardrails see the input before it joins the transcript: a blocked input never reaches a model.
+      const blocked = await checkInputGuardrails(deps, snapshot, params.input);
       // A recovered run first completes the interrupted turn; new input comes after it.
       if (recovered && continuation) continuation = { ...continuation, then: appendInput };
-      else await appendInput();
+      else if (!blocked) await appendInput();
 
-      const outcome = await runLoop(deps, snapshot, continuation);
+      const outcome = blocked ? { finishReason: 'guardrail' as const, text: '', guardrail: blocked } : await runLoop(deps, snapshot, continuation);
       session.messages = snapshot.messages;
       session.lastUsage = snapshot.usage;
 
@@ -168,8 +171,16 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       });
-      emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
+      emitListener(deps, {
+        type: 'finish',
+        runId: snapshot.runId,
+        finishReason: outcome.finishReason,
+        usage: snapshot.usage,
+        text: outcome.text,
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
+      });
       await session.flush();
 
       return {
@@ -185,6 +196,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId, pendingApproval: outcome.paused.approval } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       };
     } catch (error) {
       if (!started) {

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { UnsequencedStreamEvent, AgentListenerEvent } from '../events/types.js';
+import type { AgentGuardrails } from '../guardrails/types.js';
 import type { AgentHook, PermissionRule } from '../hooks/types.js';
 import type { LLMProvider, ToolSpec } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -25,6 +26,8 @@ export interface LoopDeps extends AgentCallbacks {
   /** Decides approvals in code instead of pausing. */
   approve?: ApproveFn;
   sandbox?: SandboxAdapter;
+  /** Input, output and tool guardrails (see guardrail-stage.ts). */
+  guardrails?: Required<AgentGuardrails>;
   /** Stream events (the session numbers them). */
   emit(event: UnsequencedStreamEvent): void;
   /** Called after every model response, every recorded tool result and every pause. */

@@ -1,6 +1,7 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 import type { RunConfigContext, ToolCallRecord } from './types.js';
 
 /** A tool batch stopped at a call that waits for a person. */
@@ -36,4 +37,6 @@ export interface RunSnapshot {
   /** Whether the structured-output repair step was used. */
   repairUsed?: boolean;
   paused?: PausedBatch;
+  /** The guardrail that ended the run, once one blocked. */
+  guardrail?: GuardrailInfo;
 }
