@@ -15,3 +15,5 @@ export * from './http/index.js';
 export * from './client/index.js';
 export * from './utils/index.js';
 export * from './storage/index.js';
+export * from './guardrails/index.js';
+export * from './workspace/index.js';
