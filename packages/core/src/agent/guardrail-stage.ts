@@ -1,4 +1,4 @@
-import { textOf, type Message, type ToolCall } from '../messages.js';
+import type { Message, ToolCall } from '../messages.js';
 import { runGuardrails } from '../guardrails/run-guardrails.js';
 import type { GuardrailInfo, GuardrailStage } from '../guardrails/types.js';
 import { toolErrorResult } from '../tools/errors.js';
@@ -13,6 +13,12 @@ import type { ToolCallHookContext } from '../hooks/types.js';
  * snapshot (`snapshot.guardrail`), which is how the loop and the tool batch see it.
  */
 
+/** A message's text, its text parts one per line (so nothing joins across a part boundary). */
+function messageText(message: Message): string {
+  if (typeof message.content === 'string') return message.content;
+  return message.content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
+}
+
 function info(block: { name: string; stage: GuardrailStage; reason: string }): GuardrailInfo {
   return { name: block.name, stage: block.stage, reason: block.reason };
 }
@@ -21,7 +27,7 @@ function info(block: { name: string; stage: GuardrailStage; reason: string }): G
 export async function checkInputGuardrails(deps: Pick<LoopDeps, 'guardrails'>, snapshot: RunSnapshot, input: readonly Message[]): Promise<GuardrailInfo | undefined> {
   const list = deps.guardrails?.input;
   if (!list?.length || input.length === 0) return undefined;
-  const text = input.map((m) => textOf(m)).join('\n');
+  const text = input.map(messageText).join('\n');
   const block = await runGuardrails(list, { stage: 'input', text, messages: input, runId: snapshot.runId, sessionId: snapshot.sessionId });
   return block && (snapshot.guardrail = info(block));
 }

@@ -200,6 +200,18 @@ function optionValue(args: Arg[], short: string, long: string[]): Arg | undefine
   return undefined;
 }
 
+/** Past `NAME=value` words (env and sudo set them for the command); -1 when one is only known at run time. */
+function skipAssignments(args: Arg[], start: number): number {
+  let i = start;
+  while (i >= 0 && i < args.length) {
+    const t = args[i]!.text;
+    if (t === undefined) return -1;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) break;
+    i++;
+  }
+  return i;
+}
+
 function command(args: Arg[], start: number, opaqueIfEmpty?: string): Inner[] {
   if (start < 0) return [{ kind: 'opaque', reason: 'an option is only known when it runs, so the command it wraps cannot be found' }];
   const argv = args.slice(start);
@@ -266,7 +278,7 @@ const WRAPPERS: Record<string, Wrapper> = {
     unwrap(args) {
       const i = skipOptions(args, 0, ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--close-from', '--chdir', '--role', '--type', '--command-timeout', '--other-user']);
       const opensShell = hasFlag(args, ['s', 'i'], ['--shell', '--login']);
-      return command(args, i, opensShell ? 'sudo -s / -i without a command starts a shell' : undefined);
+      return command(args, skipAssignments(args, i), opensShell ? 'sudo -s / -i without a command starts a shell' : undefined);
     },
   },
   doas: {
@@ -281,14 +293,7 @@ const WRAPPERS: Record<string, Wrapper> = {
     unwrap(args) {
       const split = optionValue(args, 'S', ['--split-string']);
       if (split) return script(split, 'the command given to env -S');
-      let i = skipOptions(args, 0, ['-u', '--unset', '-C', '--chdir', '-P']);
-      while (i >= 0 && i < args.length) {
-        const t = args[i]!.text;
-        if (t === undefined) return [{ kind: 'opaque', reason: 'an argument of env is only known when it runs' }];
-        if (!/^[^=]+=/.test(t)) break;
-        i++;
-      }
-      return command(args, i);
+      return command(args, skipAssignments(args, skipOptions(args, 0, ['-u', '--unset', '-C', '--chdir', '-P'])));
     },
   },
   nice: simple(['-n', '--adjustment']),

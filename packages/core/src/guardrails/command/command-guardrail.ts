@@ -273,7 +273,14 @@ function positionalMatches(arg: Arg, token: Arg, cwd: string | undefined): boole
   if (!looksLikePath(wanted)) return text === wanted;
   // Paths: `//`, `/./`, `/tmp/..`, a trailing slash, and (on case-insensitive file systems) case are the same place.
   const target = normalizePath(wanted).toLowerCase();
-  if (resolvePath(cwd, text).toLowerCase() === target) return true;
+  const resolved = resolvePath(cwd, text).toLowerCase();
+  if (resolved === target) return true;
+  // `~/../..`, or `../..` from an unknown directory: some ancestor, maybe `/`. Only the part after the `..`s is known.
+  const climb = /^(?:~\/|(?=\.\.))(?:\.\.(?:\/|$))+/.exec(cwd === undefined || resolved.startsWith('~') ? resolved : '');
+  if (climb) {
+    const tail = resolved.slice(climb[0].length);
+    if (tail === '' || target === `/${tail}` || target.endsWith(`/${tail}`)) return true;
+  }
   if (arg.glob) {
     // `rm -rf /*` empties `/`: a pattern listing a directory's entries counts as the directory.
     if (resolvePath(cwd, arg.glob.dir).toLowerCase() === target) return true;
