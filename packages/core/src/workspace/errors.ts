@@ -5,7 +5,8 @@ export class WorkspaceError extends SDKError {
   /** The workspace path the error is about. */
   readonly path: string | undefined;
   constructor(code: ErrorCode, message: string, options: { path?: string; hint?: string; cause?: unknown } = {}) {
-    super(code, message, { ...(options.hint ? { hint: options.hint } : {}), ...(options.cause !== undefined ? { cause: options.cause } : {}) });
+    // The message carries the hint too: as a tool result, the message is all the model reads.
+    super(code, options.hint ? `${message} ${options.hint}` : message, { ...(options.hint ? { hint: options.hint } : {}), ...(options.cause !== undefined ? { cause: options.cause } : {}) });
     this.name = 'WorkspaceError';
     this.path = options.path;
   }
