@@ -43,7 +43,9 @@ test('the root entry bundled for the browser loads no node:child_process; stdio 
   const nodeImports = (path: string) => metafile.outputs[path]!.imports.filter((dependency) => dependency.external).map((dependency) => dependency.path);
   for (const path of upFront) {
     expect(nodeImports(path), path).toEqual([]);
-    expect(text.get(resolve(root, path)), path).not.toMatch(/child_process/);
+    // Loading child_process, in any form (NodeWorkspace and SubprocessSandbox name it only as a
+    // string for process.getBuiltinModule, which is not a load a bundler follows).
+    expect(text.get(resolve(root, path)), path).not.toMatch(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](?:node:)?child_process["']/);
   }
   // The MCP client itself is in the entry (connectMcp works in a page over HTTP)...
   expect([...upFront].some((path) => Object.keys(metafile.outputs[path]!.inputs).some((input) => input.includes('client/streamableHttp')))).toBe(true);
@@ -52,4 +54,37 @@ test('the root entry bundled for the browser loads no node:child_process; stdio 
   const stdio = lazy.filter((path) => Object.keys(metafile.outputs[path]!.inputs).some((input) => input.includes('client/stdio')));
   expect(stdio).toHaveLength(1);
   expect(lazy.flatMap(nodeImports)).toContain('child_process');
+}, 60_000);
+
+/**
+ * The workspace parts that need Node (NodeWorkspace, SubprocessSandbox) are exported from the root,
+ * yet a browser bundle of the root entry imports no `node:` module at all: they reach Node's
+ * built-ins through process.getBuiltinModule on first use.
+ */
+test('the root entry bundled for the browser, without code splitting, imports no node: module', async () => {
+  const result = await build({
+    absWorkingDir: root,
+    stdin: { contents: "export { NodeWorkspace, SubprocessSandbox, MemoryWorkspace, createFsTools, createShellTool, createCommandGuardrail, secretScanGuardrail } from './src/index.ts';", resolveDir: root, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    platform: 'browser',
+    conditions: ['@lousho/source'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+    // Node built-ins stay imports, so any that is reached shows up in the metafile.
+    external: [...builtinModules, 'node:*'],
+  });
+  const metafile = result.metafile as Metafile;
+  // Every module the bundle holds, with the Node built-ins it imports.
+  const nodeImports = Object.entries(metafile.inputs).flatMap(([input, { imports }]) => imports.filter((i) => i.external).map((i) => `${input} -> ${i.path}`));
+  const ours = Object.keys(metafile.inputs).filter((input) => /core\/src\/(?:workspace|sandbox|runtime|guardrails)\//.test(input));
+  expect(ours.some((input) => input.endsWith('node-workspace.ts'))).toBe(true);
+  expect(ours.some((input) => input.endsWith('subprocess-sandbox.ts'))).toBe(true);
+  // No source of ours imports a Node module; the only ones that do are the MCP SDK's stdio transport
+  // and its dependencies, which the root loads lazily (see the test above).
+  expect(nodeImports.filter((line) => !line.includes('node_modules/'))).toEqual([]);
+  expect(nodeImports.length).toBeGreaterThan(0);
+  const bundle = result.outputFiles[0]!.text;
+  expect(bundle).toContain('getBuiltinModule');
 }, 60_000);
