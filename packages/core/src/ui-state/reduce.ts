@@ -3,6 +3,7 @@ import { appendReplyPart, cancelUnfinishedTools, contentParts, pushMessage, tool
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -78,7 +79,7 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   let list = listOf<MessageList>(s)!;
   let cursor = cursorOfState(s);
-  let { status, pendingApproval, error, usage, finishReason, runId } = s;
+  let { status, pendingApproval, error, usage, finishReason, runId, guardrail } = s;
   // Reply content: the list with it, or undefined when the event changed no part (then only `seq` moves).
   let reply: MessageList | undefined | null;
 
@@ -108,7 +109,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       const continuation = event.continuation;
       cursor = continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY;
       status = 'submitted';
-      pendingApproval = error = finishReason = null;
+      pendingApproval = error = finishReason = guardrail = null;
       if (!continuation) usage = null;
       runId = event.runId;
       break;
@@ -143,6 +144,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : 'idle';
       if (finishReason !== 'awaiting-approval') pendingApproval = null;
       error = failed ? event.error : null;
+      // (An `error` event has no guardrail.)
+      guardrail = (event as { guardrail?: GuardrailInfo }).guardrail || null;
       if (!failed) usage = event.usage;
       runId = event.runId;
       break;
@@ -159,5 +162,5 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     cursor = CURSOR_OPEN;
     if (status === 'submitted' || status === 'idle') status = 'streaming';
   }
-  return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, runId);
+  return new Snapshot(list, cursor, { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: seq });
 }

@@ -2,7 +2,6 @@ import picomatch from 'picomatch';
 import { z } from 'zod';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { defineTool } from '../tools/define-tool.js';
-import type { DefinedTool } from '../tools/types.js';
 import { notFound, unsuitable, WorkspaceError } from './errors.js';
 import { confinePath, displayPath } from './paths.js';
 import { decodeText, isBinary, trimPartialCharacter } from './text.js';
@@ -69,8 +68,21 @@ const cut = (line: string, max: number) => (line.length > max ? `${line.slice(0,
  * Every result is bounded: a huge file, a binary file or a search with many hits never floods the
  * context; the result says what was left out and how to see more.
  */
-export function createFsTools(fs: FsProvider, options: FsToolsOptions = {}) {
+export function createFsTools(fs: FsProvider, options: FsToolsOptions & { readOnly: true }): ReadOnlyFsTools;
+export function createFsTools(fs: FsProvider, options?: FsToolsOptions): FsTools;
+export function createFsTools(fs: FsProvider, options: FsToolsOptions = {}): FsTools | ReadOnlyFsTools {
   assertFsProvider(fs);
+  const t = buildFsTools(fs, options);
+  return options.readOnly ? [t.readFile, t.listDir, t.glob, t.grep] : [t.readFile, t.writeFile, t.editFile, t.listDir, t.glob, t.grep];
+}
+
+type Built = ReturnType<typeof buildFsTools>;
+/** What `createFsTools()` returns: `[read_file, write_file, edit_file, list_dir, glob, grep]`. */
+export type FsTools = [Built['readFile'], Built['writeFile'], Built['editFile'], Built['listDir'], Built['glob'], Built['grep']];
+/** What `createFsTools(fs, { readOnly: true })` returns: `[read_file, list_dir, glob, grep]`. */
+export type ReadOnlyFsTools = [Built['readFile'], Built['listDir'], Built['glob'], Built['grep']];
+
+function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
   const maxFileBytes = positiveInt(options, 'maxFileBytes');
   const defaultReadLines = positiveInt(options, 'defaultReadLines');
   const maxLineLength = positiveInt(options, 'maxLineLength');
@@ -310,20 +322,8 @@ export function createFsTools(fs: FsProvider, options: FsToolsOptions = {}) {
     },
   });
 
-  const tools = options.readOnly ? ([readFile, listDir, glob, grep] as const) : ([readFile, writeFile, editFile, listDir, glob, grep] as const);
-  return tools as unknown as FsTools;
+  return { readFile, writeFile, editFile, listDir, glob, grep };
 }
-
-type FsToolList = [
-  DefinedTool<'read_file'>,
-  DefinedTool<'write_file'>,
-  DefinedTool<'edit_file'>,
-  DefinedTool<'list_dir'>,
-  DefinedTool<'glob'>,
-  DefinedTool<'grep'>,
-];
-/** The tools `createFsTools()` returns (without the writing ones when `readOnly`). */
-export type FsTools = FsToolList[number][];
 
 function compileGlob(pattern: string): (path: string) => boolean {
   try {

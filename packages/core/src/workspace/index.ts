@@ -2,7 +2,7 @@
 // SubprocessSandbox) reach Node's built-ins through process.getBuiltinModule, never an import, so
 // this module is safe in the isomorphic root entry.
 export type { FsProvider, ShellProvider, FsStat, FsEntry, FsEntryType, ExecOptions, ExecResult } from './types.js';
-export { createFsTools, type FsToolsOptions, type FsTools } from './fs-tools.js';
+export { createFsTools, type FsToolsOptions, type FsTools, type ReadOnlyFsTools } from './fs-tools.js';
 export { createShellTool, type ShellToolOptions } from './shell-tool.js';
 export { MemoryWorkspace, type MemoryWorkspaceOptions, type ScriptedCommand, type ScriptedResult, type ScriptedExecContext } from './memory-workspace.js';
 export { NodeWorkspace, type NodeWorkspaceOptions } from './node-workspace.js';

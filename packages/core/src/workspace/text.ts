@@ -16,7 +16,7 @@ export function isBinary(bytes: Uint8Array): boolean {
 
 /** The length of `bytes` without a UTF-8 sequence cut off at its end. */
 export function trimPartialCharacter(bytes: Uint8Array): number {
-  let end = bytes.length;
+  const end = bytes.length;
   for (let back = 1; back <= 3 && end - back >= 0; back++) {
     const b = bytes[end - back]!;
     if ((b & 0xc0) === 0x80) continue; // continuation byte

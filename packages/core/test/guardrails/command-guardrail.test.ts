@@ -257,8 +257,8 @@ describe('property: however rm -rf / is wrapped, it is blocked', () => {
   );
   it('blocks every combination of spelling and wrappers', () => {
     fc.assert(
-      fc.property(spellings, fc.array(wraps, { maxLength: 4 }), (spelling, layers) => {
-        const line = layers.reduce((inner, wrap) => wrap(inner), spelling);
+      fc.property(spellings, fc.array(wraps, { maxLength: 4 }), (spelling: string, layers) => {
+        const line = layers.reduce<string>((inner, wrap) => wrap(inner), spelling);
         expect(check(line), line).toBeDefined();
       }),
       { numRuns: 400 },
