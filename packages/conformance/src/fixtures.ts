@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, type AgentGuardrails, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -108,8 +108,34 @@ export function waitTool() {
   return { tool, started };
 }
 
-export function scriptedAgent(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean } = {}) {
+/** `shell`, which records the commands it really ran. */
+export function shellTool() {
+  const ran: string[] = [];
+  const tool = defineTool({
+    name: 'shell',
+    description: 'Run a command',
+    input: z.object({ command: z.string() }),
+    async execute({ command }) {
+      ran.push(command);
+      return { exitCode: 0, stdout: '' };
+    },
+  });
+  return { tool, ran };
+}
+
+export interface ScriptedAgentExtra {
+  tools?: any[];
+  askQuestion?: boolean;
+  guardrails?: AgentGuardrails;
+}
+
+export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentExtra = {}) {
   const model = scriptedModel(steps);
-  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }) });
+  const agent = createAgent({
+    provider: model,
+    ...(extra.tools && { tools: extra.tools }),
+    ...(extra.askQuestion && { askQuestion: true }),
+    ...(extra.guardrails && { guardrails: extra.guardrails }),
+  });
   return { agent, model };
 }

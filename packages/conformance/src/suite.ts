@@ -1,7 +1,7 @@
-import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
+import { createCommandGuardrail, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, scriptedAgent, slowTool, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, scriptedAgent, shellTool, slowTool, waitTool, type ScriptedAgentExtra, type ScriptItem, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -38,6 +38,7 @@ const shown = (state: BindingState | AgentUIState): unknown =>
     error: state.error,
     usage: state.usage,
     finishReason: state.finishReason,
+    guardrail: state.guardrail,
   });
 
 // ---- one scenario's world: an agent, maybe its HTTP server, the bindings mounted on it ----
@@ -53,7 +54,7 @@ class World {
     private readonly driver: BindingDriver,
   ) {}
 
-  async setup(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean } = {}): Promise<void> {
+  async setup(steps: ScriptItem[][], extra: ScriptedAgentExtra = {}): Promise<void> {
     const { agent, model } = scriptedAgent(steps, extra);
     this.agent = agent;
     this.model = model;
@@ -156,7 +157,7 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         const events: AgentStreamEvent[] = [];
         const errors: unknown[] = [];
         const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason), onEvent: (event) => events.push(event), onError: (error) => errors.push(error) });
-        expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined });
+        expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, guardrail: null, sessionId: undefined });
 
         const sending = b.send('Email Bob about Friday');
         // The reply shows while it streams, before the model has decided on the tool call.
@@ -199,6 +200,29 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
           const id = encodeURIComponent(final.sessionId!);
           expect(w.requests()).toEqual([`POST /sessions/${id}/messages`, `POST /sessions/${id}/approvals/${encodeURIComponent(paused.pendingApproval!.approvalId)}`]);
         }
+      });
+
+      scenario('a guardrail block ends the run: finishReason guardrail, the guardrail shown, the call denied, the session goes on', async (w) => {
+        const { tool, ran } = shellTool();
+        await w.setup([['Cleaning up.', { tool: 'shell', id: 'call_rm', args: { command: 'cd / && sudo rm -rf *' } }], ['Hello again.']], {
+          tools: [tool],
+          guardrails: { tool: [createCommandGuardrail({ deny: ['rm -rf /'] })] },
+        });
+        const finishes: string[] = [];
+        const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason) });
+        expect(await b.send('free some disk space')).toMatchObject({ ok: true, finishReason: 'guardrail' });
+        const guardrail = { name: 'command', stage: 'tool', reason: "'rm -rf *' is denied: it matches the rule 'rm -rf /'." };
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail, error: null, pendingApproval: null }));
+        expect(toolParts(b.state())).toEqual([
+          expect.objectContaining({ toolName: 'shell', state: 'error', error: expect.objectContaining({ kind: 'denied', reason: guardrail.reason }) }),
+        ]);
+        expect(ran).toEqual([]);
+        expect(finishes).toEqual(['guardrail']);
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+        // The next turn starts clean: the guardrail is gone from the state.
+        expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
+        expect(lastText(b.state())).toBe('Hello again.');
       });
 
       scenario('reject with a note: the tool does not run and the model reads the note', async (w) => {
@@ -390,7 +414,7 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         await eventually(() => expect(b.state().messages).toHaveLength(2));
         const oldId = b.state().sessionId!;
         b.reset();
-        await eventually(() => expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined }));
+        await eventually(() => expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, guardrail: null, sessionId: undefined }));
         expect(await b.send('second')).toMatchObject({ ok: true, finishReason: 'stop' });
         await eventually(() => expect(b.state().messages.map((m) => m.role)).toEqual(['user', 'assistant']));
         expect(b.state().sessionId).toEqual(expect.any(String));
