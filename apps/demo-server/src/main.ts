@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { createDemoAgent } from '@lousho/demo-agent';
 import { STATIC_APPS } from './apps.js';
+import { startBanner } from './banner.js';
 import { chooseModel } from './model.js';
 import { notesServerConfig } from './notes-server.js';
 import { createDemoServer } from './server.js';
@@ -40,7 +41,7 @@ server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const model = chosen.info.kind === 'demo' ? 'the offline demo model' : `${chosen.info.provider}/${chosen.info.model}`;
-  console.log(`Lousho demo running at http://${shownHost}:${address.port}/ (model: ${model})`);
+  for (const line of startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS)) console.log(line);
 });
 
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.

@@ -8,7 +8,7 @@ export interface AppBuild {
   appDir: string;
   /** The app's own inputs, relative to `appDir` (`src`, `index.html`, `vite.config.ts`, ...). */
   sources: string[];
-  /** The workspace packages it bundles from their sources (`core`, `vue`, ...: packages/<name>/src). */
+  /** The workspace packages it bundles from their sources (`core`, `vue`, ...: packages/<name>/src, and a styles.css beside it). */
   packages: string[];
   /** A file the build writes, relative to `appDir`: its age is the build's age. */
   builtMarker: string;
@@ -27,7 +27,7 @@ function newestMtime(path: string): number {
 export async function buildIfStale(build: AppBuild): Promise<'built' | 'fresh'> {
   const marker = join(build.appDir, build.builtMarker);
   const builtAt = existsSync(marker) ? statSync(marker).mtimeMs : 0;
-  const inputs = [...build.sources.map((path) => (isAbsolute(path) ? path : join(build.appDir, path))), ...build.packages.map((name) => inRepo(`packages/${name}/src`))];
+  const inputs = [...build.sources.map((path) => (isAbsolute(path) ? path : join(build.appDir, path))), ...build.packages.flatMap((name) => [inRepo(`packages/${name}/src`), inRepo(`packages/${name}/styles.css`)])];
   if (builtAt > Math.max(...inputs.map(newestMtime))) return 'fresh';
   const vite = join(build.appDir, 'node_modules', 'vite', 'bin', 'vite.js');
   await new Promise<void>((resolve, reject) => {

@@ -29,8 +29,8 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
 }
 
-/** A new visitor: its own cookies and storage, the same window size and colours for every screenshot. */
-export function newContext(browser: Browser, options: Pick<BrowserContextOptions, 'javaScriptEnabled'> = {}): Promise<BrowserContext> {
+/** A new visitor: its own cookies and storage, the same window size and colours (light unless asked) for every screenshot. */
+export function newContext(browser: Browser, options: Pick<BrowserContextOptions, 'javaScriptEnabled' | 'colorScheme'> = {}): Promise<BrowserContext> {
   return browser.newContext({ viewport: { width: 1180, height: 860 }, deviceScaleFactor: 1, colorScheme: 'light', ...options });
 }
 

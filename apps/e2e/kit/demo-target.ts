@@ -13,6 +13,8 @@ export interface DemoTarget {
   modes: readonly DemoMode[];
   /** The demo's address in `mode`, on the server at `serverUrl` (by default the run's server). */
   url(mode: DemoMode, serverUrl?: string): string;
+  /** The server's agent has the MCP notes tools (the demo server starts the notes server; the SvelteKit demo's own server does not). */
+  mcpNotes?: boolean;
   /** Folder for the screenshots (not committed). */
   screenshotsDir: string;
   /**

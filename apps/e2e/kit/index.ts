@@ -7,6 +7,7 @@ export {
   approvalPanel,
   chatAwaitingApproval,
   collectErrors,
+  conversationOf,
   lastAssistantText,
   openDemo,
   screenshot,
@@ -19,6 +20,7 @@ export {
   type DemoPage,
   type OpenDemoOptions,
 } from './page-driver.js';
+export { describeViolations, seriousA11yViolations, type AxeViolation } from './accessibility.js';
 export { failStarted, freePort, startProcess, type StartedProcess, type StartProcessOptions } from './child-process.js';
 export { startDemoServer, type DemoServerOptions, type RunningDemoServer, type RunningServer } from './demo-server.js';
 export { buildIfStale, type AppBuild } from './build-if-stale.js';

@@ -19,6 +19,8 @@ export interface DemoPage {
 export interface OpenDemoOptions {
   /** Another server than the run's (a test that runs its own). */
   serverUrl?: string;
+  /** The visitor's colour scheme (default light). */
+  colorScheme?: 'light' | 'dark';
 }
 
 /** Records the page's uncaught errors and console errors. */
@@ -38,7 +40,7 @@ export async function waitForTakeOver(target: DemoTarget, page: Page): Promise<v
 
 /** Opens the demo in `mode` for a new visitor (a new context: no cookies, empty storage). */
 export async function openDemo(browser: Browser, target: DemoTarget, mode: DemoMode, options: OpenDemoOptions = {}): Promise<DemoPage> {
-  const context = await newContext(browser);
+  const context = await newContext(browser, options.colorScheme ? { colorScheme: options.colorScheme } : {});
   const page = await context.newPage();
   const pageErrors = collectErrors(page);
   await page.goto(target.url(mode, options.serverUrl));
@@ -89,6 +91,18 @@ export function toolCard(page: Page, tool: string, state?: string): Locator {
 }
 
 export const approvalPanel = (page: Page): Locator => page.getByTestId('approval-panel');
+
+/** What the page shows of the conversation: each message's role and text, each tool card's tool and state. */
+export async function conversationOf(page: Page): Promise<{ roles: string[]; texts: string[]; cards: string[] }> {
+  return page.evaluate(() => {
+    const messages = [...document.querySelectorAll<HTMLElement>('[data-testid="message"]')];
+    return {
+      roles: messages.map((m) => m.dataset['role'] ?? ''),
+      texts: messages.map((m) => [...m.querySelectorAll('[data-testid="text"]')].map((t) => t.textContent ?? '').join('\n')),
+      cards: [...document.querySelectorAll<HTMLElement>('[data-testid="tool-card"]')].map((c) => `${c.dataset['tool']}:${c.dataset['state']}`),
+    };
+  });
+}
 export const userMessages = (page: Page): Locator => page.locator('[data-testid="message"][data-role="user"]');
 
 /**

@@ -5,6 +5,7 @@ import { demoUrl, inRepo, type DemoTarget } from '../kit/index.js';
 export const reactDemo: DemoTarget = {
   label: 'e2e',
   modes: ['http', 'page'],
+  mcpNotes: true,
   url: (mode, serverUrl) => demoUrl('/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
 };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { approvalPanel, lastAssistantText, openDemo, screenshot, sendMessage, startDemoServer, toolCard, useBrowser, waitForStatus, type RunningDemoServer } from '../kit/index.js';
+import { approvalPanel, conversationOf, lastAssistantText, openDemo, screenshot, sendMessage, startDemoServer, toolCard, useBrowser, waitForStatus, type RunningDemoServer } from '../kit/index.js';
 import { reactDemo } from './react-demo.js';
 
 // A crash, not a reload: this test runs its own demo server (its own SQLite file in a temporary
@@ -32,18 +32,6 @@ interface StoredSession {
   messages: { role: string; content?: unknown; toolCalls?: { id: string }[]; toolCallId?: string }[];
 }
 
-/** What the page shows of the conversation, to compare before and after the restart. */
-async function transcriptOf(page: Page): Promise<{ roles: string[]; texts: string[]; cards: string[] }> {
-  return page.evaluate(() => {
-    const messages = [...document.querySelectorAll<HTMLElement>('[data-testid="message"]')];
-    return {
-      roles: messages.map((m) => m.dataset['role'] ?? ''),
-      texts: messages.map((m) => [...m.querySelectorAll('[data-testid="text"]')].map((t) => t.textContent ?? '').join('\n')),
-      cards: [...document.querySelectorAll<HTMLElement>('[data-testid="tool-card"]')].map((c) => `${c.dataset['tool']}:${c.dataset['state']}`),
-    };
-  });
-}
-
 /** The session the page keeps in sessionStorage (the HTTP client's `lousho:session:<url>` key). */
 async function sessionIdOf(page: Page): Promise<string> {
   const id = await page.evaluate(() => {
@@ -68,7 +56,7 @@ describe('server restart (http, SQLite)', () => {
     await panel.waitFor({ timeout: WAIT_MS });
     await waitForStatus(page, 'awaiting-approval', WAIT_MS);
     await toolCard(page, 'send_email', 'awaiting-approval').waitFor({ timeout: WAIT_MS });
-    const before = await transcriptOf(page);
+    const before = await conversationOf(page);
     const argsBefore = (await panel.getByTestId('approval-args').textContent()) ?? '';
     const sessionId = await sessionIdOf(page);
     expect(before.roles).toEqual(['user', 'assistant']);
@@ -89,7 +77,7 @@ describe('server restart (http, SQLite)', () => {
     await waitForStatus(page, 'awaiting-approval', WAIT_MS);
     expect(await sessionIdOf(page)).toBe(sessionId);
 
-    const after = await transcriptOf(page);
+    const after = await conversationOf(page);
     expect(after).toEqual(before);
     expect(after.texts[0]).toBe(PROMPT);
     expect(after.texts[1]).toMatch(/email to bob@example\.com/);
@@ -111,7 +99,7 @@ describe('server restart (http, SQLite)', () => {
     expect(await lastAssistantText(page)).toContain(messageId!);
 
     // Exactly one of everything: one user message, one email card (sent once), no second approval.
-    const final = await transcriptOf(page);
+    const final = await conversationOf(page);
     expect(final.roles.filter((role) => role === 'user')).toHaveLength(1);
     expect(final.cards).toEqual(['send_email:done']);
     expect(new Set(final.texts.filter(Boolean)).size).toBe(final.texts.filter(Boolean).length);

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME } from '@lousho/demo-agent';
 import { Chat } from './components/Chat.tsx';
+import { DemoNav } from './components/DemoNav.tsx';
 import { ModeSwitch } from './components/ModeSwitch.tsx';
 import { ModelNotice } from './components/ModelNotice.tsx';
 import { readMode, writeMode, type Mode } from './mode.ts';
@@ -30,10 +31,11 @@ export function App() {
           <span className="brand-name">Lousho</span>
           <span className="brand-sub">React demo</span>
         </div>
+        <DemoNav current="react" />
         <ModeSwitch mode={mode} onChange={changeMode} />
       </header>
       <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
-      {/* A new chat per mode: each mode has its own client and session. */}
+      {/* A client per mode: each mode has its own session, restored when the mode comes back. */}
       <Chat key={mode} source={source} mode={mode} />
     </div>
   );

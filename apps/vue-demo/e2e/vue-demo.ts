@@ -7,6 +7,7 @@ export const VUE_DEMO_DIR = fileURLToPath(new URL('../', import.meta.url));
 export const vueDemo: DemoTarget = {
   label: 'vue-e2e',
   modes: ['http', 'page'],
+  mcpNotes: true,
   url: (mode, serverUrl) => demoUrl('/vue/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
 };

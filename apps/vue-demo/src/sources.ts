@@ -1,15 +1,21 @@
-import { createDemoAgent, type DemoAgent } from '@lousho/demo-agent';
+import { createInPageDemoAgent, type DemoAgent } from '@lousho/demo-agent';
 
 /** The demo server's agent route (proxied to the demo server by `vite dev`). */
 export const AGENT_URL = '/api/agent';
 
-let pageAgent: DemoAgent | undefined;
+let page: { agent: DemoAgent; kept: boolean } | undefined;
 
-/** The demo agent running in this page: made once, so switching modes back and forth keeps it. */
+/**
+ * The demo agent running in this page: made once, so switching modes back and forth keeps it, with
+ * its sessions in IndexedDB, so a reload keeps the chat (and a pending approval) too.
+ */
 export function inPageSource(): { agent: DemoAgent } {
-  pageAgent ??= createDemoAgent();
-  return { agent: pageAgent };
+  page ??= createInPageDemoAgent();
+  return { agent: page.agent };
 }
+
+/** Whether the in-page chat outlives a reload (false when the browser blocks site storage). */
+export const inPageChatKept = (): boolean => page?.kept ?? false;
 
 /** The agent on the demo server; the session id is kept in sessionStorage so a reload restores the chat. */
 export function httpSource(): { url: string; storage: Storage } {

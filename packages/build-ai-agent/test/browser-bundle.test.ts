@@ -7,32 +7,59 @@ import { expect, test } from 'vitest';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * The root entry, bundled for the browser as an app bundler would (code splitting on): what the
- * page loads up front must not contain the stdio transport (child processes). It may only sit in a
- * chunk that `import()` loads when a stdio server is connected.
+ * The root entry, bundled as a browser app or an edge worker would be (the `browser`, `worker` and
+ * `workerd` conditions, no Node built-in allowed, nothing marked external): it must build, and hold
+ * no Node built-in anywhere, not even in a lazy chunk. `@lousho/mcp` maps its stdio transport to a
+ * stand-in for those conditions, so the SDK's Node-only stdio client is never reached.
  */
-test('the root entry bundled for the browser loads no node:child_process; stdio is a lazy chunk', async () => {
-  const outdir = resolve(root, 'node_modules/.cache/browser-bundle-test');
+test.each([
+  ['a browser app (code splitting)', ['@lousho/source'], true],
+  ['an edge worker (one file)', ['@lousho/source', 'worker', 'workerd'], false],
+])('the root entry bundles for %s with no Node built-in', async (_name, conditions, splitting) => {
+  const result = await build({
+    absWorkingDir: root,
+    entryPoints: [resolve(root, 'src/index.ts')],
+    bundle: true,
+    splitting,
+    format: 'esm',
+    platform: 'browser',
+    conditions,
+    ...(splitting ? { outdir: resolve(root, 'node_modules/.cache/browser-bundle-test') } : { outfile: resolve(root, 'node_modules/.cache/worker-bundle-test.js') }),
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const metafile = result.metafile as Metafile;
+  const inputs = Object.keys(metafile.inputs);
+  expect(inputs.some((input) => input.includes('client/stdio'))).toBe(false);
+  expect(inputs.some((input) => input.includes('stdio-unavailable'))).toBe(true);
+  // No load of a Node built-in, in any form a bundler or a runtime follows (import, export from,
+  // dynamic import, require). NodeWorkspace and SubprocessSandbox are in the entry, and name theirs
+  // only for process.getBuiltinModule on first use, which a browser lacks (they then throw
+  // LOUSHO_UNSUPPORTED_RUNTIME): that is a lookup, not a load.
+  for (const file of result.outputFiles) expect(file.text, file.path).not.toMatch(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](node:)?(child_process|fs|fs\/promises|net|path|process)["']/);
+  expect(inputs.some((input) => input.endsWith('workspace/node-workspace.ts'))).toBe(true);
+  // The MCP client itself is there: connectMcp works in a page or a worker over HTTP.
+  expect(inputs.some((input) => input.includes('client/streamableHttp'))).toBe(true);
+}, 60_000);
+
+test('in Node the stdio transport is the real one, in a chunk loaded only when a stdio server connects', async () => {
   const result = await build({
     absWorkingDir: root,
     entryPoints: [resolve(root, 'src/index.ts')],
     bundle: true,
     splitting: true,
     format: 'esm',
-    platform: 'browser',
+    platform: 'node',
     conditions: ['@lousho/source'],
-    outdir,
+    outdir: resolve(root, 'node_modules/.cache/node-bundle-test'),
     write: false,
     metafile: true,
     logLevel: 'silent',
-    // Node built-ins stay imports, so the test can see which chunk asks for them.
     external: [...builtinModules, 'node:*'],
   });
   const metafile = result.metafile as Metafile;
-  const text = new Map(result.outputFiles.map((file) => [file.path, file.text]));
   const entry = Object.keys(metafile.outputs).find((path) => metafile.outputs[path]!.entryPoint?.endsWith('src/index.ts'))!;
-
-  // Everything the entry loads without an import(): itself and the chunks it imports statically.
   const upFront = new Set<string>();
   const visit = (path: string) => {
     if (upFront.has(path) || !metafile.outputs[path]) return;
@@ -40,51 +67,7 @@ test('the root entry bundled for the browser loads no node:child_process; stdio 
     for (const dependency of metafile.outputs[path]!.imports) if (dependency.kind === 'import-statement' && !dependency.external) visit(dependency.path);
   };
   visit(entry);
-  const nodeImports = (path: string) => metafile.outputs[path]!.imports.filter((dependency) => dependency.external).map((dependency) => dependency.path);
-  for (const path of upFront) {
-    expect(nodeImports(path), path).toEqual([]);
-    // Loading child_process, in any form (NodeWorkspace and SubprocessSandbox name it only as a
-    // string for process.getBuiltinModule, which is not a load a bundler follows).
-    expect(text.get(resolve(root, path)), path).not.toMatch(/(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*)["'](?:node:)?child_process["']/);
-  }
-  // The MCP client itself is in the entry (connectMcp works in a page over HTTP)...
-  expect([...upFront].some((path) => Object.keys(metafile.outputs[path]!.inputs).some((input) => input.includes('client/streamableHttp')))).toBe(true);
-  // ...and the stdio transport is in a chunk of its own, which is what asks for child_process.
-  const lazy = Object.keys(metafile.outputs).filter((path) => !upFront.has(path) && path.endsWith('.js'));
-  const stdio = lazy.filter((path) => Object.keys(metafile.outputs[path]!.inputs).some((input) => input.includes('client/stdio')));
-  expect(stdio).toHaveLength(1);
-  expect(lazy.flatMap(nodeImports)).toContain('child_process');
-}, 60_000);
-
-/**
- * The workspace parts that need Node (NodeWorkspace, SubprocessSandbox) are exported from the root,
- * yet a browser bundle of the root entry imports no `node:` module at all: they reach Node's
- * built-ins through process.getBuiltinModule on first use.
- */
-test('the root entry bundled for the browser, without code splitting, imports no node: module', async () => {
-  const result = await build({
-    absWorkingDir: root,
-    stdin: { contents: "export { NodeWorkspace, SubprocessSandbox, MemoryWorkspace, createFsTools, createShellTool, createCommandGuardrail, secretScanGuardrail } from './src/index.ts';", resolveDir: root, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    conditions: ['@lousho/source'],
-    write: false,
-    metafile: true,
-    logLevel: 'silent',
-    // Node built-ins stay imports, so any that is reached shows up in the metafile.
-    external: [...builtinModules, 'node:*'],
-  });
-  const metafile = result.metafile as Metafile;
-  // Every module the bundle holds, with the Node built-ins it imports.
-  const nodeImports = Object.entries(metafile.inputs).flatMap(([input, { imports }]) => imports.filter((i) => i.external).map((i) => `${input} -> ${i.path}`));
-  const ours = Object.keys(metafile.inputs).filter((input) => /core\/src\/(?:workspace|sandbox|runtime|guardrails)\//.test(input));
-  expect(ours.some((input) => input.endsWith('node-workspace.ts'))).toBe(true);
-  expect(ours.some((input) => input.endsWith('subprocess-sandbox.ts'))).toBe(true);
-  // No source of ours imports a Node module; the only ones that do are the MCP SDK's stdio transport
-  // and its dependencies, which the root loads lazily (see the test above).
-  expect(nodeImports.filter((line) => !line.includes('node_modules/'))).toEqual([]);
-  expect(nodeImports.length).toBeGreaterThan(0);
-  const bundle = result.outputFiles[0]!.text;
-  expect(bundle).toContain('getBuiltinModule');
+  const holdsStdio = (path: string) => Object.keys(metafile.outputs[path]!.inputs).some((input) => input.includes('client/stdio'));
+  expect([...upFront].some(holdsStdio)).toBe(false);
+  expect(Object.keys(metafile.outputs).filter((path) => !upFront.has(path) && holdsStdio(path))).toHaveLength(1);
 }, 60_000);

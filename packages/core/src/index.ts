@@ -13,6 +13,8 @@ export * from './protocol/index.js';
 export * from './ui-state/index.js';
 export * from './http/index.js';
 export * from './client/index.js';
+export * from './channels/index.js';
+export * from './deploy/registry.js';
 export * from './utils/index.js';
 export * from './storage/index.js';
 export * from './guardrails/index.js';

@@ -1,5 +1,6 @@
 // The shared demo agent of the Lousho demos. Isomorphic: nothing here may import a Node-only module.
 export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, DEMO_NOTES_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
+export { createInPageDemoAgent, IN_PAGE_DATABASE, IN_PAGE_SESSION_KEY } from './in-page-agent.js';
 export {
   createDemoModel,
   decideDemoReply,
@@ -16,3 +17,4 @@ export * from './tools/index.js';
 // Display helpers the three demos share (framework-neutral).
 export { readProgress, type ReadProgress } from './display/progress.js';
 export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';
+export { demoLinks, DEMO_SERVER_PORT, SVELTEKIT_DEMO_PORT, type DemoLink, type DemoName } from './display/demo-links.js';

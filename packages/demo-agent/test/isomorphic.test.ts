@@ -24,10 +24,10 @@ function runtimeImports(entry: string): { files: Set<string>; bare: Set<string> 
   return { files, bare };
 }
 
-test('the entry loads only the toolkit root and zod: no node: modules, nothing Node-only', () => {
+test('the entry loads only the toolkit root, its IndexedDB store and zod: no node: modules, nothing Node-only', () => {
   const { files, bare } = runtimeImports(resolve(srcDir, 'index.ts'));
   expect(files.size).toBeGreaterThan(8);
-  expect([...bare].sort()).toEqual(['@lousho/build-ai-agent', 'zod']);
+  expect([...bare].sort()).toEqual(['@lousho/build-ai-agent', '@lousho/build-ai-agent/indexeddb', 'zod']);
   for (const file of files) {
     const source = readFileSync(file, 'utf8');
     expect(source, file).not.toMatch(/\bprocess\.|\brequire\(|\bBuffer\b|\b__dirname\b/);

@@ -1,5 +1,6 @@
 import { useBrowser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
+import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
 import { describeMcpNotes } from './mcp-notes.js';
 import { describeQuestionAndError } from './question-and-error.js';
@@ -7,12 +8,13 @@ import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
 
-export { describeApproval, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
+export { describeAccessibility, describeApproval, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
 export function describeSharedScenarios(target: DemoTarget): void {
   const browser = useBrowser();
+  describeAccessibility(target, browser);
   describeApproval(target, browser);
   describeQuestionAndError(target, browser);
   describeReload(target, browser);

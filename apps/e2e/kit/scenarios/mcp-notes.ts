@@ -5,10 +5,10 @@ import { lastAssistantText, openDemo, screenshot, sendAndWaitForReply, toolCard 
 
 /**
  * Tools from an MCP server (the demo server's notes server, a child process over stdio) show as tool
- * cards like any other. Only on the server: a page has no MCP server.
+ * cards like any other. Only on the demo server (`target.mcpNotes`): a page has no MCP server.
  */
 export function describeMcpNotes(target: DemoTarget, browser: () => Browser): void {
-  if (!target.modes.includes('http')) return;
+  if (!target.modes.includes('http') || !target.mcpNotes) return;
   describe('MCP notes tools (http)', () => {
     it('takes a note and finds it again, each call a tool card', async () => {
       const { page, pageErrors, close } = await openDemo(browser(), target, 'http');

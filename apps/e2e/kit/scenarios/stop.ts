@@ -34,4 +34,22 @@ export function describeStop(target: DemoTarget, browser: () => Browser): void {
       await close();
     });
   });
+
+  describe.each(target.modes)('stop while the reply streams (%s)', (mode) => {
+    it('counts the stopped model call in the usage line, estimated (~), with the text that streamed', async () => {
+      const { page, pageErrors, close } = await openDemo(browser(), target, mode);
+      await sendMessage(page, 'hello, what can you do?');
+      // Some of the reply is on screen, the rest still on its way.
+      await page.locator('[data-testid="message"][data-role="assistant"] [data-testid="text"]').first().waitFor();
+      await waitForStatus(page, 'streaming');
+      await page.getByRole('button', { name: 'Stop' }).click();
+      await waitForStatus(page, 'aborted');
+      const usage = (await page.getByTestId('usage').textContent()) ?? '';
+      expect(usage).toMatch(/^~\d[\d,]* in \/ \d[\d,]* out tokens.*\(1 model call\)$/);
+      expect(usage).not.toMatch(/ 0 out tokens/);
+      await screenshot(target, page, `stopped-text-${mode}`);
+      expect(pageErrors).toEqual([]);
+      await close();
+    });
+  });
 }

@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
 import type { UIMessage } from '@lousho/build-ai-agent';
-import type { DemoAgent } from '@lousho/demo-agent';
+import { IN_PAGE_SESSION_KEY, type DemoAgent } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { Composer } from './Composer.tsx';
@@ -19,7 +19,10 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
   const [actionError, setActionError] = useState<ShownError | null>(null);
   const [dismissed, setDismissed] = useState<ShownError | null>(null);
 
+  // Each mode remembers its session id in this tab, so a reload or a mode switch brings the chat back.
   const agent = useLoushoAgent(source, {
+    storage: window.sessionStorage,
+    ...(mode === 'page' ? { storageKey: IN_PAGE_SESSION_KEY } : {}),
     onError: (error) => setActionError({ code: error.code, message: error.message }),
   });
   const { messages, status, pendingApproval, error, usage } = agent;
@@ -53,7 +56,8 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
 
   return (
     <main className="chat">
-      <div className="chat-scroll">
+      {/* Focusable, so the conversation can be scrolled with the keyboard. */}
+      <div className="chat-scroll" tabIndex={0} role="region" aria-label="Conversation">
         {empty ? (
           <section className="welcome" aria-label="Getting started">
             <h1>Chat with the demo agent</h1>

@@ -2,7 +2,7 @@ import { MODE_LABELS, type Mode } from '../mode.ts';
 
 const MODES: readonly Mode[] = ['page', 'http'];
 const HINTS: Readonly<Record<Mode, string>> = {
-  page: 'The demo agent runs inside this page: nothing leaves your browser.',
+  page: 'The demo agent runs inside this page: nothing leaves your browser, and the chat is kept in it (IndexedDB).',
   http: 'The agent runs on the demo server; the page talks to it over HTTP (reload-safe).',
 };
 

@@ -1,5 +1,6 @@
 import { formatUsage, type AgentUIStatus, type RunUsage } from '@lousho/build-ai-agent';
 import type { Mode } from '../mode.ts';
+import { inPageChatKept } from '../sources.ts';
 
 const STATUS_LABELS: Readonly<Record<AgentUIStatus, string>> = {
   idle: 'Ready',
@@ -33,7 +34,13 @@ export function StatusBar({ status, usage, sessionId, mode, onNewChat }: StatusB
       ) : null}
       <span className="status-spacer" />
       {sessionId ? (
-        <span className="session-id" title={mode === 'http' ? 'Kept in sessionStorage: a reload restores this chat' : 'This chat lives in the page'}>
+        <span className="session-id" title={
+            mode === 'http'
+              ? 'Kept on the server: a reload restores this chat'
+              : inPageChatKept()
+                ? 'Kept in this browser (IndexedDB): a reload restores this chat'
+                : 'This browser keeps no site data: this chat ends with the page'
+          }>
           session {sessionId.slice(0, 8)}
         </span>
       ) : null}

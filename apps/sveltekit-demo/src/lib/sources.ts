@@ -1,5 +1,5 @@
 import { browser } from '$app/environment';
-import { createDemoAgent, type DemoAgent } from '@lousho/demo-agent';
+import { createDemoAgent, createInPageDemoAgent, type DemoAgent } from '@lousho/demo-agent';
 import type { AgentUIState } from '@lousho/build-ai-agent';
 import { SESSION_COOKIE, sessionCookieStorage } from './session-cookie.js';
 
@@ -8,18 +8,22 @@ export const AGENT_URL = '/api/agent';
 
 export type ChatSource = { agent: DemoAgent } | { url: string; sessionId?: string; storage: typeof sessionCookieStorage; storageKey: string };
 
-let pageAgent: DemoAgent | undefined;
+let page: { agent: DemoAgent; kept: boolean } | undefined;
 
 /**
  * The demo agent running in this page: made once in the browser, so switching modes back and
- * forth keeps its chat. On the server (rendering a `?mode=page` URL) a throwaway one per render:
- * the store never starts it there, and nothing is shared between requests.
+ * forth keeps it, with its sessions in IndexedDB, so a reload keeps the chat (and a pending
+ * approval) too. On the server (rendering a `?mode=page` URL) a throwaway one per render: the store
+ * never starts it there, and nothing is shared between requests.
  */
 export function inPageSource(): { agent: DemoAgent } {
   if (!browser) return { agent: createDemoAgent() };
-  pageAgent ??= createDemoAgent();
-  return { agent: pageAgent };
+  page ??= createInPageDemoAgent();
+  return { agent: page.agent };
 }
+
+/** Whether the in-page chat outlives a reload (false when the browser blocks site storage). */
+export const inPageChatKept = (): boolean => page?.kept ?? false;
 
 /** The agent on this app's server; the session id comes from the cookie, through the page's load. */
 export function httpSource(session: { id: string; state?: AgentUIState } | null): ChatSource {

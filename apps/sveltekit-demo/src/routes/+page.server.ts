@@ -2,7 +2,7 @@ import type { AgentUIState } from '@lousho/build-ai-agent';
 import { AGENT_PATH, modelInfo } from '$lib/server/agent';
 import { IN_PAGE_MODEL } from '$lib/model-info';
 import { modeOf } from '$lib/mode';
-import { SESSION_COOKIE } from '$lib/session-cookie';
+import { SESSION_COOKIE, sessionCookieOptions } from '$lib/server/session-cookie';
 import type { PageServerLoad } from './$types';
 
 /**
@@ -11,7 +11,7 @@ import type { PageServerLoad } from './$types';
  * request's cookies): its `state` becomes the store's `initialState`, so the HTML already holds the
  * transcript and any pending approval.
  */
-export const load: PageServerLoad = async ({ url, cookies, fetch }) => {
+export const load: PageServerLoad = async ({ url, request, cookies, fetch }) => {
   const mode = modeOf(url);
   if (mode === 'page') return { mode, model: IN_PAGE_MODEL, session: null };
 
@@ -21,7 +21,7 @@ export const load: PageServerLoad = async ({ url, cookies, fetch }) => {
     const response = await fetch(`${AGENT_PATH}/sessions/${encodeURIComponent(sessionId)}`, { headers: { accept: 'application/json' } });
     if (response.ok) session = { id: sessionId, state: ((await response.json()) as { state: AgentUIState }).state };
     // Unknown to the server (it restarted, or the id is not this visitor's): start afresh.
-    else if (response.status === 404 || response.status === 400) cookies.delete(SESSION_COOKIE, { path: '/', httpOnly: false, secure: url.protocol === 'https:' });
+    else if (response.status === 404 || response.status === 400) cookies.delete(SESSION_COOKIE, sessionCookieOptions(url, request.headers));
     // Anything else: the store reads the session itself in the browser, and shows what went wrong.
     else session = { id: sessionId };
   }

@@ -137,6 +137,20 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     if (aborted || signal?.aborted) {
       // Keep what the person already saw streaming; the unfinished tool calls are dropped.
       const partial = assembler.text;
+      // The request went out and tokens came back: the stopped call costs something too. Counted
+      // with what the provider reported, else estimated (from the prompt and what streamed).
+      const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+      const streamed = partial + assembler.reasoning;
+      const calls = assembler.toolCalls;
+      snapshot.stepUsage.push(
+        usage.record({
+          model: modelId,
+          ...(assembler.usage ? { reported: assembler.usage } : {}),
+          estimateInput: () => estimateTokens(deps.system ? [{ role: 'system', content: deps.system }, ...request.messages] : [...request.messages], { model: modelId }),
+          estimateOutput: () => estimateTokens({ role: 'assistant', content: streamed, ...(calls.length ? { toolCalls: calls } : {}) }, { model: modelId }),
+        }),
+      );
+      snapshot.usage = usage.snapshot();
       if (partial) {
         snapshot.messages.push(Object.freeze({ role: 'assistant', content: partial, metadata: { aborted: true } }) as Message);
         lastText = partial;

@@ -1,8 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
+import { nodeProcess } from './node-types.js';
 
-interface ProcessLike {
-  getBuiltinModule?: (id: string) => unknown;
-}
 
 /**
  * A Node built-in module, fetched at run time with `process.getBuiltinModule` (Node 20.16+, Bun,
@@ -10,8 +8,7 @@ interface ProcessLike {
  * bundle of that entry holds no `node:` import. Elsewhere it throws `LOUSHO_UNSUPPORTED_RUNTIME`.
  */
 export function nodeBuiltin<T>(id: `node:${string}`, who: string): T {
-  const proc = (globalThis as { process?: ProcessLike }).process;
-  const mod = proc?.getBuiltinModule?.(id);
+  const mod = nodeProcess()?.getBuiltinModule?.(id);
   if (!mod) {
     throw new SDKError(ERROR_CODES.LOUSHO_UNSUPPORTED_RUNTIME, `${who} needs Node's built-in module ${id}, which this runtime does not provide.`, {
       hint: 'Run it on a server (Node 20.16 or later, Bun or Deno). In a browser, use MemoryWorkspace, or a sandbox reached over the network.',
@@ -22,5 +19,5 @@ export function nodeBuiltin<T>(id: `node:${string}`, who: string): T {
 
 /** `process.env` where there is one. */
 export function hostEnv(): Record<string, string | undefined> {
-  return (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  return nodeProcess()?.env ?? {};
 }

@@ -1,5 +1,6 @@
 import { ERROR_CODES } from '../errors.js';
 import { nodeBuiltin, hostEnv } from '../runtime/node-builtins.js';
+import { nodeProcess, type NodeChildProcess, type NodeChildProcessModule } from '../runtime/node-types.js';
 import { WorkspaceError } from '../workspace/errors.js';
 import { OutputBuffer } from '../workspace/output-buffer.js';
 import type { ExecResult } from '../workspace/types.js';
@@ -46,11 +47,11 @@ export interface RunningProcess {
  * reason once the group is gone.
  */
 export function runProcess(spec: ProcessSpec, who: string, track?: Set<RunningProcess>): Promise<ExecResult> {
-  const cp = nodeBuiltin<typeof import('node:child_process')>('node:child_process', who);
+  const cp = nodeBuiltin<NodeChildProcessModule>('node:child_process', who);
   const started = Date.now();
   if (spec.signal?.aborted) return Promise.reject(abortReason(spec.signal));
   return new Promise<ExecResult>((resolve, reject) => {
-    let child: import('node:child_process').ChildProcess;
+    let child: NodeChildProcess;
     try {
       child = cp.spawn(spec.argv[0]!, spec.argv.slice(1), {
         cwd: spec.cwd,
@@ -77,11 +78,11 @@ export function runProcess(spec: ProcessSpec, who: string, track?: Set<RunningPr
     let exited = false;
     let settled = false;
     let killTimer: ReturnType<typeof setTimeout> | undefined;
-    const killGroup = (signal: NodeJS.Signals) => {
+    const killGroup = (signal: 'SIGTERM' | 'SIGKILL') => {
       if (child.pid === undefined) return;
       try {
         // A negative pid is the process group: the command and everything it started.
-        process.kill(-child.pid, signal);
+        nodeProcess()!.kill(-child.pid, signal);
       } catch {
         // Already gone.
       }

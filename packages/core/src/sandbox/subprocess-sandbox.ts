@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { nodeBuiltin } from '../runtime/node-builtins.js';
+import { nodeProcess, type NodePath } from '../runtime/node-types.js';
 import type { SandboxAdapter } from '../tools/types.js';
 import type { ExecOptions, ExecResult } from '../workspace/types.js';
 import { minimalEnv, runProcess, type RunningProcess } from './run-process.js';
@@ -56,8 +57,8 @@ export class SubprocessSandbox implements SandboxAdapter {
     if (typeof command === 'string' ? command.length === 0 : command.length === 0 || command.some((a) => typeof a !== 'string')) {
       return Promise.reject(new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'exec() needs a command line (a non-empty string) or an argv (a non-empty array of strings).'));
     }
-    const path = nodeBuiltin<typeof import('node:path')>('node:path', 'SubprocessSandbox');
-    const base = o.cwd ?? (globalThis as { process?: { cwd(): string } }).process!.cwd();
+    const path = nodeBuiltin<NodePath>('node:path', 'SubprocessSandbox');
+    const base = o.cwd ?? nodeProcess()!.cwd();
     const cwd = options.cwd ? path.resolve(base, options.cwd) : base;
     return runProcess(
       {

@@ -1,12 +1,13 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { nodeBuiltin } from '../runtime/node-builtins.js';
+import type { NodeFileHandle, NodeDirent, NodeFs, NodePath, NodeStats } from '../runtime/node-types.js';
 import { minimalEnv, runProcess } from '../sandbox/run-process.js';
 import { notFound, outsideRoot, unsuitable, WorkspaceError } from './errors.js';
 import { confinePath, displayPath } from './paths.js';
 import type { ExecOptions, ExecResult, FsEntry, FsEntryType, FsProvider, FsStat, ShellProvider } from './types.js';
 
-type Fs = typeof import('node:fs');
-type Path = typeof import('node:path');
+type Fs = NodeFs;
+type Path = NodePath;
 
 export interface NodeWorkspaceOptions {
   /** The directory the workspace is confined to (absolute; it must exist). */
@@ -125,7 +126,7 @@ export class NodeWorkspace implements FsProvider, ShellProvider {
   async readFile(path: string, options: { maxBytes?: number } = {}): Promise<Uint8Array> {
     const { rel, real } = await this.#resolve(path);
     const fs = this.#fs();
-    let handle: import('node:fs/promises').FileHandle;
+    let handle: NodeFileHandle;
     try {
       // O_NOFOLLOW: if the file was swapped for a symlink since it was checked, the open fails.
       handle = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
@@ -170,7 +171,7 @@ export class NodeWorkspace implements FsProvider, ShellProvider {
   async readDir(path: string): Promise<FsEntry[]> {
     const { rel, real } = await this.#resolve(path);
     const fs = this.#fs();
-    let dirents: import('node:fs').Dirent[];
+    let dirents: NodeDirent[];
     try {
       dirents = await fs.promises.readdir(real, { withFileTypes: true });
     } catch (error) {
@@ -209,7 +210,7 @@ export class NodeWorkspace implements FsProvider, ShellProvider {
   }
 }
 
-function typeOf(s: import('node:fs').Stats): FsEntryType {
+function typeOf(s: NodeStats): FsEntryType {
   return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
 }
 

@@ -29,7 +29,8 @@ export class StderrTail {
 export async function connectClient(server: CheckedServer, onStderr: (line: string) => void): Promise<Client> {
   if (server.kind === 'stdio') {
     const tail = new StderrTail();
-    const { stdioTransport } = await import('./stdio.js');
+    // Node gets the real transport; browser and worker builds get one that explains (package.json imports).
+    const { stdioTransport } = await import('#stdio-transport');
     const transport = stdioTransport(server.config, (line) => {
       tail.add(line);
       onStderr(line);

@@ -1,0 +1,56 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer, type Server } from 'node:net';
+import { inRepo } from 'e2e/kit';
+import { afterEach, describe, expect, it } from 'vitest';
+import { APP_DIR } from './support/sveltekit-demo.js';
+
+/** Runs a Node script until it exits (or `until` matches its output, then stops it); returns what it printed. */
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv, until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, LOUSHO_MODEL: '', ...env };
+    for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
+    const child = spawn(process.execPath, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      if (until?.test(stdout)) child.kill('SIGTERM');
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.once('error', reject);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+let blocker: Server | undefined;
+afterEach(() => new Promise<void>((resolve) => (blocker ? blocker.close(() => resolve()) : resolve())));
+
+describe('npm run demo:svelte (server.js)', () => {
+  it('a taken port is one line, the same as the demo server says, and exit code 1: no stack', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+
+    const svelte = await run(['server.js'], APP_DIR, { PORT: String(port) });
+    expect(svelte.code).toBe(1);
+    expect(svelte.stderr).toBe(`Port ${port} is in use: start with PORT=<another port>.\n`);
+    expect(svelte.stdout).toBe('');
+
+    const demoServer = await run(['--import', 'tsx', '--conditions=@lousho/source', 'src/main.ts'], inRepo('apps/demo-server'), { PORT: String(port), DEMO_DATA_DIR: mkdtempSync(join(tmpdir(), 'lousho-port-')) });
+    expect(demoServer.code).toBe(1);
+    expect(demoServer.stderr).toBe(svelte.stderr);
+  });
+
+  it('listens on 127.0.0.1 unless HOST says otherwise, and says where the other demos are', async () => {
+    const started = await run(['server.js'], APP_DIR, { PORT: '0', HOST: undefined, ORIGIN: undefined }, /running at .*\n.*\n/);
+    expect(started.stdout).toMatch(/^Lousho SvelteKit demo running at http:\/\/127\.0\.0\.1:\d+\/\n {2}The React and Vue demos: npm run demo \(http:\/\/127\.0\.0\.1:3000\/ and \/vue\/\)\n$/);
+    expect(started.stderr).toBe('');
+  });
+});

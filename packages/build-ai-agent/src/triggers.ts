@@ -1,0 +1,2 @@
+// Node only: webhook, Slack and cron triggers, and the Slack channel.
+export * from '@lousho/triggers';

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { build } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import * as root from '@lousho/build-ai-agent';
+import * as core from '@lousho/core';
+import * as node from '@lousho/build-ai-agent/node';
+import * as triggers from '@lousho/build-ai-agent/triggers';
+
+describe('entries of the triggers, channels and deployment work', () => {
+  it('the root exports channels and the deployment registry', () => {
+    for (const name of ['defineChannel', 'mountChannels', 'httpChannel', 'webhookChannel', 'registerAdapter', 'getAdapter', 'listAdapters']) {
+      expect(typeof (root as Record<string, unknown>)[name], name).toBe('function');
+    }
+  });
+
+  it('/node exports the Node adapter of the HTTP handler', () => {
+    expect(typeof node.toNodeHandler).toBe('function');
+    expect(typeof node.createNodeListener).toBe('function');
+  });
+
+  it('/triggers exports the adapters', () => {
+    for (const name of ['WebhookTriggerAdapter', 'SlackTriggerAdapter', 'CronTriggerAdapter', 'verifySlackSignature', 'parseCronExpression', 'CronExpressionError', 'slackChannel']) {
+      expect(typeof (triggers as Record<string, unknown>)[name], name).toBe('function');
+    }
+  });
+
+  // Channels and the registry come from core's root; the package root (MCP included) must bundle for workers too.
+  it.each([['core', '../../core/src/index.ts'], ['@lousho/build-ai-agent', '../src/index.ts']])("%s's root entry bundles for browsers and workers: no Node built-in is reachable", async (_name, entry) => {
+    expect(root.mountChannels).toBe(core.mountChannels);
+    expect(root.webhookChannel).toBe(core.webhookChannel);
+    const result = await build({
+      entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
+      bundle: true,
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+      platform: 'browser',
+      format: 'esm',
+      conditions: ['@lousho/source', 'workerd', 'worker', 'browser'],
+    });
+    const imports = Object.values(result.metafile.outputs).flatMap((output) => output.imports.map((i) => i.path));
+    expect(imports.filter((path) => path.startsWith('node:'))).toEqual([]);
+  });
+
+  it('the lousho bin of this package runs the CLI', async () => {
+    const tsx = fileURLToPath(new URL('../../core/node_modules/.bin/tsx', import.meta.url));
+    const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+    const { stdout } = await promisify(execFile)(tsx, ['--conditions=@lousho/source', bin, 'build', '--help']);
+    expect(stdout).toMatch(/Usage: lousho build/);
+    expect(stdout).toMatch(/docker\s+A Docker build context/);
+  }, 30_000);
+});
