@@ -1,4 +1,4 @@
-import { createCommandGuardrail, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
+import { createCommandGuardrail, reduceAgentEvents, type AgentStreamEvent, type GuardrailContext, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
 import { emailTool, gate, scriptedAgent, shellTool, slowTool, waitTool, type ScriptedAgentExtra, type ScriptItem, type ScriptedModel } from './fixtures.js';
@@ -229,6 +229,52 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
         await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
         expect(lastText(b.state())).toBe('Hello again.');
+      });
+
+      scenario('an input guardrail block ends the run before any model call; the input stays out of the transcript', async (w) => {
+        const noPasswords = { name: 'no-passwords', check: (ctx: GuardrailContext) => (ctx.stage === 'input' && /password/i.test(ctx.text) ? { block: 'Do not share passwords.' } : undefined) };
+        await w.setup([['Hello.']], { guardrails: { input: [noPasswords] } });
+        const finishes: string[] = [];
+        const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason) });
+        expect(await b.send('my password is hunter2')).toMatchObject({ ok: true, finishReason: 'guardrail' });
+        const guardrail = { name: 'no-passwords', stage: 'input', reason: 'Do not share passwords.' };
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail, error: null }));
+        expect(w.model.calls).toHaveLength(0);
+        expect(finishes).toEqual(['guardrail']);
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+        // The blocked input is not part of the conversation the model will see next.
+        expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', guardrail: null }));
+        expect(JSON.stringify(w.model.calls[0])).not.toContain('hunter2');
+      });
+
+      scenario('an output guardrail block ends the run on the final reply, which never goes back to the model', async (w) => {
+        const noKeys = { name: 'no-keys', check: (ctx: GuardrailContext) => (ctx.stage === 'output' && ctx.text.includes('sk-') ? { block: 'The reply holds a key.' } : undefined) };
+        await w.setup([['Your key is sk-live-1234.'], ['Hello again.']], { guardrails: { output: [noKeys] } });
+        const b = await w.mount();
+        expect(await b.send('what is my key?')).toMatchObject({ ok: true, finishReason: 'guardrail' });
+        const guardrail = { name: 'no-keys', stage: 'output', reason: 'The reply holds a key.' };
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail, error: null }));
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+        expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
+        expect(JSON.stringify(w.model.calls[1])).not.toContain('sk-live-1234');
+      });
+
+      scenario("a tool guardrail with onBlock 'deny-call' denies only that call: the model reads why and the run goes on", async (w) => {
+        const { tool, ran } = shellTool();
+        await w.setup([[{ tool: 'shell', id: 'call_push', args: { command: 'git push --force' } }], ['I will not force-push.']], {
+          tools: [tool],
+          guardrails: { tool: [{ ...createCommandGuardrail({ deny: ['git push --force'] }), onBlock: 'deny-call' }] },
+        });
+        const b = await w.mount();
+        expect(await b.send('ship it')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
+        expect(toolParts(b.state())).toEqual([expect.objectContaining({ toolName: 'shell', state: 'error', error: expect.objectContaining({ kind: 'denied' }) })]);
+        expect(ran).toEqual([]);
+        expect(lastText(b.state())).toBe('I will not force-push.');
+        expect(JSON.stringify(w.model.calls[1])).toContain('git push --force');
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
       });
 
       scenario('reject with a note: the tool does not run and the model reads the note', async (w) => {
