@@ -29,4 +29,10 @@ describe('docs/workspace.md and docs/guardrails.md snippets run unchanged', () =
     expect(block).toMatchObject({ name: 'secret-scan', stage: 'output', reason: 'the reply contains an AWS access key id.' });
     expect(printed).toEqual(['guardrail', result.guardrail, 'the reply contains an AWS access key id.']);
   });
+
+  it('a requiresSandbox tool runs its sandboxExecute with a SubprocessSandbox', async () => {
+    const { result } = await import('./snippets/workspace-sandbox.js');
+    expect(result.toolCalls[0]).toMatchObject({ toolName: 'count_lines', isError: false, result: { lines: 3 } });
+    expect(result.text).toBe('Three lines.');
+  });
 });
