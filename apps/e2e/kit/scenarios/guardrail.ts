@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { seriousA11yViolations } from '../accessibility.js';
 import type { Browser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
 import { lastAssistantText, openDemo, screenshot, sendAndWaitForReply, toolCard, waitForStatus } from '../page-driver.js';
@@ -21,6 +22,7 @@ export function describeGuardrail(target: DemoTarget, browser: () => Browser): v
       await toolCard(page, 'shell', 'error').waitFor();
       expect(await toolCard(page, 'shell', 'error').textContent()).toContain('cd / && rm -rf *');
       expect(await page.getByRole('alert').count()).toBe(0);
+      expect(await seriousA11yViolations(page)).toEqual([]);
       await screenshot(target, page, `guardrail-${mode}`);
 
       // The next turn starts clean: the notice goes, and the coding tools do their work.
