@@ -7,8 +7,8 @@ const countLines = defineTool({
   description: 'Count the lines of a text with wc -l',
   input: z.object({ text: z.string() }),
   requiresSandbox: true,
-  // defineTool() needs an execute; with requiresSandbox it is never called (sandboxExecute is).
-  execute: () => {
+  // defineTool() needs an execute (it types the result); with requiresSandbox it is never called.
+  execute: async (): Promise<{ lines: number }> => {
     throw new Error('count_lines only runs in a sandbox');
   },
   async sandboxExecute({ text }, sandbox) {
