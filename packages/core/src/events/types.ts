@@ -2,6 +2,7 @@ import type { Message } from '../messages.js';
 import type { ModelFinishReason } from '../providers/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 
 /** Why a run ended. See "Finish reasons" in the docs. */
 export type FinishReason =
@@ -100,6 +101,8 @@ export type AgentStreamEvent =
       approvalId?: string;
       object?: unknown;
       outputError?: { message: string; issues: { path: string; message: string }[] };
+      /** With `finishReason: 'guardrail'`: the guardrail that blocked, its stage and its reason. */
+      guardrail?: GuardrailInfo;
     })
   /** The run failed; `run.done` does not follow. */
   | (StreamEventBase & { type: 'error'; error: SerializedError })
@@ -139,4 +142,4 @@ export type AgentListenerEvent =
       replacedByHook?: string;
     }
   | { type: 'approval-requested'; runId: string; approval: PendingApprovalInfo }
-  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string };
+  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string; guardrail?: GuardrailInfo };
