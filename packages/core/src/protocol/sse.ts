@@ -2,9 +2,10 @@ import type { AgentStreamEvent } from '../events/types.js';
 
 /**
  * The version of the event wire format. A server announces it first in every stream; a client
- * refuses a stream whose version it does not know instead of misreading it.
+ * refuses a stream whose version it does not know instead of misreading it. v2 says once what
+ * does not change within a stream (see `createSseEventEncoder`); v1 repeated it in every event.
  */
-export const PROTOCOL_VERSION = 'lousho.v1';
+export const PROTOCOL_VERSION = 'lousho.v2';
 
 /** The versions this build can read. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [PROTOCOL_VERSION];
@@ -23,13 +24,76 @@ export const sseHeaders: Readonly<Record<string, string>> = /* @__PURE__ */ Obje
 });
 
 /**
- * One agent event as an SSE frame: `id:` is the event's sequence number (what `Last-Event-ID`
- * carries on reconnect), `data:` the event as JSON. `JSON.stringify` escapes CR and LF inside
- * strings, so one `data:` line always suffices.
+ * Fields that stay the same from one event of a stream to the next: an event says them only when
+ * they change (the first event of a stream says them all). `null` on the wire says the field no
+ * longer applies. Any field whose value repeats across a stream can join this list; a reader of
+ * this version restores exactly these, so adding one is a protocol change.
+ */
+export const STREAM_CONTEXT_FIELDS = ['sessionId', 'runId'] as const;
+
+/**
+ * Event types whose `step` is the step of the last event of the stream that said one (a
+ * `step.start` says it once per step): they say `step` only when it changes. Other types that
+ * carry a `step` always say it.
+ */
+export const STEP_EVENT_TYPES: ReadonlySet<string> = /* @__PURE__ */ new Set([
+  'step.start',
+  'text.delta',
+  'reasoning.delta',
+  'tool.input.start',
+  'tool.call',
+  'step.done',
+]);
+
+/**
+ * The events of one stream as SSE frames, each saying only what the stream did not say yet:
+ * `id:` is the event's `seq` (not repeated in the JSON), `data:` the event as one line of JSON
+ * without the context fields the stream already carried (`sessionId`, `runId`, and `step` of the
+ * step-bound types) and without `run.done`'s `text` (the deltas before it carried the reply).
+ * A text delta is `id:N` + `data:{"type":"text.delta","delta":"…"}`. The reader
+ * (`createEventStreamDecoder`, `parseEventStream`, the HTTP client) restores every field, so the
+ * events read are the events written. One encoder per stream: it remembers what was said.
+ */
+export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
+  const context: Record<string, unknown> = {};
+  let step: unknown;
+  return (event) => {
+    const { type } = event;
+    const stepBound = STEP_EVENT_TYPES.has(type);
+    let json = '{';
+    for (const key in event) {
+      const value = (event as unknown as Record<string, unknown>)[key];
+      if (value === undefined || key === 'seq') continue;
+      if (key === 'sessionId' || key === 'runId') {
+        if (context[key] === value) continue;
+        context[key] = value;
+      } else if (key === 'step' && stepBound) {
+        if (step === value) continue;
+        step = value;
+      } else if (key === 'text' && type === 'run.done') continue;
+      // Top-level keys are the event types' own field names: plain identifiers, nothing to escape.
+      json += `${json.length > 1 ? ',' : ''}"${key}":${JSON.stringify(value)}`;
+    }
+    // A context field the event does not have (an event outside any run): said to be gone.
+    for (const key of STREAM_CONTEXT_FIELDS) {
+      if (context[key] !== undefined && (event as unknown as Record<string, unknown>)[key] === undefined) {
+        json += `,"${key}":null`;
+        context[key] = undefined;
+      }
+    }
+    json += '}';
+    return typeof event.seq === 'number' ? `id:${event.seq}\ndata:${json}\n\n` : `data:${json}\n\n`;
+  };
+}
+
+/**
+ * One agent event as an SSE frame of its own: `id:` is its `seq`, `data:` the event as JSON with
+ * every context field (a stream of such frames is valid, only longer). `JSON.stringify` escapes
+ * CR and LF inside strings, so one `data:` line always suffices. To write a stream, use
+ * `createSseEventEncoder()`, which leaves out what the stream already said.
  */
 export function encodeSseEvent(event: AgentStreamEvent): string {
-  const json = JSON.stringify(event);
-  return typeof event.seq === 'number' ? `id: ${event.seq}\ndata: ${json}\n\n` : `data: ${json}\n\n`;
+  return createSseEventEncoder()(event);
 }
 
 /** The version frame every stream starts with. */
