@@ -26,8 +26,8 @@ const KEEP_ALIVE = encodeSseComment('keep-alive');
 const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
 
 /**
- * An event stream response fed by `feed`: the version frame, then each event as `id:seq` +
- * `data:json`, saying only what the stream did not say yet (`createSseEventEncoder`). Pull-based, one chunk deep: events are taken and encoded only when the stream's
+ * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
+ * `data: json`, saying only what the stream did not say yet (`createSseEventEncoder`). Pull-based, one chunk deep: events are taken and encoded only when the stream's
  * reader wants more (its desired size; in Node, the socket's `drain`), at most about
  * `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the rest in the feed. Deltas
  * of one part that waited together are merged into one event (`coalesceDeltas`). When the feed

@@ -50,7 +50,8 @@ export const STEP_EVENT_TYPES: ReadonlySet<string> = /* @__PURE__ */ new Set([
  * `id:` is the event's `seq` (not repeated in the JSON), `data:` the event as one line of JSON
  * without the context fields the stream already carried (`sessionId`, `runId`, and `step` of the
  * step-bound types) and without `run.done`'s `text` (the deltas before it carried the reply).
- * A text delta is `id:N` + `data:{"type":"text.delta","delta":"…"}`. The reader
+ * A text delta is `id: N` + `data: {"type":"text.delta","delta":"…"}` (the spaces after the
+ * colons are optional in SSE; they cost 2 bytes and keep hand-written `data: ` readers working). The reader
  * (`createEventStreamDecoder`, `parseEventStream`, the HTTP client) restores every field, so the
  * events read are the events written. One encoder per stream: it remembers what was said.
  */
@@ -82,7 +83,7 @@ export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
       }
     }
     json += '}';
-    return typeof event.seq === 'number' ? `id:${event.seq}\ndata:${json}\n\n` : `data:${json}\n\n`;
+    return typeof event.seq === 'number' ? `id: ${event.seq}\ndata: ${json}\n\n` : `data: ${json}\n\n`;
   };
 }
 

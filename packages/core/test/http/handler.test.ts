@@ -47,8 +47,8 @@ describe('createAgentHandler: sessions and turns', () => {
     expect(raw.startsWith('event: protocol\n')).toBe(true);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     // v2: the first event says the session and the run; later ones only what changes, `seq` only in `id:`.
-    expect(raw).toContain(`id:1\ndata:{"type":"run.start","model":"mock-model","runId":"${events[0]!.runId}","sessionId":"s1"}\n\n`);
-    for (const event of events.filter((e) => e.type === 'text.delta')) expect(raw).toContain(`id:${event.seq}\ndata:{"type":"text.delta","delta":${JSON.stringify(event.delta)}}\n\n`);
+    expect(raw).toContain(`id: 1\ndata: {"type":"run.start","model":"mock-model","runId":"${events[0]!.runId}","sessionId":"s1"}\n\n`);
+    for (const event of events.filter((e) => e.type === 'text.delta')) expect(raw).toContain(`id: ${event.seq}\ndata: {"type":"text.delta","delta":${JSON.stringify(event.delta)}}\n\n`);
     expect(events[0]).toMatchObject({ type: 'run.start', sessionId: 's1' });
     expect(events.every((e) => e.runId === events[0]!.runId && e.sessionId === 's1')).toBe(true);
     expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });

@@ -7,7 +7,7 @@ describe('SSE encoding', () => {
     const event: AgentStreamEvent = { type: 'text.delta', seq: 12, runId: 'run_1', step: 1, delta: 'line one\nline two\r\n' };
     const frame = encodeSseEvent(event);
     // A frame of its own says everything but `seq` (which is its id).
-    expect(frame).toBe(`id:12\ndata:{"type":"text.delta","runId":"run_1","step":1,"delta":"line one\\nline two\\r\\n"}\n\n`);
+    expect(frame).toBe(`id: 12\ndata: {"type":"text.delta","runId":"run_1","step":1,"delta":"line one\\nline two\\r\\n"}\n\n`);
     expect(frame.split('\n')).toHaveLength(4); // id, data, blank, ''
   });
 
@@ -15,11 +15,11 @@ describe('SSE encoding', () => {
     const encode = createSseEventEncoder();
     const base = { runId: 'run_feb9d9f8e18c4b659954', sessionId: 'sess_0123456789abcdef0123456789abcdef' };
     expect(encode({ type: 'run.start', model: 'm', seq: 1, ...base })).toBe(
-      `id:1\ndata:{"type":"run.start","model":"m","runId":"${base.runId}","sessionId":"${base.sessionId}"}\n\n`,
+      `id: 1\ndata: {"type":"run.start","model":"m","runId":"${base.runId}","sessionId":"${base.sessionId}"}\n\n`,
     );
-    expect(encode({ type: 'step.start', step: 1, seq: 2, ...base })).toBe('id:2\ndata:{"type":"step.start","step":1}\n\n');
+    expect(encode({ type: 'step.start', step: 1, seq: 2, ...base })).toBe('id: 2\ndata: {"type":"step.start","step":1}\n\n');
     const delta = encode({ type: 'text.delta', step: 1, delta: 'Hel ', seq: 1_234_567, ...base });
-    expect(delta).toBe('id:1234567\ndata:{"type":"text.delta","delta":"Hel "}\n\n');
+    expect(delta).toBe('id: 1234567\ndata: {"type":"text.delta","delta":"Hel "}\n\n');
     expect(new TextEncoder().encode(delta).length).toBeLessThanOrEqual(57);
     // run.done says how the run ended, not the reply again.
     const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 1, completionTokens: 1 };
@@ -28,13 +28,13 @@ describe('SSE encoding', () => {
     expect(encode({ type: 'text.delta', step: 2, delta: 'x', seq: 9, ...base })).toContain('"step":2');
     expect(encode({ type: 'run.start', model: 'm', seq: 10, ...base, runId: 'run_2' })).toContain('"runId":"run_2"');
     expect(encode({ type: 'error', error: { code: 'X', message: 'y' } } as unknown as AgentStreamEvent)).toBe(
-      'data:{"type":"error","error":{"code":"X","message":"y"},"sessionId":null,"runId":null}\n\n',
+      'data: {"type":"error","error":{"code":"X","message":"y"},"sessionId":null,"runId":null}\n\n',
     );
   });
 
   it('starts a stream with a named version frame', () => {
     expect(PROTOCOL_VERSION).toBe('lousho.v2');
-    expect(encodeSseVersion()).toBe('event: protocol\ndata: {"version":"lousho.v2"}\n\n');
+    expect(encodeSseVersion()).toBe('event: protocol\ndata:  {"version":"lousho.v2"}\n\n');
   });
 
   it('writes comments (keep-alives), one comment line per text line', () => {
