@@ -39,6 +39,8 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
   const encoder = new TextEncoder();
   // One per stream: each event leaves out what the stream already said (protocol v2).
   const encodeEvent = createSseEventEncoder();
+  /** The last event written. */
+  let sent: AgentStreamEvent | undefined;
   const { signal } = options;
   const onAbort = (): void => feed.close();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -59,8 +61,10 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
           batch = await feed.take(options.keepAliveMs, CHUNK);
         } catch (error) {
           options.onFailure?.(error);
-          const last = { type: 'error', error: serializeError(error) } as unknown as AgentStreamEvent;
-          safely(() => controller.enqueue(encoder.encode(encodeEvent(last))));
+          // In the run (and session) of the stream's last event: a v2 stream's events all have
+          // the context the stream last said (a reader would restore it anyway).
+          const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
+          safely(() => controller.enqueue(encoder.encode(encodeEvent(failure))));
           safely(() => controller.close());
           return;
         }
@@ -71,7 +75,7 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
         }
         let text = '';
         if (batch.length === 0) text = KEEP_ALIVE;
-        else for (const event of coalesceDeltas(batch)) text += encodeEvent(event);
+        else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
         safely(() => controller.enqueue(encoder.encode(text)));
       },
       cancel() {

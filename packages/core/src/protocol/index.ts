@@ -5,8 +5,6 @@ export {
   sseHeaders,
   encodeSseEvent,
   createSseEventEncoder,
-  STREAM_CONTEXT_FIELDS,
-  STEP_EVENT_TYPES,
   encodeSseVersion,
   encodeSseComment,
   encodeSseRetry,

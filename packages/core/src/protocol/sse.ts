@@ -7,7 +7,7 @@ import type { AgentStreamEvent } from '../events/types.js';
  */
 export const PROTOCOL_VERSION = 'lousho.v2';
 
-/** The versions this build can read. */
+/** The versions this build can read (the decoder compares with `PROTOCOL_VERSION`: a build that reads more than one says so there too). */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [PROTOCOL_VERSION];
 
 /**
@@ -24,63 +24,46 @@ export const sseHeaders: Readonly<Record<string, string>> = /* @__PURE__ */ Obje
 });
 
 /**
- * Fields that stay the same from one event of a stream to the next: an event says them only when
- * they change (the first event of a stream says them all). `null` on the wire says the field no
- * longer applies. Any field whose value repeats across a stream can join this list; a reader of
- * this version restores exactly these, so adding one is a protocol change.
+ * The event types whose `step` a stream says only when it changes: `step.*`, `text.*` and
+ * `reasoning.*` (tested on their first two letters; a type test in core keeps every event type
+ * with those letters one that has a `step`). An event of these types without `step` on the wire
+ * has the step of the last one that said it. Other types that have a `step` always say it.
  */
-export const STREAM_CONTEXT_FIELDS = ['sessionId', 'runId'] as const;
-
-/**
- * Event types whose `step` is the step of the last event of the stream that said one (a
- * `step.start` says it once per step): they say `step` only when it changes. Other types that
- * carry a `step` always say it.
- */
-export const STEP_EVENT_TYPES: ReadonlySet<string> = /* @__PURE__ */ new Set([
-  'step.start',
-  'text.delta',
-  'reasoning.delta',
-  'tool.input.start',
-  'tool.call',
-  'step.done',
-]);
+export const STEP_SCOPED = /^(st|te|re)/;
 
 /**
  * The events of one stream as SSE frames, each saying only what the stream did not say yet:
- * `id:` is the event's `seq` (not repeated in the JSON), `data:` the event as one line of JSON
- * without the context fields the stream already carried (`sessionId`, `runId`, and `step` of the
- * step-bound types) and without `run.done`'s `text` (the deltas before it carried the reply).
- * A text delta is `id: N` + `data: {"type":"text.delta","delta":"…"}` (the spaces after the
- * colons are optional in SSE; they cost 2 bytes and keep hand-written `data: ` readers working). The reader
+ * `id:` is the event's `seq` (not repeated in the JSON); `data:` is the event as one line of
+ * JSON without `runId` and `sessionId` when the last event that said them said the same values,
+ * without the `step` of a `STEP_SCOPED` type when it is the step last said, and without
+ * `run.done`'s `text` (the deltas before it carried the reply). A text delta is `id: N` +
+ * `data: {"type":"text.delta","delta":"…"}` (the spaces after the colons are optional in SSE;
+ * they cost 2 bytes and keep hand-written `data: ` readers working). The reader
  * (`createEventStreamDecoder`, `parseEventStream`, the HTTP client) restores every field, so the
- * events read are the events written. One encoder per stream: it remembers what was said.
+ * events read are the events written. One encoder per stream: it remembers what was said. All
+ * events of a stream belong to one session (or all to none).
  */
 export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
-  const context: Record<string, unknown> = {};
-  let step: unknown;
+  let runId: unknown, sessionId: unknown, step: unknown;
   return (event) => {
     const { type } = event;
-    const stepBound = STEP_EVENT_TYPES.has(type);
+    const scoped = STEP_SCOPED.test(type);
     let json = '{';
     for (const key in event) {
       const value = (event as unknown as Record<string, unknown>)[key];
-      if (value === undefined || key === 'seq') continue;
-      if (key === 'sessionId' || key === 'runId') {
-        if (context[key] === value) continue;
-        context[key] = value;
-      } else if (key === 'step' && stepBound) {
+      if (value === undefined || key === 'seq' || (key === 'text' && type === 'run.done')) continue;
+      if (key === 'runId') {
+        if (runId === value) continue;
+        runId = value;
+      } else if (key === 'sessionId') {
+        if (sessionId === value) continue;
+        sessionId = value;
+      } else if (key === 'step' && scoped) {
         if (step === value) continue;
         step = value;
-      } else if (key === 'text' && type === 'run.done') continue;
+      }
       // Top-level keys are the event types' own field names: plain identifiers, nothing to escape.
       json += `${json.length > 1 ? ',' : ''}"${key}":${JSON.stringify(value)}`;
-    }
-    // A context field the event does not have (an event outside any run): said to be gone.
-    for (const key of STREAM_CONTEXT_FIELDS) {
-      if (context[key] !== undefined && (event as unknown as Record<string, unknown>)[key] === undefined) {
-        json += `,"${key}":null`;
-        context[key] = undefined;
-      }
     }
     json += '}';
     return typeof event.seq === 'number' ? `id: ${event.seq}\ndata: ${json}\n\n` : `data: ${json}\n\n`;

@@ -24,17 +24,20 @@ describe('SSE encoding', () => {
     // run.done says how the run ended, not the reply again.
     const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 1, completionTokens: 1 };
     expect(encode({ type: 'run.done', finishReason: 'stop', usage, text: 'Hel lo', steps: 1, seq: 1_234_568, ...base })).not.toContain('Hel lo');
-    // A new step, a new run, an event outside any run: said when they change.
+    // A new step, a new run: said when they change. Types outside text, reasoning and step say
+    // their step every time (rare events: a tool call's step costs 9 bytes).
     expect(encode({ type: 'text.delta', step: 2, delta: 'x', seq: 9, ...base })).toContain('"step":2');
-    expect(encode({ type: 'run.start', model: 'm', seq: 10, ...base, runId: 'run_2' })).toContain('"runId":"run_2"');
-    expect(encode({ type: 'error', error: { code: 'X', message: 'y' } } as unknown as AgentStreamEvent)).toBe(
-      'data: {"type":"error","error":{"code":"X","message":"y"},"sessionId":null,"runId":null}\n\n',
+    expect(encode({ type: 'tool.call', step: 2, toolCallId: 'c', toolName: 't', displayName: 't', args: {}, seq: 10, ...base })).toContain('"step":2');
+    expect(encode({ type: 'run.start', model: 'm', seq: 11, ...base, runId: 'run_2' })).toBe('id: 11\ndata: {"type":"run.start","model":"m","runId":"run_2"}\n\n');
+    // An event without a number has no id line.
+    expect(encode({ type: 'error', error: { code: 'X', message: 'y' }, runId: 'run_2' } as unknown as AgentStreamEvent)).toBe(
+      'data: {"type":"error","error":{"code":"X","message":"y"}}\n\n',
     );
   });
 
   it('starts a stream with a named version frame', () => {
     expect(PROTOCOL_VERSION).toBe('lousho.v2');
-    expect(encodeSseVersion()).toBe('event: protocol\ndata:  {"version":"lousho.v2"}\n\n');
+    expect(encodeSseVersion()).toBe('event: protocol\ndata: {"version":"lousho.v2"}\n\n');
   });
 
   it('writes comments (keep-alives), one comment line per text line', () => {
