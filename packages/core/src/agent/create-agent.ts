@@ -7,6 +7,7 @@ import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
+import { runTraceOptions } from '../tracing/run-tracer.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
@@ -337,6 +338,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       buffered: !useApprove,
+      trace: runTraceOptions(config.traceExporter, options.traceParent, config),
       durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' && force ? { force: true } : {}) },
       sessionStore,
       prepare: async ({ recovered, snapshot: current }) => {
@@ -411,6 +413,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       continuation: continuationFor(record, decision),
+      trace: runTraceOptions(config.traceExporter, undefined, config),
       durable: { leg, mode: 'approval' },
       sessionStore,
       prepare: async () => {

@@ -3,6 +3,7 @@ import type { Message } from '../messages.js';
 import { serializeError, SDKError } from '../errors.js';
 import { STORE_ERROR_CODES } from '../stores/errors.js';
 import type { RunState, SessionStore } from '../stores/types.js';
+import { RunTracer, type RunTraceOptions } from '../tracing/run-tracer.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
 import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
@@ -36,6 +37,8 @@ export interface DriveRunParams {
   durable?: { leg: DurableLeg; mode: LegMode; force?: boolean };
   /** Where the session's status is kept for other processes (createAgent's store). */
   sessionStore?: SessionStore;
+  /** Tracing: the leg gets an `invoke_agent` span (see tracing/run-tracer.ts). */
+  trace?: RunTraceOptions | undefined;
 }
 
 /** The store could not be reached or written (e.g. the database went away). */
@@ -95,6 +98,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
   // checkpoint stays as it is (`running`): the run is interrupted, and resumable once the store is back.
   if (leg) leg.onFailure = (error) => controller.abort(error);
   let started = false;
+  let tracer: RunTracer | undefined;
   /** The leg's last events were emitted (`run.done`). */
   let ended = false;
 
@@ -126,8 +130,10 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       if (buffered) unsubscribe = session.subscribe((event) => queue.push(event));
       started = true;
+      if (params.trace) tracer = RunTracer.begin(params.trace, snapshot, continuation !== undefined);
       await params.prepare?.({ recovered, snapshot });
-      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: () => save('running') } : {}) };
+      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: () => save('running') } : {}), ...(tracer ? { tracer } : {}) };
+      tracer?.configure(deps);
 
       // The session's log keeps every run; its first one says where in the transcript the log starts.
       const logStarts = session.runStartIndex === undefined;
@@ -177,6 +183,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       // failed one (the leg is interrupted: its end cannot be stored after a hole).
       await session.settled();
       if (leg?.failure) throw leg.failure.error;
+      tracer?.finish(outcome.finishReason, outcome.paused?.approval.approvalId);
       // The leg's last events are stored while it still holds the lease (appends are fenced by it):
       // a reader that finds the lease free and a leg's end missing knows its process died. This
       // process's listeners get them once the lease is free, so one may start the next turn at once.
@@ -234,6 +241,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         queue.fail(error);
         throw error;
       }
+      tracer?.fail(error);
       session.messages = snapshot.messages;
       if (ended) {
         // The leg's end is in the log (or reached this process's listeners without a number when the

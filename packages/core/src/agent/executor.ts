@@ -3,6 +3,8 @@ import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import type { CheckpointStore } from '../stores/types.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { runTraceOptions } from '../tracing/run-tracer.js';
+import type { TraceParent } from '../tracing/types.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { AgentConfig } from './agent-config.js';
 import { InMemoryApprovalStore, type ApprovalStore } from './approval-store.js';
@@ -39,6 +41,8 @@ export interface ExecuteOptions extends LoopOptions {
   /** Steps already taken by an earlier leg of this run; they count against `maxSteps`. */
   initialSteps?: number;
   metadata?: Record<string, unknown>;
+  /** The span this run nests under (e.g. a tool's `ctx.trace`); its exporter is used without `traceExporter`. */
+  traceParent?: TraceParent;
 }
 
 export type ResumeAfterApprovalOptions = Omit<ExecuteOptions, 'input' | 'messages' | 'initialSteps'> & {
@@ -126,6 +130,7 @@ function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun 
     ...(options.signal ? { signal: options.signal } : {}),
     approvalStore,
     buffered: !useApprove,
+    trace: runTraceOptions(options.traceExporter, options.traceParent, options.agent),
     ...(options.checkpointStore && options.sessionId !== undefined
       ? { durable: { leg: new DurableLeg(options.checkpointStore, approvalStore, sessionId), mode: 'turn' as const } }
       : {}),
@@ -179,6 +184,7 @@ export async function resumeAfterApproval(options: ResumeAfterApprovalOptions, c
     ...(signal ? { signal } : {}),
     approvalStore: store,
     continuation: continuationFor(record, decision),
+    trace: runTraceOptions(options.traceExporter, options.traceParent, options.agent),
     ...(leg && leg.sessionId === record.sessionId ? { durable: { leg, mode: 'approval' as const } } : {}),
   }).result;
 }

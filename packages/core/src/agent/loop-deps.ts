@@ -3,6 +3,7 @@ import type { UnsequencedStreamEvent, AgentListenerEvent } from '../events/types
 import type { AgentHook, PermissionRule } from '../hooks/types.js';
 import type { LLMProvider, ToolSpec } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { RunTracer } from '../tracing/run-tracer.js';
 import type { SandboxAdapter } from '../tools/types.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
@@ -25,6 +26,8 @@ export interface LoopDeps extends AgentCallbacks {
   /** Decides approvals in code instead of pausing. */
   approve?: ApproveFn;
   sandbox?: SandboxAdapter;
+  /** The tracing stage (spans of the leg, its model calls and tool calls); absent when tracing is off. */
+  tracer?: RunTracer;
   /** Stream events (the session numbers them). */
   emit(event: UnsequencedStreamEvent): void;
   /** Called after every model response, every recorded tool result and every pause. */

@@ -108,9 +108,12 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const visibleLength = snapshot.messages.length;
     const assembler = new StreamAssembler();
     const callIds = new Map<number, string>();
+    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+    const chat = deps.tracer?.chat(step, request, modelId);
     let aborted = false;
     try {
       for await (const chunk of deps.provider.stream(request)) {
+        chat?.chunk();
         assembler.push(chunk);
         switch (chunk.type) {
           case 'text-delta':
@@ -137,7 +140,10 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
         }
       }
     } catch (err) {
-      if (!(signal?.aborted || isAbortError(err))) throw err;
+      if (!(signal?.aborted || isAbortError(err))) {
+        chat?.fail(err);
+        throw err;
+      }
       aborted = true;
     }
 
@@ -146,7 +152,6 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       const partial = assembler.text;
       // The request went out and tokens came back: the stopped call costs something too. Counted
       // with what the provider reported, else estimated (from the prompt and what streamed).
-      const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
       const streamed = partial + assembler.reasoning;
       const calls = assembler.toolCalls;
       snapshot.stepUsage.push(
@@ -158,6 +163,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
         }),
       );
       snapshot.usage = usage.snapshot();
+      chat?.aborted(snapshot.stepUsage.at(-1));
       if (partial) {
         snapshot.messages.push(Object.freeze({ role: 'assistant', content: partial, metadata: { aborted: true } }) as Message);
         lastText = partial;
@@ -170,7 +176,6 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const toolCalls = assembler.toolCalls;
     lastModelFinish = assembler.finishReason;
     const response: GenerateResult = { text, toolCalls, finishReason: lastModelFinish, ...(assembler.usage ? { usage: assembler.usage } : {}) };
-    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
     const stepUsage = usage.record({
       model: modelId,
       ...(assembler.usage ? { reported: assembler.usage } : {}),
@@ -179,6 +184,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     });
     snapshot.usage = usage.snapshot();
     snapshot.stepUsage.push(stepUsage);
+    chat?.end(stepUsage, lastModelFinish, text, toolCalls);
 
     const assistant: Message = { role: 'assistant', content: text };
     if (toolCalls.length > 0) assistant.toolCalls = toolCalls;

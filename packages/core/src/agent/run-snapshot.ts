@@ -1,5 +1,6 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { Message, ToolCall } from '../messages.js';
+import type { SpanRef } from '../tracing/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { RunConfigContext, ToolCallRecord } from './types.js';
 
@@ -44,4 +45,6 @@ export interface RunSnapshot {
   pendingInput?: Message[];
   /** The step count when the latest input was added: `maxSteps` counts the steps after it. */
   budgetFrom?: number;
+  /** With tracing: the span of the run's latest leg, which the next leg (after a pause or a crash) links to. */
+  traceSpan?: SpanRef;
 }

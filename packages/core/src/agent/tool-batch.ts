@@ -48,6 +48,7 @@ export async function runToolBatch(
 
   const record = (index: number, outcome: ToolOutcome) => {
     outcomes[index] = outcome;
+    deps.tracer?.toolEnd(outcome);
     snapshot.toolCalls.push(announceOutcome(scope, outcome));
     // Append the in-order run of finished calls to the transcript; checkpoint when it grows.
     let grew = false;
@@ -87,6 +88,7 @@ export async function runToolBatch(
       continue;
     }
     let prepared: PreparedCall;
+    deps.tracer?.toolStart(call);
     try {
       if (index === start && first) {
         prepared = await first(scope);
@@ -105,7 +107,8 @@ export async function runToolBatch(
       paused = { index, approval: prepared.approval };
       break;
     }
-    launch(index, executeCall(scope, prepared));
+    const run = prepared;
+    launch(index, deps.tracer ? deps.tracer.runTool(call.id, run.ctx, () => executeCall(scope, run)) : executeCall(scope, run));
   }
 
   // No tool is left running detached: wait for everything in flight, whatever stopped the loop.

@@ -6,6 +6,7 @@ import type { SandboxAdapter, ToolArtifact, ToolDescriptor, ToolErrorResult } fr
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
 import type { AgentStore } from '../stores/types.js';
+import type { TraceExporter, TraceParent } from '../tracing/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
 
@@ -69,6 +70,12 @@ export interface LoopOptions extends AgentCallbacks {
   output?: StandardSchemaV1;
   /** Where `requiresSandbox` tools run (through their `sandboxExecute`). */
   sandbox?: SandboxAdapter;
+  /**
+   * Traces every run: an `invoke_agent` span per run (and per continuation after a pause), `chat`
+   * per model call, `execute_tool` per tool call (see docs/tracing.md). E.g. `createOtelTraceExporter()`
+   * from `@lousho/build-ai-agent/otel`.
+   */
+  traceExporter?: TraceExporter;
 }
 
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>
@@ -102,6 +109,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   sessionId?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * The span this run nests under, with its exporter (used when the agent has no `traceExporter`
+   * of its own): a tool's `ctx.trace` for a run inside a tool call, or the `trace` of `withSpan()`.
+   */
+  traceParent?: TraceParent;
 }
 
 export interface ExecutionResult<TObject = unknown> {

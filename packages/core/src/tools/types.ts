@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Message } from '../messages.js';
 import type { JSONSchema } from '../providers/types.js';
+import type { TraceParent } from '../tracing/types.js';
 
 /**
  * Any schema a tool accepts: zod 4, zod 3 (>= 3.24) and any other Standard Schema.
@@ -24,6 +25,11 @@ export interface ToolExecutionContext {
    * paths without a UI.
    */
   reportProgress?: (progress: unknown) => void;
+  /**
+   * With tracing: the call's `execute_tool` span and its exporter. Pass it on so nested work nests
+   * under the call: `agent.send(prompt, { traceParent: ctx.trace })`, or `withSpan(ctx.trace, name, fn)`.
+   */
+  trace?: TraceParent;
 }
 
 /** Data a tool result carries for the application and UI, never sent to the model. */
