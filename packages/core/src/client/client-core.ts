@@ -167,7 +167,7 @@ export function createClientCore(
     try {
       next = reduceAgentEvents(state, event);
     } catch (cause) {
-      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is not an event.`, { cause });
     }
     if (next === state) return;
     const { error, finishReason } = (state = next);

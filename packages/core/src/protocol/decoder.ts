@@ -159,7 +159,7 @@ export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void,
       try {
         value = JSON.parse(data);
       } catch (cause) {
-        throw eventError('LOUSHO_STREAM_BAD_JSON', id, 'is not valid JSON.', cause);
+        throw eventError('LOUSHO_STREAM_BAD_JSON', id, 'is not JSON.', cause);
       }
       // Only an object can have a string `type` (JSON arrays, strings and numbers have none).
       if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'is not an event.');

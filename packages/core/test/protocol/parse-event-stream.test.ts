@@ -125,7 +125,7 @@ describe('parseEventStream: malformed streams', () => {
     expect(events).toEqual([delta(1), delta(2)]);
     expect(error).toBeInstanceOf(EventStreamError);
     expect(error).toMatchObject({ name: 'EventStreamError', code: 'LOUSHO_STREAM_BAD_JSON', eventId: '3' });
-    expect((error as Error).message).toContain('Event 3 is not valid JSON');
+    expect((error as Error).message).toContain('Event 3 is not JSON');
   });
 
   it('does the same when the bad event arrives in a later chunk, and then ends (never hangs)', async () => {
