@@ -5,17 +5,17 @@
 // check came in. That list may only shrink: an export that gains its comment must leave it (the
 // build says so), and a new export without one fails. When the list is empty, delete it and set
 // TypeDoc's own treatWarningsAsErrors (typedoc.json) instead.
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
 const baselineFile = join(root, 'scripts/docs-undocumented.txt');
-let output;
-try {
-  output = execFileSync(join(root, 'node_modules/.bin/typedoc'), ['--treatWarningsAsErrors', 'false', ...process.argv.slice(2)], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-} catch (error) {
-  process.stderr.write(`${error.stdout ?? ''}${error.stderr ?? ''}`);
+// TypeDoc logs its warnings on stderr: read both streams.
+const typedoc = spawnSync(join(root, 'node_modules/.bin/typedoc'), ['--treatWarningsAsErrors', 'false', ...process.argv.slice(2)], { cwd: root, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+const output = `${typedoc.stdout ?? ''}\n${typedoc.stderr ?? ''}`;
+if (typedoc.status !== 0) {
+  process.stderr.write(output);
   process.exit(1);
 }
 // eslint-disable-next-line no-control-regex
