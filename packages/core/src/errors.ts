@@ -115,8 +115,6 @@ export const ERROR_CODES = {
   LOUSHO_CASSETTE_MISMATCH: 'LOUSHO_CASSETTE_MISMATCH',
   /** A `recordReplay` cassette was asked for more model calls than it holds. */
   LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
-  /** A `StorageService` could not read or write a value (I/O failure, corrupt data, a lock held too long). */
-  LOUSHO_STORAGE_ERROR: 'LOUSHO_STORAGE_ERROR',
   /** A guardrail's check threw (or a guardrail is malformed): the run fails rather than passing unchecked. */
   LOUSHO_GUARDRAIL_FAILED: 'LOUSHO_GUARDRAIL_FAILED',
   /** A workspace path leaves the workspace root (`..`, an absolute path, a symlink pointing out). */
@@ -131,6 +129,16 @@ export const ERROR_CODES = {
   LOUSHO_WORKSPACE_IO: 'LOUSHO_WORKSPACE_IO',
   /** A Node-only part (NodeWorkspace, SubprocessSandbox) was used in a runtime without Node's built-in modules. */
   LOUSHO_UNSUPPORTED_RUNTIME: 'LOUSHO_UNSUPPORTED_RUNTIME',
+
+  // Evals (`@lousho/evals`, `lousho eval`).
+  /** An eval, a case, a scorer or a check is malformed (the message says which and why). */
+  LOUSHO_EVAL_INVALID: 'LOUSHO_EVAL_INVALID',
+  /** A run took longer than the eval's `timeoutMs`. */
+  LOUSHO_EVAL_TIMEOUT: 'LOUSHO_EVAL_TIMEOUT',
+  /** A judge model's reply was not a JSON object with a score in [0, 1] and a reason. */
+  LOUSHO_EVAL_JUDGE_INVALID: 'LOUSHO_EVAL_JUDGE_INVALID',
+  /** A scorer returned something that is not a score in [0, 1] with a reason. */
+  LOUSHO_EVAL_SCORE_INVALID: 'LOUSHO_EVAL_SCORE_INVALID',
 
   // The HTTP handler (besides the agent's own codes, which it answers with too).
   /** `authorize()` returned null: the request has no (valid) credentials. */
