@@ -26,15 +26,7 @@ const PENDING: Record<number, { what: string; names: readonly string[] }> = {
     what: 'skills, memory, compaction, budgets, declarative specs',
     names: ['inMemoryMemory', 'fileMemory', 'loadSpec', 'agentSpecSchema', 'specToAgent', 'AgentSpec', 'createCompactionHook', 'twoPhaseStrategy', 'summarizeStrategy', 'pinMessage', 'compactMessages', 'CompactionStrategy'],
   },
-  21: {
-    what: 'workspace tools, sandboxes and guardrails',
-    names: ['createFsTools', 'createShellTool', 'NodeWorkspace', 'MemoryWorkspace', 'SandboxShell', 'NoopSandbox', 'SubprocessSandbox', 'runGuardrails', 'createCommandGuardrail', 'createDiffSizeGuardrail', 'FsProvider', 'ShellProvider'],
-  },
   22: { what: 'flows and flow expressions', names: ['FlowBuilder', 'FlowExecutor', 'ExpressionError'] },
-  23: {
-    what: 'evals, record/replay and tracing',
-    names: ['defineEval', 'exactMatch', 'toolCallOrder', 'budget', 'includes', 'atLeast', 'llmJudge', 'withSpan', 'TraceExporter', 'createOtelTraceExporter'],
-  },
 };
 const pendingIssue = new Map(Object.entries(PENDING).flatMap(([issue, { names }]) => names.map((name) => [name, Number(issue)] as const)));
 
