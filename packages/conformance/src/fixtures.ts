@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, memoryStore, withArtifacts, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 import { createFlowAgent, FlowBuilder } from '@lousho/flows';
 
 /** A promise the test opens when it is ready. */
@@ -120,6 +120,21 @@ export function waitTool() {
   return { tool, started };
 }
 
+/** `shell`, which records the commands it really ran. */
+export function shellTool() {
+  const ran: string[] = [];
+  const tool = defineTool({
+    name: 'shell',
+    description: 'Run a command',
+    input: z.object({ command: z.string() }),
+    async execute({ command }) {
+      ran.push(command);
+      return { exitCode: 0, stdout: '' };
+    },
+  });
+  return { tool, ran };
+}
+
 /** `lookup` (shown as "Look up"), which answers at once with a result and an artifact. */
 export function lookupTool() {
   return defineTool({
@@ -138,11 +153,18 @@ export interface ScriptedAgentOptions {
   askQuestion?: boolean;
   /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
   store?: AgentStore;
+  guardrails?: AgentGuardrails;
 }
 
 export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
   const model = scriptedModel(steps);
-  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }), ...(extra.store && { store: extra.store }) });
+  const agent = createAgent({
+    provider: model,
+    ...(extra.tools && { tools: extra.tools }),
+    ...(extra.askQuestion && { askQuestion: true }),
+    ...(extra.store && { store: extra.store }),
+    ...(extra.guardrails && { guardrails: extra.guardrails }),
+  });
   return { agent, model };
 }
 

@@ -18,3 +18,5 @@ export * from './deploy/registry.js';
 export * from './utils/index.js';
 export * from './storage/index.js';
 export * from './tracing/index.js';
+export * from './guardrails/index.js';
+export * from './workspace/index.js';

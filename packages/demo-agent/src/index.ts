@@ -21,3 +21,6 @@ export { demoLinks, DEMO_SERVER_PORT, SVELTEKIT_DEMO_PORT, type DemoLink, type D
 export { flowNodesOf, flowNodeView, flowReplyText, lastUserText as flowInputText, type FlowNodeView } from './display/flow.js';
 // The triage flow of the demos (a flow served like an agent).
 export * from './triage/index.js';
+// The coding part: the tiny project its workspace tools work on, and the guardrail on its shell.
+export { createDemoWorkspace, DEMO_PROJECT_FILES, DEMO_TYPO } from './coding/project.js';
+export { createCodingTools, demoCommandGuardrail } from './coding/tools.js';

@@ -17,6 +17,7 @@ import { newId } from './ids.js';
 import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
+import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
@@ -129,7 +130,9 @@ export interface Agent<TObject = unknown, TTools = unknown> {
   close(): Promise<void>;
 }
 
+/** Options of `agent.resume(sessionId, options)`: finishing a run a crash (or a lost lease) cut off. */
 export interface ResumeOptions {
+  /** Stops the resumed run, as `send()`'s `signal` does. */
   signal?: AbortSignal;
   /**
    * Take the session over even while another run's lease on it has not run out (default true:
@@ -176,6 +179,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
+  const guardrails = normalizeGuardrails(config.guardrails);
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
@@ -296,6 +300,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     hooks: hookList(),
     permissions: config.permissions ?? [],
     ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+    ...(guardrails ? { guardrails } : {}),
     ...(config.output ? { output: config.output } : {}),
     ...(useApprove && config.approve ? { approve: config.approve } : {}),
     ...(config.onEvent ? { onEvent: config.onEvent } : {}),

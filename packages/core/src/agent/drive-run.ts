@@ -8,6 +8,7 @@ import type { ApprovalStore } from './approval-store.js';
 import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
 import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
+import { checkInputGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -152,12 +153,19 @@ export function driveRun(params: DriveRunParams): AgentRun {
         if (params.input.length > 0) await deps.checkpoint?.(snapshot);
         return params.input.length > 0;
       };
+      // Input guardrails see the input before it joins the transcript: a blocked input never reaches a
+      // model. (A recovered run still finishes its interrupted turn, then ends on the block.)
+      const blocked = await checkInputGuardrails(deps, snapshot, params.input);
       // A recovered run first finishes the interrupted turn: new input waits until the model has
       // answered it (docs/durable.md, "A new message to an interrupted session").
-      if (recovered && params.input.length > 0) snapshot.pendingInput = [...(snapshot.pendingInput ?? []), ...params.input];
+      // (The block is kept off the snapshot while the interrupted turn finishes: it would stop its tools.)
+      if (blocked) {
+        if (recovered) snapshot.guardrail = undefined;
+      } else if (recovered && params.input.length > 0) snapshot.pendingInput = [...(snapshot.pendingInput ?? []), ...params.input];
       else if (!recovered) await appendInput();
 
-      const outcome = await runLoop(deps, snapshot, continuation);
+      let outcome: Awaited<ReturnType<typeof runLoop>> = blocked && !recovered ? { finishReason: 'guardrail', text: '', guardrail: blocked } : await runLoop(deps, snapshot, continuation);
+      if (blocked && recovered && !outcome.paused && !outcome.guardrail && outcome.finishReason !== 'aborted') outcome = { ...outcome, finishReason: 'guardrail', guardrail: blocked };
       session.messages = snapshot.messages;
       session.lastUsage = snapshot.usage;
 
@@ -198,6 +206,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       });
       ended = true;
       await session.settled();
@@ -210,7 +219,14 @@ export function driveRun(params: DriveRunParams): AgentRun {
       leave();
       session.releaseListeners();
       if (outcome.paused) emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
-      emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
+      emitListener(deps, {
+        type: 'finish',
+        runId: snapshot.runId,
+        finishReason: outcome.finishReason,
+        usage: snapshot.usage,
+        text: outcome.text,
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
+      });
       try {
         await session.flush();
       } catch {
@@ -231,6 +247,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId, pendingApproval: outcome.paused.approval } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       };
     } catch (error) {
       if (!started) {

@@ -12,6 +12,7 @@ import { claimApproval, continuationFor, type ApprovalDecision } from './approva
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
+import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionRuntime } from './session-runtime.js';
@@ -81,6 +82,7 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
   const temperature = options.temperature ?? agent.temperature;
   const maxTokens = options.maxTokens ?? agent.maxTokens;
   const hooks = options.hooks ? ('list' in options.hooks ? options.hooks.list() : options.hooks) : [];
+  const guardrails = normalizeGuardrails(options.guardrails);
   return {
     provider: options.provider,
     ...(agent.instructions ? { system: agent.instructions } : {}),
@@ -93,6 +95,7 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
     hooks,
     permissions: options.permissions ?? [],
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(guardrails ? { guardrails } : {}),
     ...(options.output ? { output: options.output } : {}),
     ...(useApprove && options.approve ? { approve: options.approve } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),

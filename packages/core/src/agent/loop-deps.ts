@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { UnsequencedStreamEvent, AgentListenerEvent } from '../events/types.js';
+import type { AgentGuardrails } from '../guardrails/types.js';
 import type { AgentHook, PermissionRule } from '../hooks/types.js';
 import type { LLMProvider, ToolSpec } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
@@ -28,6 +29,8 @@ export interface LoopDeps extends AgentCallbacks {
   sandbox?: SandboxAdapter;
   /** The tracing stage (spans of the leg, its model calls and tool calls); absent when tracing is off. */
   tracer?: RunTracer;
+  /** Input, output and tool guardrails (see guardrail-stage.ts). */
+  guardrails?: Required<AgentGuardrails>;
   /** Stream events (the session numbers them). */
   emit(event: UnsequencedStreamEvent): void;
   /** Called after every model response, every recorded tool result and every pause. */

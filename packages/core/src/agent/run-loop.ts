@@ -7,6 +7,8 @@ import { StreamAssembler } from '../providers/generate.js';
 import type { GenerateOptions, GenerateResult, ModelFinishReason } from '../providers/types.js';
 import { toolSchemaToJSONSchema, validateToolSchema } from '../tools/schema.js';
 import { UsageTracker } from '../usage/tracker.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
+import { checkOutputGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { PausedBatch, RunSnapshot } from './run-snapshot.js';
 import { runToolBatch, type BatchResult } from './tool-batch.js';
@@ -19,6 +21,7 @@ export interface LoopOutcome {
   object?: unknown;
   outputError?: { message: string; issues: { path: string; message: string }[] };
   paused?: PausedBatch;
+  guardrail?: GuardrailInfo;
 }
 
 /**
@@ -84,6 +87,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       snapshot.paused = { approval: batch.approval, step, calls, index: batch.index };
       return finish('awaiting-approval', { paused: snapshot.paused });
     }
+    if (snapshot.guardrail) return finish('guardrail', { guardrail: snapshot.guardrail, text: '' });
     return undefined;
   }
 
@@ -198,6 +202,9 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     await deps.checkpoint?.(snapshot);
 
     if (toolCalls.length === 0) {
+      // Every reply that ends a turn is checked, an interrupted turn's too (the user sees it).
+      const guardrail = await checkOutputGuardrails(deps, snapshot, text);
+      if (guardrail) return finish('guardrail', { guardrail, text: '' });
       // The interrupted turn is answered: now the input that waited for it.
       if (addPendingInput()) {
         await deps.checkpoint?.(snapshot);

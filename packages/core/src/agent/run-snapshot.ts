@@ -2,6 +2,7 @@ import type { PendingApprovalInfo } from '../events/types.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { SpanRef } from '../tracing/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 import type { RunConfigContext, ToolCallRecord } from './types.js';
 
 /** A tool batch stopped at a call that waits for a person. */
@@ -37,6 +38,8 @@ export interface RunSnapshot {
   /** Whether the structured-output repair step was used. */
   repairUsed?: boolean;
   paused?: PausedBatch;
+  /** The guardrail that ended the run, once one blocked. */
+  guardrail?: GuardrailInfo;
   /**
    * Input that came while the run was interrupted (a new message to a session whose run a crash or
    * an outage cut off): the interrupted turn finishes first, and this is added when the model has

@@ -78,10 +78,12 @@ export async function runToolBatch(
 
   let paused: { index: number; approval: PendingApprovalInfo } | undefined;
   let index = start;
+  // A guardrail that ends the run (`snapshot.guardrail`) stops the batch like a propagating error.
+  const stopped = () => signal?.aborted || propagating || snapshot.guardrail;
   for (; index < calls.length; index++) {
-    if (signal?.aborted || propagating) break;
+    if (stopped()) break;
     while (running.size >= limit) await Promise.race(running);
-    if (signal?.aborted || propagating) break;
+    if (stopped()) break;
     const call = calls[index]!;
     if (restNotRun && index > start) {
       launch(index, Promise.resolve(notRunOutcome(call, 'The approval this run resumed from did not keep this call, so it was never started.')));
@@ -134,6 +136,12 @@ export async function runToolBatch(
     return { kind: 'aborted' };
   }
   if (paused) return { kind: 'paused', ...paused };
+  if (snapshot.guardrail) {
+    for (let i = start; i < calls.length; i++) {
+      if (!outcomes[i]) record(i, notRunOutcome(calls[i]!, `The guardrail '${snapshot.guardrail.name}' ended the run before this call was started.`));
+    }
+    await checkpointChain;
+  }
   return { kind: 'done' };
 }
 

@@ -7,6 +7,7 @@ import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
 import type { AgentStore } from '../stores/types.js';
 import type { TraceExporter, TraceParent } from '../tracing/types.js';
+import type { AgentGuardrails, GuardrailInfo } from '../guardrails/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
 
@@ -76,6 +77,11 @@ export interface LoopOptions extends AgentCallbacks {
    * from `@lousho/build-ai-agent/otel`.
    */
   traceExporter?: TraceExporter;
+  /**
+   * Checks on the input (before any model call), on each tool call (after permission rules, before
+   * `needsApproval`) and on the final reply. A block ends the run with `finishReason: 'guardrail'`.
+   */
+  guardrails?: AgentGuardrails;
 }
 
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>
@@ -136,6 +142,8 @@ export interface ExecutionResult<TObject = unknown> {
   /** With `output`: the validated object. */
   object?: TObject;
   outputError?: { message: string; issues: { path: string; message: string }[] };
+  /** Set when a guardrail ended the run (`finishReason: 'guardrail'`): which, at what stage, and why. */
+  guardrail?: GuardrailInfo;
 }
 
 /** A streaming run: iterate its events; `result` settles when the run ends. */
