@@ -130,6 +130,22 @@ export const ERROR_CODES = {
   /** A Node-only part (NodeWorkspace, SubprocessSandbox) was used in a runtime without Node's built-in modules. */
   LOUSHO_UNSUPPORTED_RUNTIME: 'LOUSHO_UNSUPPORTED_RUNTIME',
 
+  // Flows (`@lousho/flows`).
+  /** A flow's graph is not valid (`FlowBuilder…build()`): an unknown or duplicate id, an unreachable node, a cycle without a bound. */
+  LOUSHO_FLOW_INVALID: 'LOUSHO_FLOW_INVALID',
+  /** A flow node failed, which failed the flow; the error names the node and carries what it threw. */
+  LOUSHO_FLOW_NODE_FAILED: 'LOUSHO_FLOW_NODE_FAILED',
+  /** An evaluator node's expression could not be evaluated (`Failed to evaluate expression: ...`). */
+  LOUSHO_FLOW_EXPRESSION_FAILED: 'LOUSHO_FLOW_EXPRESSION_FAILED',
+  /** A flow agent node's reply did not match its `output` schema. */
+  LOUSHO_FLOW_OUTPUT_INVALID: 'LOUSHO_FLOW_OUTPUT_INVALID',
+  /** A session's checkpoint belongs to another flow (or to an agent), or to a flow whose nodes changed since. */
+  LOUSHO_FLOW_CHECKPOINT_MISMATCH: 'LOUSHO_FLOW_CHECKPOINT_MISMATCH',
+  /** A session's latest flow run was interrupted, and the new run's input differs from its input. */
+  LOUSHO_FLOW_SESSION_UNFINISHED: 'LOUSHO_FLOW_SESSION_UNFINISHED',
+  /** A flow expression is outside the supported language (the message names the position and the supported forms). */
+  LOUSHO_EXPRESSION_INVALID: 'LOUSHO_EXPRESSION_INVALID',
+
   // Evals (`@lousho/evals`, `lousho eval`).
   /** An eval, a case, a scorer or a check is malformed (the message says which and why). */
   LOUSHO_EVAL_INVALID: 'LOUSHO_EVAL_INVALID',

@@ -1,19 +1,19 @@
-import { SDKError } from '@lousho/core';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 
-/** Stable codes of the flow errors. */
+/** Stable codes of the flow errors (the same values as in `ERROR_CODES`, the one table of every code). */
 export const FLOW_ERROR_CODES = {
   /** The flow's graph is not valid (`build()`): `error.node` names the node. */
-  LOUSHO_FLOW_INVALID: 'LOUSHO_FLOW_INVALID',
+  LOUSHO_FLOW_INVALID: ERROR_CODES.LOUSHO_FLOW_INVALID,
   /** A node failed; `error.node` names it and `error.cause` is what it threw. */
-  LOUSHO_FLOW_NODE_FAILED: 'LOUSHO_FLOW_NODE_FAILED',
+  LOUSHO_FLOW_NODE_FAILED: ERROR_CODES.LOUSHO_FLOW_NODE_FAILED,
   /** An evaluator node's expression could not be evaluated; `error.cause` is the `ExpressionError`. */
-  LOUSHO_FLOW_EXPRESSION_FAILED: 'LOUSHO_FLOW_EXPRESSION_FAILED',
+  LOUSHO_FLOW_EXPRESSION_FAILED: ERROR_CODES.LOUSHO_FLOW_EXPRESSION_FAILED,
   /** An agent node's reply did not match its `output` schema. */
-  LOUSHO_FLOW_OUTPUT_INVALID: 'LOUSHO_FLOW_OUTPUT_INVALID',
+  LOUSHO_FLOW_OUTPUT_INVALID: ERROR_CODES.LOUSHO_FLOW_OUTPUT_INVALID,
   /** The session's checkpoint belongs to another flow, or to a flow whose nodes changed. */
-  LOUSHO_FLOW_CHECKPOINT_MISMATCH: 'LOUSHO_FLOW_CHECKPOINT_MISMATCH',
+  LOUSHO_FLOW_CHECKPOINT_MISMATCH: ERROR_CODES.LOUSHO_FLOW_CHECKPOINT_MISMATCH,
   /** The session's latest run was interrupted and the new input differs from its input. */
-  LOUSHO_FLOW_SESSION_UNFINISHED: 'LOUSHO_FLOW_SESSION_UNFINISHED',
+  LOUSHO_FLOW_SESSION_UNFINISHED: ERROR_CODES.LOUSHO_FLOW_SESSION_UNFINISHED,
 } as const;
 
 /** A flow whose graph cannot run, found by `build()`. */

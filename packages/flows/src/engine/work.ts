@@ -121,12 +121,13 @@ async function runTool(work: Extract<Work, { kind: 'tool' }>, vars: Vars, scope:
   const raw = typeof work.args === 'function' ? await work.args(vars, ctx) : renderArgs(work.args, vars);
   const checked = await validateToolArguments(tool, raw ?? {}, name);
   if (!checked.ok) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_TOOL_ARGUMENTS, checked.error.message, { hint: 'Check the node\'s `args` against the tool\'s input schema.' });
+  const toolCallId = `${ctx.runId}.${ctx.node}.${ctx.iteration}`;
   const toolCtx = {
-    toolCallId: `${ctx.runId}.${ctx.node}.${ctx.iteration}`,
+    toolCallId,
     messages: [],
     abortSignal: ctx.signal,
     sessionId: ctx.sessionId,
-    reportProgress: (progress: unknown) => scope.nest({ type: 'tool.progress', toolCallId: `${ctx.runId}.${ctx.node}.${ctx.iteration}`, toolName: name, progress }),
+    reportProgress: (progress: unknown) => scope.nest({ type: 'tool.progress', toolCallId, toolName: name, progress }),
   };
   const needsApproval = typeof tool.needsApproval === 'function' ? await tool.needsApproval(checked.args, toolCtx) : tool.needsApproval === true;
   if (needsApproval) {
@@ -134,7 +135,11 @@ async function runTool(work: Extract<Work, { kind: 'tool' }>, vars: Vars, scope:
       hint: 'In a flow, people decide at .approval() nodes: put one before this node and call the tool from a .step() node (or use a tool without needsApproval).',
     });
   }
-  return splitArtifacts(await tool.execute!(checked.args, toolCtx)).value;
+  // The call, nested like an agent's (the node's card shows it; evals read the run's tool calls from it).
+  scope.nest({ type: 'tool.call', toolCallId, toolName: name, args: checked.args });
+  const output = splitArtifacts(await tool.execute!(checked.args, toolCtx)).value;
+  scope.nest({ type: 'tool.done', toolCallId, toolName: name, result: output });
+  return output;
 }
 
 /** Fills the templates of an `args` object: a value stays as it is, a string is a template. */
