@@ -12,6 +12,7 @@ export type { SessionStatus, SessionListener, HydratedSession, AppendFence } fro
 // The per-session event log and status that createAgent() keeps; flows (`@lousho/flows`) serve their runs with it too.
 export { SessionRuntime } from './session-runtime.js';
 export { EventQueue } from './event-queue.js';
+export { endInterruptedLeg, lastLegOpen, type LegClosing } from './interrupted-leg.js';
 export type * from './types.js';
 export type {
   AgentMcpOptions,

@@ -1,4 +1,4 @@
-import { SessionLeaseLostError, type CheckpointStore, type Message, type PausedBatch, type RunStart, type RunState, type RunUsage } from '@lousho/core';
+import { SessionLeaseLostError, type CheckpointStore, type FinishReason, type Message, type SerializedError, type PausedBatch, type RunStart, type RunState, type RunUsage } from '@lousho/core';
 import type { NodeRecord } from '../engine/run-state.js';
 
 /**
@@ -46,10 +46,12 @@ export class FlowCheckpointer {
   }
 
   /**
-   * Writes the messages and records past what is stored, with the run's progress. Resolves once
-   * stored; rejects (and writes nothing more) when the lease was lost.
+   * Writes the messages and records past what is stored, with the run's progress. `notes`: the
+   * session log's last `seq` every event before the write is stored under (what of the UI the
+   * checkpoint covers, for `run.interrupted`), and how a `done` run ended (its reason, or its error). Resolves once stored;
+   * rejects (and writes nothing more) when the lease was lost.
    */
-  write(messages: readonly Message[], records: readonly NodeRecord[], state: RunState, usage: RunUsage, paused?: PausedBatch): Promise<void> {
+  write(messages: readonly Message[], records: readonly NodeRecord[], state: RunState, usage: RunUsage, paused?: PausedBatch, notes: { seq?: number; finishReason?: FinishReason; error?: SerializedError } = {}): Promise<void> {
     // What is there now is what this write stands for (the lists only grow).
     const messageCount = messages.length;
     const recordCount = records.length;
@@ -64,7 +66,7 @@ export class FlowCheckpointer {
           messages: { keep: this.#messages, append: appendMessages },
           run: {
             ...(start ? { start } : {}),
-            progress: { state, steps: Math.max(this.#records, recordCount), usage, ...(paused ? { paused } : {}) },
+            progress: { state, steps: Math.max(this.#records, recordCount), usage, ...(paused ? { paused } : {}), ...notes },
             stepUsage: { keep: 0, append: [] },
             toolCalls: { keep: this.#records, append: appendRecords },
           },

@@ -8,6 +8,8 @@ import {
   SessionRuntime,
   UsageTracker,
   emptyUsage,
+  endInterruptedLeg,
+  lastLegOpen,
   memoryStore,
   serializeError,
   validateToolSchema,
@@ -198,7 +200,43 @@ export class FlowHost<I, O> {
       events,
     });
     runtime.version = Math.max(runtime.version, 1);
+    // A leg nobody runs any more whose end is not in the log (its process died): ended now, so
+    // this load, and every follower, sees the run stop without anybody sending anything.
+    if (!checkpoint?.leased && lastLegOpen(events)) await this.#closeAbandoned(runtime);
     return this.stateOf(runtime);
+  }
+
+  /**
+   * Ends a dead leg in the log under the session's lease, taken for a moment and never forced (a
+   * leg that holds it is alive, and ends it itself). A run cut off mid-way leaves the session
+   * `interrupted`: it waits for `resume()` or the next run.
+   */
+  async #closeAbandoned(session: SessionRuntime): Promise<void> {
+    if (session.active) return;
+    const lease = new SessionLease(this.#checkpoints, session.id);
+    let stored: StoredCheckpoint | undefined;
+    try {
+      stored = await lease.acquire();
+    } catch {
+      return;
+    }
+    const me = {};
+    session.activeLeg = me;
+    try {
+      const closing = await endInterruptedLeg(session, this.#sessionStore, stored, lease.fence);
+      if (!closing) return;
+      const cut = closing.events.some((event) => event.type === 'run.interrupted');
+      const paused = stored?.run?.state === 'paused' && !cut ? stored.run.paused?.approval : undefined;
+      session.status = cut ? 'interrupted' : paused ? 'awaiting-approval' : 'idle';
+      session.pendingApproval = paused ?? null;
+      await session.settled();
+      await this.#sessionStore.update(session.id, { status: session.status, pendingApproval: session.pendingApproval });
+    } catch {
+      // A reader's courtesy: the next leg ends it otherwise.
+    } finally {
+      if (session.activeLeg === me) session.activeLeg = undefined;
+      await lease.release();
+    }
   }
 
   /** Pending approvals of this flow's runs (optionally of one session), oldest first. */
@@ -350,7 +388,10 @@ export class FlowHost<I, O> {
   #drive(params: LegStart): FlowRun<O> {
     const { session, mode } = params;
     const queue = new EventQueue();
-    const unsubscribe = session.subscribe((event) => queue.push(event));
+    // The leg's own stream starts with its `run.start`: what ends a dead leg before it (see below)
+    // reaches the session's other listeners only, as with createAgent().
+    let streaming = false;
+    const unsubscribe = session.subscribe((event) => streaming && queue.push(event));
     const before = { status: session.status, pendingApproval: session.pendingApproval };
     session.status = 'running';
     session.pendingApproval = null;
@@ -379,12 +420,21 @@ export class FlowHost<I, O> {
       try {
         const input = mode === 'turn' ? await this.#checkInput(params.input) : params.input;
         const stored = params.lease ? params.stored : await lease.acquire(params.force === true);
+        // A leg whose process died (killed, or cut off from the store) is ended in the log first
+        // (`run.interrupted`, with what of the UI its checkpoint covers), so every reader sees it end.
+        await endInterruptedLeg(session, this.#sessionStore, stored, lease.fence);
+        streaming = true;
         opening = await this.#open(session.id, mode, stored, input, params.shown);
         runId = opening.runId;
         started = true;
         const { messages, records, usage } = opening;
         // A refused write means another run took the session over: this leg stops writing anything.
         checkpointer = new FlowCheckpointer(this.#checkpoints, session.id, lease.holder, opening.written, opening.start, () => lease.markLost());
+        // Where a checkpoint stands in the log: every event emitted before it is stored first.
+        const logged = async (): Promise<number> => {
+          await session.settled();
+          return session.lastSeq;
+        };
         // Marked running before anything runs: a crash from here on is recovered.
         await checkpointer.write(messages, records, 'running', usage.snapshot());
         if (opening.fresh) session.runStartIndex = opening.runStart;
@@ -393,6 +443,8 @@ export class FlowHost<I, O> {
         await this.#sessionStore.update(session.id, { status: 'running', pendingApproval: null, runStartIndex: session.runStartIndex });
         emit({ type: 'run.start', model: this.model, ...(opening.fresh ? {} : { continuation: true }) });
         if (opening.userMessage) emit({ type: 'user.message', message: opening.userMessage });
+        // Nodes the checkpoint has as finished whose end a dead leg never logged: ended now (they do not run again).
+        if (!opening.fresh) for (const event of unloggedEnds(session.log, runId, records)) emit(event);
 
         const cp = checkpointer;
         const outcome = await runLeg({
@@ -404,9 +456,9 @@ export class FlowHost<I, O> {
           signal: controller.signal,
           concurrency: params.concurrency ?? this.#concurrency,
           emit,
-          persist: (record) => {
+          persist: async (record) => {
             records.push(record);
-            return cp.write(messages, records, 'running', usage.snapshot());
+            return cp.write(messages, records, 'running', usage.snapshot(), undefined, { seq: await logged() });
           },
           countUsage: (u) => usage.addDelegated(u),
           approvals: this.#gate(session.id, runId),
@@ -425,7 +477,10 @@ export class FlowHost<I, O> {
         const paused = flowResult.finishReason === 'awaiting-approval' && waiting !== undefined;
         const text = flowResult.finishReason === 'stop' ? (this.#options.reply?.(flowResult) ?? '') : '';
         if (text) messages.push(Object.freeze({ role: 'assistant', content: text }));
-        await cp.write(messages, records, paused ? 'paused' : 'done', flowResult.usage, paused ? { approval: waiting, step: records.length, calls: [], index: 0 } : undefined);
+        await cp.write(messages, records, paused ? 'paused' : 'done', flowResult.usage, paused ? { approval: waiting, step: records.length, calls: [], index: 0 } : undefined, {
+          seq: await logged(),
+          ...(paused ? {} : { finishReason: flowResult.finishReason }),
+        });
         if (!paused) await this.#closeApprovals(session.id, runId);
         const status: SessionStatus = paused ? 'awaiting-approval' : 'idle';
         // Appends still on their way carry the lease: let them land before it is given up.
@@ -461,7 +516,7 @@ export class FlowHost<I, O> {
         if (lease.held && !lease.lost && checkpointer && opening && !(error instanceof SessionLeaseLostError)) {
           try {
             // A failed run is over: the next run() starts a new one.
-            await checkpointer.write(opening.messages, opening.records, 'done', opening.usage.snapshot());
+            await checkpointer.write(opening.messages, opening.records, 'done', opening.usage.snapshot(), undefined, { seq: await session.settled().then(() => session.lastSeq), error: serializeError(error) });
             await this.#closeApprovals(session.id, opening.runId);
           } catch {
             // The lease may be gone; then the next leg recovers from the last checkpoint.
@@ -570,6 +625,26 @@ export class FlowHost<I, O> {
       },
     };
   }
+}
+
+/**
+ * The ends (`flow.node.done`) of the run's finished nodes whose part the log shows started but
+ * never ended: the leg that finished them died between their checkpoint and their end event.
+ */
+function unloggedEnds(log: readonly AgentStreamEvent[], runId: string, records: readonly NodeRecord[]): FlowEventBody[] {
+  const started = new Set<string>();
+  const ended = new Set<string>();
+  for (const event of log) {
+    if (event.runId !== runId) continue;
+    if (event.type === 'flow.node.start') started.add(event.toolCallId);
+    else if (event.type === 'flow.node.done' || event.type === 'flow.node.error') ended.add(event.toolCallId);
+  }
+  const ends: FlowEventBody[] = [];
+  for (const record of records) {
+    const toolCallId = `${runId}:${record.toolCallId}`;
+    if (started.has(toolCallId) && !ended.has(toolCallId)) ends.push({ type: 'flow.node.done', toolCallId, toolName: record.toolName, result: record.result });
+  }
+  return ends;
 }
 
 /** The user message's content: what was sent (text or content parts), else the input's text. */

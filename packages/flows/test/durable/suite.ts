@@ -1,6 +1,6 @@
-import { emptyUsage, type AgentStore } from '@lousho/core';
+import { emptyUsage, reduceAgentEvents, type AgentStore, type AgentStreamEvent, type AgentUIState, type UIFlowNodePart } from '@lousho/core';
 import { describe, expect, it } from 'vitest';
-import { FlowExecutor } from '../../src/index.js';
+import { createFlowAgent, FlowExecutor } from '../../src/index.js';
 import { gate, jobFlow, waitUntil, type StoreKind } from './fixtures.js';
 
 let sessions = 0;
@@ -39,6 +39,85 @@ export function durableSuite(kind: StoreKind): void {
         const checkpoint = await storeB.checkpoints!.load(sessionId);
         expect(new Set(checkpoint?.run?.toolCalls.map((r) => r.toolCallId))).toEqual(new Set(['fetch', 'check/stock', 'check/fraud', 'check/price', 'check', 'pack', 'review', 'ship']));
         expect(checkpoint?.run?.state).toBe('done');
+      } finally {
+        await close();
+      }
+    });
+
+    it("a run whose process died is ended in the log by the next process that takes the session (run.interrupted): the UI shows it ended, the run goes on, a new run works", async () => {
+      const { one, another, close } = await kind.open();
+      try {
+        const sessionId = newSession();
+        const ranA: string[] = [];
+        const dying = gate();
+        const lifeA = FlowExecutor.run(jobFlow(ranA, { 'check/price': dying.promise }), { order: 7 }, { sessionId, store: one });
+        lifeA.catch(() => {});
+        await waitUntil(() => ranA.includes('check/fraud') && ranA.includes('check/stock'));
+        await new Promise((r) => setTimeout(r, 20));
+
+        // Another process takes the session over: the dead leg is ended before its own run.start.
+        const storeB = await another();
+        const flowB = jobFlow([]);
+        const resumed = await FlowExecutor.resume(flowB, { sessionId, store: storeB });
+        expect(resumed.finishReason).toBe('awaiting-approval');
+        const log = await storeB.sessions!.eventsAfter(sessionId, 0);
+        expect(log.map((e) => e.seq)).toEqual(log.map((_, i) => i + 1));
+        const legs = log.filter((e) => e.type === 'run.start' || e.type === 'run.interrupted' || e.type === 'run.done').map((e) => e.type);
+        expect(legs).toEqual(['run.start', 'run.interrupted', 'run.start', 'run.done']);
+
+        // What a UI showed at the takeover: the run ended (interrupted), no node still running.
+        const cut = log.findIndex((e) => e.type === 'run.interrupted');
+        const atCut = reduce(log.slice(0, cut + 1));
+        expect(atCut).toMatchObject({ status: 'idle', finishReason: 'interrupted' });
+        expect(nodeParts(atCut).filter((p) => p.state === 'running')).toEqual([]);
+        expect(nodeParts(atCut).find((p) => p.toolName === 'fetch')?.state).toBe('done');
+        // And after the continuation: every node once, finished, the approval waiting.
+        const after = reduce(log);
+        expect(after.status).toBe('awaiting-approval');
+        const parts = nodeParts(after);
+        expect(new Set(parts.map((p) => p.toolCallId)).size).toBe(parts.length);
+        expect(parts.filter((p) => p.state !== 'done').map((p) => [p.toolName, p.state])).toEqual([['review', 'awaiting-approval']]);
+
+        dying.open();
+        await expect(lifeA).rejects.toMatchObject({ code: 'LOUSHO_SESSION_LEASE_LOST' });
+        const done = await FlowExecutor.resolve(flowB, { approvalId: resumed.approvalId!, approved: true }, { store: storeB });
+        expect(done.finishReason).toBe('stop');
+        // A new run on the session works, in a reply of its own.
+        const next = await FlowExecutor.run(flowB, { order: 8 }, { sessionId, store: storeB });
+        expect(next.finishReason).toBe('awaiting-approval');
+        expect(next.runId).not.toBe(resumed.runId);
+        const whole = reduce(await storeB.sessions!.eventsAfter(sessionId, 0));
+        expect(whole.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user', 'assistant']);
+        expect(whole.messages[3]!.parts.map((p) => (p as UIFlowNodePart).toolName)).toEqual(['fetch', 'check/stock', 'check/fraud', 'check/price', 'check', 'pack', 'review'].map((k) => k.split('/')[0]));
+      } finally {
+        await close();
+      }
+    });
+
+    it('a reader that finds a dead run (its lease run out) ends it in the log; the session is interrupted until it goes on', async () => {
+      const { one, another, close } = await kind.open();
+      try {
+        const sessionId = newSession();
+        const ranA: string[] = [];
+        const never = gate();
+        const lifeA = FlowExecutor.stream(jobFlow(ranA, { pack: never.promise }), { order: 3 }, { sessionId, store: one });
+        lifeA.result.catch(() => {});
+        await waitUntil(() => ranA.includes('check/price'));
+        await new Promise((r) => setTimeout(r, 20));
+        // The process dies: its lease goes (taken from it and let go) without its leg being ended.
+        expect((await one.checkpoints!.acquire(sessionId, 'undertaker', { force: true })).acquired).toBe(true);
+        await one.checkpoints!.release(sessionId, 'undertaker');
+
+        const storeB = await another();
+        const agent = createFlowAgent(jobFlow([]), { store: storeB });
+        const state = await agent.sessions.load(sessionId);
+        expect(state?.status).toBe('interrupted');
+        const log = await storeB.sessions!.eventsAfter(sessionId, 0);
+        expect(log.at(-1)).toMatchObject({ type: 'run.interrupted', finishReason: 'interrupted' });
+        expect(reduce(log).status).toBe('idle');
+        const resumed = await FlowExecutor.resume(jobFlow([]), { sessionId, store: storeB });
+        expect(resumed.path).toEqual(['fetch', 'check', 'pack']);
+        never.open();
       } finally {
         await close();
       }
@@ -157,3 +236,11 @@ export function durableSuite(kind: StoreKind): void {
 }
 
 export type { AgentStore };
+
+function reduce(events: readonly AgentStreamEvent[]): AgentUIState {
+  let state: AgentUIState | undefined;
+  for (const event of events) state = reduceAgentEvents(state, event);
+  return state!;
+}
+
+const nodeParts = (state: AgentUIState): UIFlowNodePart[] => state.messages.flatMap((m) => m.parts).filter((p): p is UIFlowNodePart => p.type === 'flow-node');
