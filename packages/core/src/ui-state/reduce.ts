@@ -50,6 +50,12 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
       return { state: 'running', args: event.args };
     case 'tool.progress':
       return part && { progress: event.progress };
+    // A flow node's part (see `UIFlowNodePart`): made by its start; its end shares the tool cases.
+    case 'flow.node.start':
+      return { kind: event.kind, type: 'flow-node', state: 'running' };
+    case 'flow.node.event':
+      // The node's agent run, reduced into the part by this same reducer.
+      return part && { run: reduceAgentEvents((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
     case 'tool.done':
     case 'flow.node.done':
       // No `artifacts` key when there are none (a state must look the same after JSON).
@@ -74,12 +80,6 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
       );
       return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
     }
-    // A flow node's part (see `UIFlowNodePart`): made by its start; its end shares the tool cases.
-    case 'flow.node.start':
-      return { type: 'flow-node', kind: event.kind, state: 'running' };
-    case 'flow.node.event':
-      // The node's agent run, reduced into the part by this same reducer.
-      return part && { run: reduceAgentEvents((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
   }
   return null;
 }
