@@ -372,6 +372,7 @@ export class SessionRuntime {
     this.#held ??= [];
   }
 
+  /** Hands the events held since `holdListeners()` to the listeners, in order, and stops holding. */
   releaseListeners(): void {
     const held = this.#held;
     this.#held = undefined;
@@ -456,6 +457,7 @@ export class SessionRuntime {
     return first ? (first.fromSeq ?? first.seq) : this.#seq + 1;
   }
 
+  /** Calls `listener` with every event of the session from now on; returns the function that stops it. */
   subscribe(listener: SessionListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);
