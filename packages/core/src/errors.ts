@@ -83,6 +83,8 @@ export const ERROR_CODES = {
   LOUSHO_SESSION_NOT_RESUMABLE: 'LOUSHO_SESSION_NOT_RESUMABLE',
   /** A store file that is not a valid store (damaged, or not a database at all). */
   LOUSHO_STORE_CORRUPT: 'LOUSHO_STORE_CORRUPT',
+  /** A checkpoint write a store cannot apply: a session's first checkpoint without the run start. */
+  LOUSHO_CHECKPOINT_INVALID: 'LOUSHO_CHECKPOINT_INVALID',
   /** A store file written by a newer version of the package (its schema is unknown here). */
   LOUSHO_STORE_VERSION: 'LOUSHO_STORE_VERSION',
   /** The store could not be opened or written (permissions, a full disk, a missing driver). */

@@ -2,7 +2,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
@@ -220,7 +220,7 @@ export class IndexedDbCheckpointStore implements CheckpointStore {
       const row = await request<CheckpointRow | undefined>(rows.get(sessionId));
       if (!row?.lease || row.lease.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
       const { start, progress } = write.run;
-      if (!start && row.runStart === undefined) throw new TypeError('The first checkpoint of a session must carry the run start.');
+      if (!start && row.runStart === undefined) throw missingRunStartError(sessionId);
       const messageCount = await writeList(tx.objectStore(MESSAGES), [sessionId], row.messageCount, write.messages);
       let stepCount = row.stepCount;
       let toolCount = row.toolCount;

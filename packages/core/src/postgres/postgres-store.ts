@@ -3,7 +3,7 @@ import type { Message } from '../messages.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { num, sessionRecordOf, type SessionRow } from '../stores/session-row.js';
@@ -81,7 +81,6 @@ class Db {
   translate(error: unknown): unknown {
     if (SDKError.is(error) || error instanceof TypeError) return error;
     const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'LS002') return new TypeError('The first checkpoint of a session must carry the run start.');
     if (isConnectionError(error)) return connectionLostError(this.url, error);
     return queryFailedError(this.url, error);
   }
@@ -120,8 +119,12 @@ class Db {
 }
 
 /** Lease refusals raised by the store's SQL functions (SQLSTATE LS001). */
+/** The refusals the schema's functions raise on purpose (LS001, LS002), as the SDK's errors. */
 function leaseLost(sessionId: string, error: unknown): unknown {
-  return (error as { code?: unknown } | null)?.code === 'LS001' ? new SessionLeaseLostError(sessionId) : error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'LS001') return new SessionLeaseLostError(sessionId);
+  if (code === 'LS002') return missingRunStartError(sessionId);
+  return error;
 }
 
 export class PostgresSessionStore implements SessionStore {

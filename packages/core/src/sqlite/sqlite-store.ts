@@ -3,7 +3,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { sessionRecordOf, type SessionRow } from '../stores/session-row.js';
@@ -230,7 +230,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
         stepCount = 0;
         toolCount = 0;
       } else if (row.run_start === null) {
-        throw new TypeError('The first checkpoint of a session must carry the run start.');
+        throw missingRunStartError(sessionId);
       }
       stepCount = this.#writeList('lousho_run_items', 'step', sessionId, stepCount, write.run.stepUsage.keep, write.run.stepUsage.append);
       toolCount = this.#writeList('lousho_run_items', 'tool', sessionId, toolCount, write.run.toolCalls.keep, write.run.toolCalls.append);

@@ -1,5 +1,5 @@
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '../stores/types.js';
 import { parseStored } from './stored-json.js';
 import { storageKeySegment, type StorageService } from './storage-service.js';
@@ -91,7 +91,7 @@ export class LocalStorageCheckpointStore implements CheckpointStore {
   async save(sessionId: string, write: CheckpointWrite): Promise<void> {
     const current = await this.#readHead(sessionId);
     if (current?.lease?.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
-    if (!current.run && !write.run.start) throw new TypeError('The first checkpoint of a session must carry the run start.');
+    if (!current.run && !write.run.start) throw missingRunStartError(sessionId);
     const base = this.#base(sessionId);
     const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
     // A new run starts its step usage and tool calls over.

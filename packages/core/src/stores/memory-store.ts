@@ -3,7 +3,7 @@ import type { Message } from '../messages.js';
 import type { StepUsage } from '../usage/types.js';
 import { InMemoryApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from './errors.js';
+import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
 import { retentionLimit, SessionRetention } from './session-retention.js';
 import type {
@@ -263,14 +263,15 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
     if (!entry?.lease || entry.lease.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
+    const { start, progress } = write.run;
+    // Refused before anything changes: a failed save writes nothing, as in the other stores.
+    if (!start && !entry.run) throw missingRunStartError(sessionId);
     entry.lease.expiresAt = Date.now() + this.leaseMs;
     applyList(entry.messages, write.messages);
-    const { start, progress } = write.run;
-    if (start) entry.run = { start: { ...start }, progress: { ...progress }, stepUsage: [], toolCalls: [] };
-    if (!entry.run) throw new TypeError('The first checkpoint of a session must carry the run start.');
-    entry.run.progress = { ...progress };
-    applyList(entry.run.stepUsage, write.run.stepUsage);
-    applyList(entry.run.toolCalls, write.run.toolCalls);
+    const run = start ? (entry.run = { start: { ...start }, progress: { ...progress }, stepUsage: [], toolCalls: [] }) : entry.run!;
+    run.progress = { ...progress };
+    applyList(run.stepUsage, write.run.stepUsage);
+    applyList(run.toolCalls, write.run.toolCalls);
   }
 
   /** The current lease holder of a session, expired or not (what fencing compares against). */
