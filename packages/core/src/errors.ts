@@ -241,6 +241,7 @@ export const ERROR_CODES = {
   LOUSHO_STREAM_EVENT_TOO_LARGE: 'LOUSHO_STREAM_EVENT_TOO_LARGE',
 } as const;
 
+/** Any code of `ERROR_CODES` (`'LOUSHO_INVALID_CONFIG'`, ...): what `SDKError.code` holds. */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Where the error reference lives; each code has an anchor there. */
@@ -251,6 +252,7 @@ export function errorDocsUrl(code: string): string {
   return `${ERRORS_DOCS_URL}#${code.toLowerCase().replace(/_/g, '-')}`;
 }
 
+/** The optional parts of an `SDKError`: a hint, a docs link (derived from the code by default) and the cause. */
 export interface SDKErrorOptions {
   /** How to fix it, in one sentence. */
   hint?: string;
@@ -295,6 +297,7 @@ export interface SerializedError {
 
 /** Longest message `serializeError` keeps; past it the text is cut and marked. */
 export const MAX_ERROR_MESSAGE_LENGTH = 2000;
+/** Ends a tool error message that was cut at 2,000 characters. */
 export const TRUNCATION_MARKER = '... (truncated)';
 
 /**

@@ -20,6 +20,7 @@ import type { SerializedError } from '../errors.js';
 
 export type { SerializedError };
 
+/** What a pause asks a person: to approve a tool call (`tool`) or to answer a question (`question`). */
 export type ApprovalKind = 'tool' | 'question';
 
 /** Everything a UI needs to ask a person about a paused call. */
@@ -119,6 +120,7 @@ export type AgentStreamEvent =
    */
   | (StreamEventBase & { type: 'run.interrupted'; finishReason: 'interrupted'; usage: RunUsage | null; messages: number; parts: number });
 
+/** The `type` of every stream event (`run.start`, `text.delta`, `tool.call`, `run.done`, ...); docs/events.md lists them. */
 export type AgentStreamEventType = AgentStreamEvent['type'];
 
 /** A stream event before the session numbered it. */

@@ -19,6 +19,7 @@ interface Head {
   lease?: { holder: string; expiresAt: number };
 }
 
+/** Options of `LocalStorageCheckpointStore`: the lease length and the key prefix. */
 export interface LocalStorageCheckpointStoreOptions {
   /** How long a lease lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -152,6 +153,7 @@ export class LocalStorageCheckpointStore implements CheckpointStore {
     return parseStored<unknown[]>(text, segment.key);
   }
 
+  /** The session's stored transcript and run state, or undefined before its first checkpoint. */
   async load(sessionId: string): Promise<StoredCheckpoint | undefined> {
     // A save in another process may drop a segment between reading the head and reading it: read again.
     for (let attempt = 0; ; attempt++) {
@@ -174,6 +176,7 @@ export class LocalStorageCheckpointStore implements CheckpointStore {
     }
   }
 
+  /** Forgets the session's checkpoint, transcript and lease. */
   async delete(sessionId: string): Promise<void> {
     const base = this.#base(sessionId);
     await this.#storage.delete(`${base}/head`);

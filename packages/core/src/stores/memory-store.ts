@@ -22,6 +22,7 @@ import type {
   StoredCheckpoint,
 } from './types.js';
 
+/** Options of `memoryStore()`: lease length and how many sessions it keeps. */
 export interface MemoryStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -35,6 +36,7 @@ export interface MemoryStoreOptions {
   idleTtlMs?: number;
 }
 
+/** How long a run's lease on a session lasts without renewal when a store is given no `leaseMs` (30 s). */
 export const DEFAULT_LEASE_MS = 30_000;
 /** `memoryStore()`'s default `maxSessions`. */
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -80,6 +82,7 @@ export class MemorySessionStore implements SessionStore {
     if (creating || retention.has(id)) retention.touch(id);
   }
 
+  /** The session record, or undefined when this store does not know it. */
   get(id: string): SessionRecord | undefined {
     this.#use(id);
     const record = this.#records.get(id);
@@ -279,6 +282,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return this.#entries.get(sessionId)?.lease?.holder;
   }
 
+  /** The session's stored transcript and run state, or undefined before its first checkpoint. */
   load(sessionId: string): StoredCheckpoint | undefined {
     this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
@@ -292,6 +296,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return { leased: entry.lease !== undefined && entry.lease.expiresAt > Date.now(), ...(state ? { run: state } : {}) };
   }
 
+  /** Forgets the session's checkpoint, transcript and lease. */
   delete(sessionId: string): void {
     this.#entries.delete(sessionId);
   }
