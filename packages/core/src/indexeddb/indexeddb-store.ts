@@ -26,6 +26,7 @@ import { PageLiveness, type LiveInstances, type LockManagerLike } from './page-l
 import { inTransaction, request, sessionRange } from './requests.js';
 import { SCHEMA_VERSION, STORES, upgrade } from './schema.js';
 
+/** Options of `IndexedDbStore`: the lease length, and the IndexedDB and lock manager to use (the page's by default). */
 export interface IndexedDbStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -75,6 +76,7 @@ function newRecord(id: string, now: number, owner?: string): SessionRecord {
   return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
 }
 
+/** Sessions and their event logs in IndexedDB (part of `IndexedDbStore`). */
 export class IndexedDbSessionStore implements SessionStore {
   readonly #run: Run;
   constructor(run: Run) {
@@ -161,6 +163,7 @@ export class IndexedDbSessionStore implements SessionStore {
   }
 }
 
+/** Checkpoints in IndexedDB, each write one transaction (part of `IndexedDbStore`). */
 export class IndexedDbCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #run: Run;
@@ -288,6 +291,7 @@ async function writeList(store: IDBObjectStore, prefix: string[], stored: number
   return idx;
 }
 
+/** Paused approvals in IndexedDB (part of `IndexedDbStore`). */
 export class IndexedDbApprovalStore implements ApprovalStore {
   readonly #run: Run;
   constructor(run: Run) {

@@ -9,6 +9,7 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
 /** A `node:http` request listener; also an Express / Connect middleware (`app.use('/api/agent', listener)`). */
 export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/** Options of `toNodeHandler()` and `createNodeListener()`. */
 export interface NodeHandlerOptions {
   /** Unexpected failures of the adapter itself (the handler's own go to its `onError`). */
   onError?: (error: unknown) => void;

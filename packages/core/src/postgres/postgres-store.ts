@@ -37,6 +37,7 @@ import {
 import { checkSchemaName, ident, migrate } from './schema.js';
 import { PostgresSignals } from './signals.js';
 
+/** Options of `PostgresStore`: the connection (a URL or your own pool), the schema, the lease length and the pool size. */
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (e.g. `process.env.DATABASE_URL`). Needed unless `pool` is given. */
   connectionString?: string;
@@ -127,6 +128,7 @@ function leaseLost(sessionId: string, error: unknown): unknown {
   return error;
 }
 
+/** Sessions and their event logs in PostgreSQL (`PostgresStore.sessions`). */
 export class PostgresSessionStore implements SessionStore {
   readonly #db: Db;
   constructor(db: Db) {
@@ -249,6 +251,7 @@ interface CheckpointRow {
   tools: string[];
 }
 
+/** Checkpoints in PostgreSQL, each write one statement under the lease (`PostgresStore.checkpoints`). */
 export class PostgresCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #db: Db;
@@ -363,6 +366,7 @@ function approvalOf(row: { status: string; body: string }): ApprovalRecord {
   return { ...(JSON.parse(row.body) as ApprovalRecord), status: row.status as ApprovalStatus };
 }
 
+/** Paused approvals in PostgreSQL, claimed atomically (`PostgresStore.approvals`). */
 export class PostgresApprovalStore implements ApprovalStore {
   readonly #db: Db;
   constructor(db: Db) {

@@ -30,6 +30,7 @@ import { migrate } from './schema.js';
 type Database = SqliteDatabase;
 type Statement = SqliteStatement;
 
+/** Options of `SqliteStore`: the lease length, how durably each write is synced, how long to wait for a busy file. */
 export interface SqliteStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -56,6 +57,7 @@ class Statements {
   }
 }
 
+/** Sessions and their event logs in the SQLite file (`SqliteStore.sessions`). */
 export class SqliteSessionStore implements SessionStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
@@ -193,6 +195,7 @@ interface CheckpointRow {
   tool_call_count: number;
 }
 
+/** Checkpoints in the SQLite file, each write one transaction (`SqliteStore.checkpoints`). */
 export class SqliteCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #s: Statements;
@@ -337,6 +340,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 }
 
+/** Paused approvals in the SQLite file (`SqliteStore.approvals`). */
 export class SqliteApprovalStore implements ApprovalStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
