@@ -81,7 +81,6 @@ class Db {
   /** Store errors users can act on: a lost lease, a lost connection, a refused query. */
   translate(error: unknown): unknown {
     if (SDKError.is(error) || error instanceof TypeError) return error;
-    const code = (error as { code?: unknown } | null)?.code;
     if (isConnectionError(error)) return connectionLostError(this.url, error);
     return queryFailedError(this.url, error);
   }
