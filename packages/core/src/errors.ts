@@ -83,6 +83,8 @@ export const ERROR_CODES = {
   LOUSHO_SESSION_NOT_RESUMABLE: 'LOUSHO_SESSION_NOT_RESUMABLE',
   /** A store file that is not a valid store (damaged, or not a database at all). */
   LOUSHO_STORE_CORRUPT: 'LOUSHO_STORE_CORRUPT',
+  /** A checkpoint write a store cannot apply: a session's first checkpoint without the run start. */
+  LOUSHO_CHECKPOINT_INVALID: 'LOUSHO_CHECKPOINT_INVALID',
   /** A store file written by a newer version of the package (its schema is unknown here). */
   LOUSHO_STORE_VERSION: 'LOUSHO_STORE_VERSION',
   /** The store could not be opened or written (permissions, a full disk, a missing driver). */
@@ -255,6 +257,7 @@ export const ERROR_CODES = {
   LOUSHO_STREAM_EVENT_TOO_LARGE: 'LOUSHO_STREAM_EVENT_TOO_LARGE',
 } as const;
 
+/** Any code of `ERROR_CODES` (`'LOUSHO_INVALID_CONFIG'`, ...): what `SDKError.code` holds. */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Where the error reference lives; each code has an anchor there. */
@@ -265,6 +268,7 @@ export function errorDocsUrl(code: string): string {
   return `${ERRORS_DOCS_URL}#${code.toLowerCase().replace(/_/g, '-')}`;
 }
 
+/** The optional parts of an `SDKError`: a hint, a docs link (derived from the code by default) and the cause. */
 export interface SDKErrorOptions {
   /** How to fix it, in one sentence. */
   hint?: string;
@@ -309,6 +313,7 @@ export interface SerializedError {
 
 /** Longest message `serializeError` keeps; past it the text is cut and marked. */
 export const MAX_ERROR_MESSAGE_LENGTH = 2000;
+/** Ends a tool error message that was cut at 2,000 characters. */
 export const TRUNCATION_MARKER = '... (truncated)';
 
 /**

@@ -54,13 +54,27 @@ export interface SessionState {
   owner?: string;
 }
 
+/**
+ * One conversation with an agent (`agent.session(id?)`): every `send()` / `stream()` continues the
+ * same transcript, kept in the agent's store. A turn sent while another runs on the session rejects
+ * with `LOUSHO_SESSION_BUSY`; while a call waits for approval, with `SessionAwaitingApprovalError`.
+ */
 export interface AgentSession<TObject = unknown> {
+  /** The session id (generated when `agent.session()` was called without one). */
   readonly id: string;
+  /** The transcript so far (no system prompt), as this process knows it. */
   readonly messages: readonly Message[];
+  /** Sends the next user turn and resolves when the run ends (or pauses). */
   send(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): Promise<ExecutionResult<TObject>>;
+  /** Sends the next user turn as a stream of events; its `result` settles when the run ends. */
   stream(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): AgentRun<TObject>;
 }
 
+/**
+ * `agent.approvals`: the tool calls (and `ask_question` calls) a run paused on, and the way to
+ * decide them. Deciding an id that is unknown or already decided rejects with
+ * `LOUSHO_APPROVAL_NOT_FOUND` / `LOUSHO_APPROVAL_NOT_PENDING`.
+ */
 export interface AgentApprovals<TObject = unknown> {
   /** Pending approvals (optionally of one session), oldest first. */
   list(filter?: { sessionId?: string }): Promise<ApprovalRequest[]>;
@@ -103,15 +117,29 @@ export interface AgentSessions {
   create(id: string, options?: { owner?: string }): Promise<boolean>;
 }
 
+/**
+ * An agent from `createAgent()`: send it input, stream a run, hold a conversation, decide the
+ * calls it paused on. `TObject` is the structured output type (with `output`).
+ */
 export interface Agent<TObject = unknown, TTools = unknown> {
   /** Type-only marker: the structured output type and the union of the agent's tool types. */
   readonly __types?: { readonly output: TObject; readonly tools: TTools };
+  /** The `name` it was created with. */
   readonly name?: string;
+  /** The `description` it was created with. */
   readonly description?: string;
+  /**
+   * Runs the agent on `input` and resolves with the result. A stopped, paused (approval) or
+   * step-limited run resolves too (read `finishReason`); a provider failure or a throwing hook rejects.
+   */
   send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
+  /** Runs the agent as a stream of events (text deltas, tool calls, approvals, `run.done`). */
   stream(input: AgentInput, options?: RunOptions): AgentRun<TObject>;
+  /** A multi-turn conversation: the session `id`, or a new one. */
   session(id?: string): AgentSession<TObject>;
+  /** The calls this agent's runs paused on, and the way to decide them. */
   readonly approvals: AgentApprovals<TObject>;
+  /** Session state and events, for UI clients and the HTTP handler. */
   readonly sessions: AgentSessions;
   /**
    * Resumes a run that a crash interrupted (from the store's checkpoint), taking the session over

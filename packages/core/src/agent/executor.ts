@@ -46,6 +46,7 @@ export interface ExecuteOptions extends LoopOptions {
   traceParent?: TraceParent;
 }
 
+/** What `resumeAfterApproval()` takes: the run's `execute()` options and the decision (`approved` with an optional `note`, or the `answer` to a question). */
 export type ResumeAfterApprovalOptions = Omit<ExecuteOptions, 'input' | 'messages' | 'initialSteps'> & {
   approvalId: string;
 } & ({ approved: boolean; note?: string; answer?: undefined } | { answer: string; approved?: undefined; note?: undefined });
@@ -142,6 +143,11 @@ function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun 
 
 /** Runs an agent config: the model and tool-calling loop, to an `ExecutionResult`. */
 export const AgentExecutor = {
+  /**
+   * Runs `options.agent` on `options.input` with `options.provider` and resolves when the run ends
+   * or pauses. Stops, pauses and step limits resolve (read `finishReason`); a provider failure, a
+   * throwing hook or `SessionAwaitingApprovalError` (a `sessionId` paused on an approval) rejects.
+   */
   execute(options: ExecuteOptions): Promise<ExecutionResult> {
     try {
       return startExecution(options, true).result;

@@ -11,6 +11,7 @@ import { indexAfter } from '../stores/memory-store.js';
  */
 export type SessionStatus = 'idle' | 'running' | 'awaiting-approval' | 'interrupted';
 
+/** Receives each event of a session, as `agent.sessions.subscribe()` delivers it. */
 export type SessionListener = (event: AgentStreamEvent) => void;
 
 /** What a store knows about a session, to rebuild its runtime in a new process. */

@@ -20,6 +20,7 @@ import type { SerializedError } from '../errors.js';
 
 export type { SerializedError };
 
+/** What a pause asks a person: to approve a tool call (`tool`) or to answer a question (`question`). */
 export type ApprovalKind = 'tool' | 'question';
 
 /** Everything a UI needs to ask a person about a paused call. */
@@ -135,6 +136,7 @@ export type AgentStreamEvent =
 /** A stream event nested in a `flow.node.event`, as the node's agent streamed it (unnumbered). */
 export type NestedStreamEvent = { type: string } & Record<string, unknown>;
 
+/** The `type` of every stream event (`run.start`, `text.delta`, `tool.call`, `run.done`, ...); docs/events.md lists them. */
 export type AgentStreamEventType = AgentStreamEvent['type'];
 
 /** A stream event before the session numbered it. */
