@@ -41,7 +41,6 @@ export const PENDING: { heading: string; issue: number; names: string[] }[] = [
   { heading: 'Memory', issue: 20, names: ['defineMemory', 'inMemoryMemory', 'fileMemory'] },
   { heading: 'Context compaction', issue: 20, names: ['createCompactionHook', 'twoPhaseStrategy', 'compactMessages'] },
   { heading: 'Declarative specs', issue: 20, names: ['loadSpec', 'agentSpecSchema', 'specToAgent'] },
-  { heading: 'Flow expressions', issue: 22, names: ['FlowBuilder', 'FlowExecutor', 'ExpressionError'] },
 ];
 
 /** Sections with a code block that is not a program: the shell command of the docs build. */
