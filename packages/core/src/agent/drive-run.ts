@@ -122,8 +122,11 @@ export function driveRun(params: DriveRunParams): AgentRun {
       if (recovered && continuation) continuation = { ...continuation, then: appendInput };
       else await appendInput();
 
+      const runStartBefore = snapshot.runStart;
       const outcome = await runLoop(deps, snapshot, continuation);
       session.messages = snapshot.messages;
+      // A compaction summary replaced messages of earlier runs: the run's own messages start earlier now.
+      if (snapshot.runStart !== runStartBefore && session.runStartIndex !== undefined) session.runStartIndex -= runStartBefore - snapshot.runStart;
       session.lastUsage = snapshot.usage;
 
       let status: SessionStatus = 'idle';
@@ -149,7 +152,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       await session.settled();
       // The status is stored while the lease is still held: another process never sees this leg
       // neither leased nor marked ended (which would look like a crash).
-      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
+      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval, ...(snapshot.runStart !== runStartBefore ? { runStartIndex: session.runStartIndex ?? snapshot.runStart } : {}) });
       await leg?.release();
       session.status = status;
       session.pendingApproval = pendingApproval;
@@ -168,6 +171,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.budget ? { budget: outcome.budget } : {}),
       });
       emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
       await session.flush();
@@ -185,6 +189,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId, pendingApproval: outcome.paused.approval } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.budget ? { budget: outcome.budget } : {}),
       };
     } catch (error) {
       if (!started) {

@@ -4,12 +4,14 @@ import { textOf } from '../messages.js';
 import { estimateTokens } from '../models/tokens.js';
 import { isAbortError } from '../providers/abort.js';
 import { StreamAssembler } from '../providers/generate.js';
-import type { GenerateOptions, GenerateResult, ModelFinishReason } from '../providers/types.js';
+import type { GenerateResult, ModelFinishReason } from '../providers/types.js';
 import { toolSchemaToJSONSchema, validateToolSchema } from '../tools/schema.js';
 import { UsageTracker } from '../usage/tracker.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { PausedBatch, RunSnapshot } from './run-snapshot.js';
-import { runToolBatch, type BatchResult } from './tool-batch.js';
+import { activeMs, exceededBudget, type BudgetExceeded } from './stages/budget.js';
+import { prepareModelCall } from './stages/model-request.js';
+import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
 import type { CallScope, PreparedCall } from './tool-call.js';
 
 /** How a run (or one leg of it, up to a pause) ended. */
@@ -19,6 +21,8 @@ export interface LoopOutcome {
   object?: unknown;
   outputError?: { message: string; issues: { path: string; message: string }[] };
   paused?: PausedBatch;
+  /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`). */
+  budget?: BudgetExceeded;
 }
 
 /**
@@ -49,8 +53,16 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   const responseFormat = deps.output ? { type: 'json' as const, schema: toolSchemaToJSONSchema(deps.output) } : undefined;
   let lastText = lastAssistantText(snapshot);
   let lastModelFinish: ModelFinishReason = 'stop';
+  const legStart = Date.now();
 
-  const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => ({ finishReason, text: lastText, ...extra });
+  const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => {
+    snapshot.activeMs = activeMs(snapshot, legStart);
+    return { finishReason, text: lastText, ...extra };
+  };
+  const overBudget = (pendingToolCalls?: number): LoopOutcome | undefined => {
+    const budget = exceededBudget(deps.limits, snapshot, legStart, pendingToolCalls);
+    return budget && finish('budget-exceeded', { budget });
+  };
 
   // An approval resume (or a recovered run) first finishes the paused or interrupted batch.
   if (continuation) {
@@ -73,7 +85,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       snapshot.paused = { approval: batch.approval, step, calls, index: batch.index };
       return finish('awaiting-approval', { paused: snapshot.paused });
     }
-    return undefined;
+    // Budget check, per tool batch.
+    return overBudget();
   }
 
   for (;;) {
@@ -82,17 +95,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const step = ++snapshot.steps;
     deps.emit({ type: 'step.start', step });
 
-    const request: GenerateOptions = {
-      messages: snapshot.messages,
-      ...(snapshot.model ? { model: snapshot.model } : {}),
-      ...(deps.system !== undefined ? { system: deps.system } : {}),
-      ...(deps.toolSpecs.length > 0 ? { tools: deps.toolSpecs } : {}),
-      ...(responseFormat ? { responseFormat } : {}),
-      ...(deps.temperature !== undefined ? { temperature: deps.temperature } : {}),
-      ...(deps.maxTokens !== undefined ? { maxTokens: deps.maxTokens } : {}),
-      ...(signal ? { signal } : {}),
-    };
-    for (const hook of deps.hooks) if (hook.preGenerate) await hook.preGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request });
+    // Stages before the model call: recall memory / list skills, preGenerate hooks, compaction.
+    const request = await prepareModelCall(deps, snapshot, step, usage, responseFormat);
 
     const visibleLength = snapshot.messages.length;
     const assembler = new StreamAssembler();
@@ -135,14 +139,14 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       const partial = assembler.text;
       // The request went out and tokens came back: the stopped call costs something too. Counted
       // with what the provider reported, else estimated (from the prompt and what streamed).
-      const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+      const modelId = deps.modelUsed?.() || snapshot.model || deps.provider.defaultModel || deps.provider.name;
       const streamed = partial + assembler.reasoning;
       const calls = assembler.toolCalls;
       snapshot.stepUsage.push(
         usage.record({
           model: modelId,
           ...(assembler.usage ? { reported: assembler.usage } : {}),
-          estimateInput: () => estimateTokens(deps.system ? [{ role: 'system', content: deps.system }, ...request.messages] : [...request.messages], { model: modelId }),
+          estimateInput: () => estimateTokens(request.system ? [{ role: 'system', content: request.system }, ...request.messages] : [...request.messages], { model: modelId }),
           estimateOutput: () => estimateTokens({ role: 'assistant', content: streamed, ...(calls.length ? { toolCalls: calls } : {}) }, { model: modelId }),
         }),
       );
@@ -159,11 +163,11 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const toolCalls = assembler.toolCalls;
     lastModelFinish = assembler.finishReason;
     const response: GenerateResult = { text, toolCalls, finishReason: lastModelFinish, ...(assembler.usage ? { usage: assembler.usage } : {}) };
-    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+    const modelId = deps.modelUsed?.() || snapshot.model || deps.provider.defaultModel || deps.provider.name;
     const stepUsage = usage.record({
       model: modelId,
       ...(assembler.usage ? { reported: assembler.usage } : {}),
-      estimateInput: () => estimateTokens(deps.system ? [{ role: 'system', content: deps.system }, ...request.messages] : [...request.messages], { model: modelId }),
+      estimateInput: () => estimateTokens(request.system ? [{ role: 'system', content: request.system }, ...request.messages] : [...request.messages], { model: modelId }),
       estimateOutput: () => estimateTokens({ role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) }, { model: modelId }),
     });
     snapshot.usage = usage.snapshot();
@@ -185,6 +189,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       const checked = await checkOutput(deps, text);
       if (checked.ok) return finish(lastModelFinish, { object: checked.value });
       if (!snapshot.repairUsed && snapshot.steps < deps.maxSteps) {
+        const stop = overBudget();
+        if (stop) return stop;
         // One repair step: tell the model what was wrong and let it answer again.
         snapshot.repairUsed = true;
         snapshot.messages.push(
@@ -200,6 +206,12 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     }
 
     const scope: CallScope = { deps, snapshot, step, visibleLength };
+    // Budget check, per model call: over budget, the calls just asked for never start (each gets a result).
+    const over = overBudget(toolCalls.length);
+    if (over) {
+      await answerUnstarted(scope, toolCalls, `The run's ${over.budget!.limit} budget ran out, so this call was not started.`);
+      return over;
+    }
     const batch = await runToolBatch(scope, toolCalls, 0);
     const stop = afterBatch(batch, toolCalls, step);
     if (stop) return stop;

@@ -36,4 +36,11 @@ export interface RunSnapshot {
   /** Whether the structured-output repair step was used. */
   repairUsed?: boolean;
   paused?: PausedBatch;
+  /**
+   * What the run's memories recalled into the system prompt on its first model call: kept so every
+   * later call of the run (and its continuation after a pause) sends the same system prompt.
+   */
+  recalled?: string;
+  /** Time the run spent running in earlier legs (before a pause), for `limits.maxDurationMs`. */
+  activeMs?: number;
 }

@@ -8,6 +8,13 @@ import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hoo
 import type { AgentStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
+import type { CompactionOptions } from '../compaction/types.js';
+import type { Memory } from '../memory/types.js';
+import type { RetryOptions } from '../providers/retry.js';
+import type { Skill } from '../skills/define-skill.js';
+import type { BudgetExceeded, RunLimits } from './stages/budget.js';
+
+export type { BudgetExceeded, RunLimits };
 
 /** What per-run config functions receive. */
 export interface RunConfigContext {
@@ -69,7 +76,15 @@ export interface LoopOptions extends AgentCallbacks {
   output?: StandardSchemaV1;
   /** Where `requiresSandbox` tools run (through their `sandboxExecute`). */
   sandbox?: SandboxAdapter;
+  /**
+   * Budgets of a run: over one, the run ends with `finishReason: 'budget-exceeded'` and
+   * `result.budget`. Checked after each model call and each tool batch.
+   */
+  limits?: RunLimits;
 }
+
+/** Project instructions (e.g. an `AGENTS.md`): the text, or a file read when the run's config is resolved. */
+export type ProjectInstructions = string | { file: string };
 
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>
   extends Omit<LoopOptions, 'output'>,
@@ -96,6 +111,18 @@ export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined 
   /** Give the agent the `ask_question` tool. */
   askQuestion?: boolean;
   output?: TOutput;
+  /** Skills: names and descriptions go in the system prompt; the model loads a body with `load_skill`. */
+  skills?: PerRun<readonly Skill[]>;
+  /** Memories kept across conversations (from `defineMemory()`): recalled into the system prompt, with `remember_*` / `recall_*` tools. */
+  memory?: readonly Memory[];
+  /** Compact the transcript before model calls that near the context window (`true`: the defaults). */
+  compaction?: boolean | CompactionOptions;
+  /** Model ids tried in order when the provider fails (model strings `provider/model` when the agent was made from one). */
+  fallbackModels?: PerRun<readonly string[]>;
+  /** Retry transient provider failures (`withRetry` options; `true` for the defaults). */
+  retry?: PerRun<RetryOptions | boolean>;
+  /** Appended to the system prompt: a string, or `{ file }` such as an `AGENTS.md` (read in Node). */
+  projectInstructions?: PerRun<ProjectInstructions>;
 }
 
 export interface RunOptions {
@@ -124,6 +151,8 @@ export interface ExecutionResult<TObject = unknown> {
   /** With `output`: the validated object. */
   object?: TObject;
   outputError?: { message: string; issues: { path: string; message: string }[] };
+  /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`): which one, its value, what was used. */
+  budget?: BudgetExceeded;
 }
 
 /** A streaming run: iterate its events; `result` settles when the run ends. */

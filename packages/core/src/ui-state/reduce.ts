@@ -102,6 +102,12 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       cursor |= CURSOR_STEP_BOUNDARY;
       break;
 
+    case 'compaction.done':
+      // A divider in the reply (the loop emits it only when the transcript was shortened).
+      list = appendReplyPart(list, cursor, { type: 'compaction' });
+      cursor = CURSOR_OPEN;
+      break;
+
     // The events below also say which run the state is in.
     case 'run.start': {
       // A continuation goes on in the same assistant message; a new run starts a new one.
@@ -149,8 +155,9 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     default:
-      // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
-      reply = updateToolPart(list, cursor, event, toolFields, event);
+      // A tool event; `toolFields` answers null for any other type (`compaction.start` too: only its
+      // `compaction.done` shows), which is ignored (same state).
+      reply = updateToolPart(list, cursor, event as Extract<ToolEvent, { toolCallId: string }>, toolFields, event as ToolEvent);
       if (reply === null) return undefined;
   }
   if (reply) {

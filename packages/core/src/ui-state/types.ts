@@ -25,6 +25,14 @@ export interface UIReasoningPart {
   text: string;
 }
 
+/**
+ * Earlier parts of the conversation were compacted here to fit the model's context window (old tool
+ * results shortened, or old turns summarized). UIs show a quiet divider.
+ */
+export interface UICompactionPart {
+  type: 'compaction';
+}
+
 /** An image the user attached (as in the transcript). */
 export type UIImagePart = ImagePart;
 
@@ -94,7 +102,7 @@ export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { 
 /** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
 export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
 
-export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | ToolPart;
+export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UICompactionPart | ToolPart;
 
 export interface UIMessage<ToolPart extends AnyUIToolPart = UIToolPart> {
   /** Stable for the life of the conversation (its position: `m0`, `m1`, ...). */
