@@ -87,15 +87,15 @@ export const RETRY_OPTION_KEYS: OptionKeys<RetryOptions> = {
 };
 
 /** Documented options of `createAgent()` that this version does not build yet, and where the docs describe them. */
-export const PLANNED_CREATE_AGENT_OPTIONS: PlannedOptions = {
+export const PLANNED_CREATE_AGENT_OPTIONS = {
   subagents: 'Sub-agents',
   maxSubagentDepth: 'Sub-agents',
   guardrails: 'Guardrails and sandboxing',
   traceExporter: 'Observability',
-};
+} as const satisfies PlannedOptions;
 
 /** Documented options of `AgentExecutor.execute()` that this version does not build yet. */
-export const PLANNED_EXECUTE_OPTIONS: PlannedOptions = PLANNED_CREATE_AGENT_OPTIONS;
+export const PLANNED_EXECUTE_OPTIONS = PLANNED_CREATE_AGENT_OPTIONS satisfies PlannedOptions;
 
 export function checkCreateAgentOptions(config: unknown): void {
   checkOptionKeys('createAgent()', config, CREATE_AGENT_OPTION_KEYS, PLANNED_CREATE_AGENT_OPTIONS);

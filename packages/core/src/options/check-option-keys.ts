@@ -45,6 +45,7 @@ export function checkOptionKeys(where: string, value: unknown, known: Readonly<R
   for (const key of Object.keys(value)) {
     if (Object.prototype.hasOwnProperty.call(known, key)) continue;
     const plannedAt = Object.prototype.hasOwnProperty.call(planned, key) ? planned[key] : undefined;
-    throw new UnknownOptionError(where, key, plannedAt === undefined ? closestName(key, Object.keys(known)) : undefined, plannedAt);
+    // A slip of a planned option's name is pointed at it too (then refused as not built).
+    throw new UnknownOptionError(where, key, plannedAt === undefined ? closestName(key, [...Object.keys(known), ...Object.keys(planned)]) : undefined, plannedAt);
   }
 }
