@@ -75,15 +75,16 @@ function open(agent: Agent, port: number, method: 'GET' | 'POST', path: string, 
   });
 }
 
-/** Reads a turn's stream: seq 1, 2, 3…, the text adds up, it ends with run.done. */
+/** Reads a turn's stream: seq 1, 2, 3… (deltas that waited for the reader may come merged), the text adds up, it ends with run.done. */
 async function readTurn(res: IncomingMessage, onEvent: (event: AgentStreamEvent, at: number) => void): Promise<number> {
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
   let expected = 1;
   let text = '';
   let last = '';
   for await (const event of parseEventStream(res as AsyncIterable<Uint8Array>)) {
-    if (event.seq !== expected) throw new CheckError(`turn: seq ${event.seq} where ${expected} was expected`);
-    expected++;
+    const from = 'fromSeq' in event && typeof event.fromSeq === 'number' ? event.fromSeq : event.seq;
+    if (from !== expected) throw new CheckError(`turn: seq ${from} where ${expected} was expected`);
+    expected = event.seq + 1;
     if (event.type === 'text.delta') text += event.delta;
     last = event.type;
     onEvent(event, performance.now());

@@ -45,7 +45,11 @@ function post(agent: Agent, port: number, path: string, body: string, signal: Ab
   });
 }
 
-/** Lousho: `parseEventStream` over the socket; seq must run 1, 2, 3… with no gap, and the deltas must add up. */
+/**
+ * Lousho: `parseEventStream` over the socket; seq must run 1, 2, 3… with no gap, and the deltas must
+ * add up. A reader that fell behind may get deltas that waited merged (`fromSeq`..`seq`): such an
+ * event counts for each event it stands for, so `events` is the same however the stream was batched.
+ */
 async function readLousho(res: IncomingMessage, start: number): Promise<SessionOutcome> {
   let ttfe = -1;
   let expectedSeq = 1;
@@ -54,9 +58,10 @@ async function readLousho(res: IncomingMessage, start: number): Promise<SessionO
   let last = '';
   for await (const event of parseEventStream(res as AsyncIterable<Uint8Array>)) {
     if (ttfe < 0) ttfe = performance.now() - start;
-    events++;
-    if (event.seq !== expectedSeq) throw new StreamCheckError(`seq ${event.seq} where ${expectedSeq} was expected`);
-    expectedSeq++;
+    const from = (event as { fromSeq?: number }).fromSeq ?? event.seq;
+    if (from !== expectedSeq) throw new StreamCheckError(`seq ${from} where ${expectedSeq} was expected`);
+    events += event.seq - from + 1;
+    expectedSeq = event.seq + 1;
     if (event.type === 'text.delta') text += event.delta;
     last = event.type;
   }

@@ -71,4 +71,15 @@ export class InMemoryApprovalStore implements ApprovalStore {
     const record = this.#records.get(id);
     if (record && record.status === 'resolving') record.status = 'pending';
   }
+
+  /** True while the session has an approval not yet decided (pending, or being decided). */
+  hasOpen(sessionId: string): boolean {
+    for (const record of this.#records.values()) if (record.sessionId === sessionId && record.status !== 'resolved') return true;
+    return false;
+  }
+
+  /** Forgets every approval of the session (a store that forgets the session calls it). */
+  deleteSession(sessionId: string): void {
+    for (const [id, record] of this.#records) if (record.sessionId === sessionId) this.#records.delete(id);
+  }
 }

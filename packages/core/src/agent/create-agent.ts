@@ -80,8 +80,11 @@ export interface AgentApprovals<TObject = unknown> {
 export interface AgentSessions {
   /** The session's state, or undefined if this agent has never seen it. */
   get(id: string): SessionState | undefined;
-  /** Events of the session's latest run with `seq > afterSeq` (what a reconnecting stream missed). */
-  eventsAfter(id: string, afterSeq: number): AgentStreamEvent[];
+  /**
+   * Events of the session's latest run with `seq > afterSeq` (what a reconnecting stream missed);
+   * at most `limit` of them when given (the next page starts after the last one's `seq`).
+   */
+  eventsAfter(id: string, afterSeq: number, limit?: number): AgentStreamEvent[];
   /** Follow a session's events as they happen. */
   subscribe(id: string, listener: SessionListener): () => void;
   /** Stops the session's running turn in this process, whoever started it. True if something was running here. */
@@ -167,7 +170,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
-  const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore();
+  // A fallback that keeps sessions or checkpoints next to a given store's keeps every session: the
+  // given part would still have what it forgot.
+  const partial = store.sessions !== undefined || store.checkpoints !== undefined;
+  const fallback = store.sessions && store.checkpoints && (store.approvals || config.approvalStore) ? undefined : memoryStore(partial ? { maxSessions: Infinity } : {});
   // The memory session log fences appends by its own memory checkpoints' leases; next to a checkpoint
   // store of another kind it cannot see those leases, so it keeps the log without fencing.
   const sessionStore: SessionStore = store.sessions ?? (store.checkpoints ? new MemorySessionStore() : fallback!.sessions);
@@ -181,6 +187,12 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
     return compactionHook ? [...hooks, compactionHook] : hooks;
   };
   const sessions = new Map<string, SessionRuntime>();
+  // A session the store forgot on its own (memoryStore's bound) is forgotten here too, unless a
+  // run of this process works on it.
+  sessionStore.onEvict?.((id) => {
+    const local = sessions.get(id);
+    if (local && !local.active && local.status !== 'running') sessions.delete(id);
+  });
   // With only static values the agent is built once, when it is created.
   const staticConfig: Promise<ResolvedRunConfig> | undefined = isStaticConfig(config)
     ? resolveRunConfig(config, provider, { input: [] })
@@ -425,8 +437,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
       const s = sessions.get(id);
       return s && stateOf(s);
     },
-    eventsAfter(id, afterSeq) {
-      return sessions.get(id)?.eventsAfter(afterSeq) ?? [];
+    eventsAfter(id, afterSeq, limit) {
+      return sessions.get(id)?.eventsAfter(afterSeq, limit) ?? [];
     },
     subscribe(id, listener) {
       const session = sessionFor(id);

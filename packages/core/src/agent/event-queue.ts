@@ -34,23 +34,30 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
     if (this.#iterated) throw new TypeError('A run can be iterated once; use agent.session(id) or a client to watch it from several places.');
     this.#iterated = true;
-    for (;;) {
-      if (this.#head < this.#buffer.length) {
-        const event = this.#buffer[this.#head]!;
-        this.#buffer[this.#head++] = undefined as never;
-        if (this.#head > 1024 && this.#head * 2 > this.#buffer.length) {
-          this.#buffer = this.#buffer.slice(this.#head);
-          this.#head = 0;
+    try {
+      for (;;) {
+        if (this.#head < this.#buffer.length) {
+          const event = this.#buffer[this.#head]!;
+          this.#buffer[this.#head++] = undefined as never;
+          if (this.#head > 1024 && this.#head * 2 > this.#buffer.length) {
+            this.#buffer = this.#buffer.slice(this.#head);
+            this.#head = 0;
+          }
+          yield event;
+          continue;
         }
-        yield event;
-        continue;
+        if (this.#closed) {
+          if (this.#failure) throw this.#failure.error;
+          return;
+        }
+        await new Promise<void>((resolve) => (this.#wake = resolve));
+        this.#wake = undefined;
       }
-      if (this.#closed) {
-        if (this.#failure) throw this.#failure.error;
-        return;
-      }
-      await new Promise<void>((resolve) => (this.#wake = resolve));
-      this.#wake = undefined;
+    } finally {
+      // The consumer left (or read to the end): nothing more is kept for it.
+      this.#closed = true;
+      this.#buffer = [];
+      this.#head = 0;
     }
   }
 }

@@ -278,8 +278,11 @@ export class SessionRuntime {
     }
   }
 
-  /** Events with `seq > afterSeq` still in the log (the log starts at the latest run). */
-  eventsAfter(afterSeq: number): AgentStreamEvent[] {
+  /**
+   * Events with `seq > afterSeq` still in the log (the log starts at the latest run); at most
+   * `limit` of them, so a slow reader can page through a long log.
+   */
+  eventsAfter(afterSeq: number, limit = Infinity): AgentStreamEvent[] {
     const log = this.#log;
     // The log is ordered by seq: find the first index past afterSeq.
     let lo = 0;
@@ -289,7 +292,7 @@ export class SessionRuntime {
       if (log[mid]!.seq <= afterSeq) lo = mid + 1;
       else hi = mid;
     }
-    return replayAfter(log.slice(lo), afterSeq);
+    return replayAfter(log.slice(lo, lo + limit), afterSeq);
   }
 
   /** The seq of the first event still replayable, or `lastSeq + 1` when the log is empty. */

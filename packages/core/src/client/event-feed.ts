@@ -5,27 +5,92 @@ export function isLegEnd(event: AgentStreamEvent): boolean {
   return event.type === 'run.done' || event.type === 'error';
 }
 
+/** How big an event counts as, for a bound on what waits (e.g. its size in an event stream). */
+export type EventSize = (event: AgentStreamEvent) => number;
+
+export interface EventFeedOptions {
+  /**
+   * The most that may wait in the feed for its reader, measured with `sizeOf`. When more than one
+   * event waits and together they pass it, the feed closes with `overflowed` set: its reader fell
+   * too far behind to be buffered for. Default: no limit.
+   */
+  maxBufferedBytes?: number;
+  /** How an event is measured against `maxBufferedBytes` (required with it). */
+  sizeOf?: EventSize;
+  /**
+   * Events pulled on demand instead of pushed: `take()` calls it whenever the feed is empty, with how
+   * many events it may push now; it pushes them (or ends the feed). A feed filled this way holds one
+   * page at a time, however far behind its reader is. Call `notify()` when more become available.
+   */
+  refill?: (limit: number) => void;
+}
+
+/** How many events `refill` is asked for at a time. */
+export const FEED_PAGE = 128;
+
 /**
  * A one-consumer buffer between a producer that never waits (an agent's session emits events
- * synchronously) and a reader that pulls at its own pace (an HTTP response body, a client).
- * `take()` hands over everything buffered at once, so a slow reader gets events in batches.
+ * synchronously, a session's log is read page by page) and a reader that pulls at its own pace (an
+ * HTTP response body, a client). `take()` hands over what is buffered (up to a size, when asked),
+ * so a slow reader gets events in batches; `maxBufferedBytes` bounds what a reader that stopped
+ * reading can hold.
  */
 export class EventFeed implements AsyncIterable<AgentStreamEvent> {
   #buffer: AgentStreamEvent[] = [];
+  /** Each buffered event's approximate size, kept when the buffer is bounded. */
+  #sizes: number[] = [];
+  #head = 0;
+  #bytes = 0;
   #ended = false;
   #failure: { error: unknown } | undefined;
   #closed = false;
+  #overflowed = false;
   #wake: (() => void) | undefined;
   readonly #onClose: (() => void)[] = [];
+  readonly #max: number;
+  readonly #sizeOf: EventSize | undefined;
+  readonly #refill: ((limit: number) => void) | undefined;
 
-  /** True once the reader went away (`close()`): producers should stop. */
+  constructor(options: EventFeedOptions = {}) {
+    this.#max = options.maxBufferedBytes ?? Infinity;
+    this.#sizeOf = options.sizeOf;
+    if (this.#max !== Infinity && !this.#sizeOf) throw new TypeError('EventFeed: maxBufferedBytes needs sizeOf.');
+    this.#refill = options.refill;
+  }
+
+  /** True once the reader went away (`close()`) or fell too far behind: producers should stop. */
   get closed(): boolean {
     return this.#closed;
+  }
+
+  /** True when the feed closed because more than `maxBufferedBytes` waited for the reader. */
+  get overflowed(): boolean {
+    return this.#overflowed;
+  }
+
+  /** The approximate size of what waits for the reader (0 when the feed is not bounded). */
+  get bufferedBytes(): number {
+    return this.#bytes;
   }
 
   push(event: AgentStreamEvent): void {
     if (this.#closed || this.#ended) return;
     this.#buffer.push(event);
+    if (this.#max !== Infinity) {
+      const size = this.#sizeOf!(event);
+      this.#sizes.push(size);
+      this.#bytes += size;
+      if (this.#bytes > this.#max && this.#buffer.length - this.#head > 1) {
+        this.#overflowed = true;
+        this.close();
+        return;
+      }
+    }
+    this.#signal();
+  }
+
+  /** More events can be pulled (`refill`): wakes a waiting reader. */
+  notify(): void {
     this.#signal();
   }
 
@@ -49,6 +114,9 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     if (this.#closed) return;
     this.#closed = true;
     this.#buffer = [];
+    this.#sizes = [];
+    this.#head = 0;
+    this.#bytes = 0;
     this.#ended = true;
     this.#signal();
     this.#cleanup();
@@ -61,34 +129,27 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
   }
 
   /**
-   * Waits for events and returns all that are buffered; `[]` when `timeoutMs` passed without any
-   * (time for a keep-alive), `null` once the feed has ended and is drained. Throws the producer's
-   * failure after the events before it.
+   * Waits for events and returns those buffered: all of them, or with `limit` as many as fit in
+   * `limit.maxBytes` measured with `limit.sizeOf` (at least one). `[]` when `timeoutMs` passed
+   * without any (time for a keep-alive), `null` once the feed has ended and is drained. Throws the
+   * producer's failure after the events before it.
    */
-  async take(timeoutMs?: number): Promise<AgentStreamEvent[] | null> {
-    if (this.#buffer.length === 0 && !this.#ended) {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      await new Promise<void>((resolve) => {
-        this.#wake = resolve;
-        if (timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0) timer = setTimeout(resolve, timeoutMs);
-      });
-      this.#wake = undefined;
-      if (timer !== undefined) clearTimeout(timer);
+  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }): Promise<AgentStreamEvent[] | null> {
+    const deadline = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
+    for (;;) {
+      if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
+      if (this.#head < this.#buffer.length || this.#ended) break;
+      const left = deadline === undefined ? undefined : deadline - Date.now();
+      if (left !== undefined && left <= 0) return [];
+      await this.#sleep(left);
     }
-    if (this.#buffer.length > 0) {
-      const batch = this.#buffer;
-      this.#buffer = [];
-      return batch;
+    if (this.#head < this.#buffer.length) return this.#dequeue(limit);
+    if (this.#failure && !this.#closed) {
+      const { error } = this.#failure;
+      this.#failure = undefined;
+      throw error;
     }
-    if (this.#ended) {
-      if (this.#failure && !this.#closed) {
-        const { error } = this.#failure;
-        this.#failure = undefined;
-        throw error;
-      }
-      return null;
-    }
-    return [];
+    return null;
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
@@ -101,6 +162,51 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     } finally {
       this.close();
     }
+  }
+
+  #dequeue(limit: { maxBytes: number; sizeOf: EventSize } | undefined): AgentStreamEvent[] {
+    const start = this.#head;
+    const length = this.#buffer.length;
+    let end = length;
+    if (limit) {
+      // Sizes kept for the bound are reused; otherwise measured now.
+      const sizeAt = (index: number): number => (this.#max !== Infinity ? this.#sizes[index]! : limit.sizeOf(this.#buffer[index]!));
+      let taken = sizeAt(start);
+      end = start + 1;
+      while (end < length) {
+        const next = sizeAt(end);
+        if (taken + next > limit.maxBytes) break;
+        taken += next;
+        end++;
+      }
+    }
+    const batch = this.#buffer.slice(start, end);
+    if (this.#max !== Infinity) for (let i = start; i < end; i++) this.#bytes -= this.#sizes[i]!;
+    if (end === length) {
+      this.#buffer = [];
+      this.#sizes = [];
+      this.#head = 0;
+    } else if (end > 1024 && end * 2 > length) {
+      // Drop the taken head now and then, so a long-lived feed does not keep it.
+      this.#buffer = this.#buffer.slice(end);
+      this.#sizes = this.#sizes.slice(end);
+      this.#head = 0;
+    } else {
+      this.#head = end;
+    }
+    return batch;
+  }
+
+  #sleep(ms: number | undefined): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
+      const wake = (): void => {
+        this.#wake = undefined;
+        if (timer !== undefined) clearTimeout(timer);
+        resolve();
+      };
+      this.#wake = wake;
+    });
   }
 
   #signal(): void {

@@ -35,7 +35,8 @@ export interface PendingApprovalInfo {
 
 /**
  * A replayed delta of a finished leg may stand for several streamed ones: the deltas numbered
- * `fromSeq` to `seq`, text joined. Live deltas never carry it.
+ * `fromSeq` to `seq`, text joined. Over HTTP, so may a live delta sent to a reader that fell
+ * behind (the deltas that waited for it, merged).
  */
 interface ReplayedDelta {
   fromSeq?: number;

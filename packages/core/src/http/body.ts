@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
-import { HTTP_ERROR_CODES, HttpError } from './errors.js';
+import { echo, HTTP_ERROR_CODES, HttpError } from './errors.js';
 
 /** `application/json` or any `+json` type (parameters such as `charset` allowed). */
 const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -16,7 +16,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     throw new HttpError(
       415,
       HTTP_ERROR_CODES.LOUSHO_UNSUPPORTED_MEDIA_TYPE,
-      `The body must be JSON sent with "content-type: application/json"${type ? ` (got "${type}")` : ''}.`,
+      `The body must be JSON sent with "content-type: application/json"${type ? ` (got "${echo(type)}")` : ''}.`,
     );
   }
   const declared = Number(request.headers.get('content-length'));
@@ -46,7 +46,15 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away (or the connection broke) while sending: nobody is wrong here, and
+      // nobody may be left to answer. Not an unexpected failure of the server.
+      throw new HttpError(400, HTTP_ERROR_CODES.LOUSHO_BODY_INCOMPLETE, 'The request body ended before it was complete.');
+    }
+    const { done, value } = chunk;
     if (done) break;
     size += value.byteLength;
     if (size > maxBytes) {

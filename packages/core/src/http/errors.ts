@@ -17,7 +17,36 @@ export const HTTP_ERROR_CODES = {
   LOUSHO_UNSUPPORTED_MEDIA_TYPE: 'LOUSHO_UNSUPPORTED_MEDIA_TYPE',
   /** The resume point is outside the session's event log. */
   LOUSHO_STREAM_GAP: CLIENT_ERROR_CODES.LOUSHO_STREAM_GAP,
+  /** The request body stopped before its end (the client went away while sending it). */
+  LOUSHO_BODY_INCOMPLETE: 'LOUSHO_BODY_INCOMPLETE',
+  /**
+   * Why a stream's connection was closed: its reader fell more than `maxBufferedBytes` behind.
+   * Never sent (the client sees the connection end and resumes); it is the body stream's error.
+   */
+  LOUSHO_SLOW_READER: 'LOUSHO_SLOW_READER',
 } as const;
+
+/** The most characters of a client-chosen value (an id, a path) an error message repeats. */
+export const MAX_ECHO_CHARS = 80;
+
+/** A client-chosen value as an error message repeats it: cut to `MAX_ECHO_CHARS`, never mid-character. */
+export function echo(value: string): string {
+  if (value.length <= MAX_ECHO_CHARS) return value;
+  let end = MAX_ECHO_CHARS;
+  const code = value.charCodeAt(end - 1);
+  if (code >= 0xd800 && code <= 0xdbff) end--;
+  return `${value.slice(0, end)}…`;
+}
+
+/** The error a stream's body fails with when its reader fell too far behind (see `maxBufferedBytes`). */
+export function slowReaderError(): SDKError {
+  return new SDKError(HTTP_ERROR_CODES.LOUSHO_SLOW_READER, 'The client fell too far behind this stream; the connection was closed (it resumes from its last event).');
+}
+
+/** True for the errors that end a connection as a normal event, never worth an `onError` report. */
+export function isExpectedDisconnect(error: unknown): boolean {
+  return SDKError.is(error) && error.code === HTTP_ERROR_CODES.LOUSHO_SLOW_READER;
+}
 
 /** An error answered as `{ error: { code, message } }` with `status`. */
 export class HttpError extends Error {

@@ -6,7 +6,8 @@ import { randomSessionId } from '../client/ids.js';
 import { sessionUIState } from '../client/session-view.js';
 import { initialAgentUIState } from '../ui-state/index.js';
 import { readJsonBody } from './body.js';
-import { HTTP_ERROR_CODES, HttpError, toHttpError } from './errors.js';
+import { echo, HTTP_ERROR_CODES, HttpError, toHttpError } from './errors.js';
+import { approximateEventSize } from './event-size.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { sseResponse } from './sse-response.js';
@@ -28,6 +29,13 @@ export interface AgentHandlerOptions {
   maxBodyBytes?: number;
   /** A keep-alive comment after this many ms without events (default 15,000; 0 turns them off). */
   keepAliveMs?: number;
+  /**
+   * How far a stream's reader may fall behind its run, in bytes of events waiting for it (default
+   * 1 MiB). A connection past it is closed, and the client resumes from its last event (served from
+   * the session's log, at its own pace). Resumed and replayed streams read the log as they go, so
+   * they never hold more than about 64 KB whatever this says.
+   */
+  maxBufferedBytes?: number;
   /** Unexpected failures (answered as 500 without details): log them here. */
   onError?: (error: unknown, request: Request) => void;
 }
@@ -36,6 +44,7 @@ export interface AgentHandlerOptions {
 export const ANONYMOUS_PRINCIPAL = 'anonymous';
 
 const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
 /**
@@ -47,6 +56,7 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
 export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOptions = {}): (request: Request) => Promise<Response> {
   const basePath = normalizeBasePath(options.basePath);
   const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
+  const maxBufferedBytes = positive(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes');
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const authorize = options.authorize ?? (() => ANONYMOUS_PRINCIPAL);
 
@@ -59,7 +69,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   };
 
   const notFound = (sessionId: string): HttpError =>
-    new HttpError(404, HTTP_ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, `No session '${sessionId}'.`);
+    new HttpError(404, HTTP_ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, `No session '${echo(sessionId)}'.`);
 
   /**
    * Loads the session from the agent's store (it may have been created before a restart, or by
@@ -121,7 +131,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         // racing for a new id cannot both own it.
         if ((await claim()) && !(await agent.sessions.create(sessionId, { owner: principal }))) await requireOwned(sessionId, principal);
         const run = agent.stream(body.input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
-        const feed = new EventFeed();
+        const feed = new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize });
         pumpRun(run, feed);
         return stream(feed, request);
       }
@@ -135,8 +145,8 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           const seen = agent.sessions
             .eventsAfter(sessionId, 0)
             .some((event) => event.type === 'approval.requested' && event.approval.approvalId === approvalId);
-          if (seen) throw new HttpError(409, ERROR_CODES.LOUSHO_APPROVAL_NOT_PENDING, `Approval '${approvalId}' was already decided.`);
-          throw new HttpError(404, ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND, `No pending approval '${approvalId}' in session '${sessionId}'.`);
+          if (seen) throw new HttpError(409, ERROR_CODES.LOUSHO_APPROVAL_NOT_PENDING, `Approval '${echo(approvalId)}' was already decided.`);
+          throw new HttpError(404, ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND, `No pending approval '${echo(approvalId)}' in session '${echo(sessionId)}'.`);
         }
         if (pending.kind !== decision.kind) {
           throw new HttpError(
@@ -151,7 +161,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           decision.kind === 'question'
             ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
             : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
-        const feed = new EventFeed();
+        const feed = new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize });
         pumpRun(run, feed);
         return stream(feed, request);
       }
@@ -183,9 +193,9 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         throw new HttpError(401, HTTP_ERROR_CODES.LOUSHO_UNAUTHORIZED, 'This request is not authorized; sign in or send valid credentials.');
       }
       const match = matchRoute(request.method.toUpperCase(), url.pathname, basePath);
-      if ('notFound' in match) throw new HttpError(404, HTTP_ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, `No route for ${request.method} ${url.pathname}.`);
+      if ('notFound' in match) throw new HttpError(404, HTTP_ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, `No route for ${echo(request.method)} ${echo(url.pathname)}.`);
       if ('allow' in match) {
-        throw new HttpError(405, HTTP_ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED, `${request.method} is not allowed here; use ${match.allow}.`, { allow: match.allow });
+        throw new HttpError(405, HTTP_ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED, `${echo(request.method)} is not allowed here; use ${match.allow}.`, { allow: match.allow });
       }
       return await route(match.route, request, url, principal);
     } catch (error) {

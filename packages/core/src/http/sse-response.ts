@@ -1,7 +1,10 @@
-import type { AgentStreamEvent } from '../events/types.js';
 import { encodeSseComment, encodeSseEvent, encodeSseVersion, sseHeaders } from '../protocol/index.js';
 import { serializeError } from '../errors.js';
+import type { AgentStreamEvent } from '../events/types.js';
 import type { EventFeed } from '../client/event-feed.js';
+import { coalesceDeltas } from './coalesce.js';
+import { approximateEventSize } from './event-size.js';
+import { slowReaderError } from './errors.js';
 
 export interface SseResponseOptions {
   /** A comment frame after this long without events (0 or Infinity: never). */
@@ -12,13 +15,25 @@ export interface SseResponseOptions {
   onFailure?: (error: unknown) => void;
 }
 
+/**
+ * About how many bytes one write carries at most: what a connection's stream takes from its feed at
+ * a time. The stream holds one such chunk until its reader takes it, so what a connection holds in
+ * encoded form stays near twice this, however far behind its reader is.
+ */
+export const SSE_CHUNK_BYTES = 32 * 1024;
+
 const KEEP_ALIVE = encodeSseComment('keep-alive');
+const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
 
 /**
  * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
- * `data: json`, batched when the reader is slower than the run. Pull-based, so a reader that does
- * not read gets nothing queued beyond one chunk (the rest waits in the feed). Cancelling the body
- * or aborting `signal` closes the feed, never the run.
+ * `data: json`. Pull-based, one chunk deep: events are taken and encoded only when the stream's
+ * reader wants more (its desired size; in Node, the socket's `drain`), at most about
+ * `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the rest in the feed. Deltas
+ * of one part that waited together are merged into one event (`coalesceDeltas`). When the feed
+ * overflows (its reader fell more than its `maxBufferedBytes` behind), the stream errors, which
+ * closes the connection; the client resumes from its last event. Cancelling the body or aborting
+ * `signal` closes the feed, never the run.
  */
 export function sseResponse(feed: EventFeed, options: SseResponseOptions): Response {
   const encoder = new TextEncoder();
@@ -28,34 +43,43 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
   feed.onClose(() => signal?.removeEventListener('abort', onAbort));
   if (signal?.aborted) feed.close();
 
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(encodeSseVersion()));
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        controller.enqueue(encoder.encode(encodeSseVersion()));
+        feed.onClose(() => {
+          if (feed.overflowed) safely(() => controller.error(slowReaderError()));
+        });
+      },
+      async pull(controller) {
+        let batch: AgentStreamEvent[] | null;
+        try {
+          batch = await feed.take(options.keepAliveMs, CHUNK);
+        } catch (error) {
+          options.onFailure?.(error);
+          const last = { type: 'error', error: serializeError(error) } as unknown as AgentStreamEvent;
+          safely(() => controller.enqueue(encoder.encode(encodeSseEvent(last))));
+          safely(() => controller.close());
+          return;
+        }
+        if (batch === null) {
+          // An overflow already errored the stream.
+          if (!feed.overflowed) safely(() => controller.close());
+          return;
+        }
+        let text = '';
+        if (batch.length === 0) text = KEEP_ALIVE;
+        else for (const event of coalesceDeltas(batch)) text += encodeSseEvent(event);
+        safely(() => controller.enqueue(encoder.encode(text)));
+      },
+      cancel() {
+        feed.close();
+      },
     },
-    async pull(controller) {
-      let batch: AgentStreamEvent[] | null;
-      try {
-        batch = await feed.take(options.keepAliveMs);
-      } catch (error) {
-        options.onFailure?.(error);
-        const last = { type: 'error', error: serializeError(error) } as unknown as AgentStreamEvent;
-        safely(() => controller.enqueue(encoder.encode(encodeSseEvent(last))));
-        safely(() => controller.close());
-        return;
-      }
-      if (batch === null) {
-        safely(() => controller.close());
-        return;
-      }
-      let text = '';
-      if (batch.length === 0) text = KEEP_ALIVE;
-      else for (const event of batch) text += encodeSseEvent(event);
-      safely(() => controller.enqueue(encoder.encode(text)));
-    },
-    cancel() {
-      feed.close();
-    },
-  });
+    // One chunk at most waits in the stream: the next is taken (and encoded) when the reader took
+    // this one, so what waited meanwhile goes out in one write.
+    { highWaterMark: 1 },
+  );
   return new Response(stream, { status: 200, headers: sseHeaders });
 }
 

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ERROR_CODES } from '../errors.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
+import { isExpectedDisconnect } from '../http/errors.js';
 
 /** A Fetch-API handler, as `createAgentHandler()` returns. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -56,18 +58,59 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
   };
   res.on('close', onClose);
   try {
-    const request = toRequest(req, controller.signal);
+    const url = requestUrl(req);
+    if (typeof url === 'string') {
+      // Refused before any handler sees it: there is no URL to give it.
+      const body = JSON.stringify({ error: { code: ERROR_CODES.LOUSHO_INVALID_INPUT, message: url } });
+      res.writeHead(400, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', connection: 'close' });
+      res.end(body);
+      return;
+    }
+    const request = toRequest(req, url, controller.signal);
     const response = await handler(request);
+    // The client went away meanwhile (e.g. while sending its body): nobody to answer.
+    if (res.destroyed) {
+      await response.body?.cancel().catch(() => {});
+      return;
+    }
     await writeResponse(response, res, controller.signal);
   } finally {
     res.off('close', onClose);
   }
 }
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true;
-  const host = req.headers.host ?? 'localhost';
-  const url = new URL(req.url ?? '/', `${encrypted ? 'https' : 'http'}://${host}`);
+/** A `Host` value: a name, an IPv4 address or a bracketed IPv6 one, and an optional port. */
+const HOST = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=]+)(?::\d{0,5})?$/;
+
+/**
+ * The request's absolute URL, or why there is none. The host comes from the `Host` header (or
+ * HTTP/2's `:authority`), checked so that it can only be a host: a value with a space, a `/`, an
+ * `@` or a `%` is refused rather than parsed into something else. The path is the request target
+ * as sent: `//x` stays a path, never a host (it is not resolved as a URL reference).
+ */
+function requestUrl(req: IncomingMessage): URL | string {
+  const target = req.url ?? '/';
+  const scheme = (req.socket as { encrypted?: boolean }).encrypted === true ? 'https' : 'http';
+  if (/^https?:\/\//i.test(target)) {
+    // The absolute form (sent to proxies, allowed to servers): it names its own host.
+    try {
+      return new URL(target);
+    } catch {
+      return 'The request target is not a valid URL.';
+    }
+  }
+  if (!target.startsWith('/')) return 'The request target must be a path starting with "/".';
+  const raw = req.headers.host ?? req.headers[':authority'];
+  const host = raw === undefined ? 'localhost' : String(raw);
+  if (!HOST.test(host)) return 'The Host header is not a valid host name.';
+  try {
+    return new URL(`${scheme}://${host}${target}`);
+  } catch {
+    return 'The Host header is not a valid host name.';
+  }
+}
+
+function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request {
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) {
     const name = req.rawHeaders[i]!;
@@ -106,12 +149,19 @@ function alreadyParsedBody(req: IncomingMessage): string | Uint8Array<ArrayBuffe
 /**
  * The request body as a web stream that reads only as fast as the handler does. Cancelling it
  * (e.g. a 413) discards the rest instead of destroying the socket, so the response still goes out.
+ * A client that goes away before the end of its body errors the stream (the handler answers 400
+ * `LOUSHO_BODY_INCOMPLETE`, to nobody, and reports nothing).
  */
 function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
   let done = false;
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
+        const cut = (error?: unknown): void => {
+          if (done) return;
+          done = true;
+          controller.error(error ?? new Error('The client closed the connection before the end of the body.'));
+        };
         req.on('data', (chunk: Buffer) => {
           if (done) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -122,11 +172,9 @@ function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
           done = true;
           controller.close();
         });
-        req.once('error', (error) => {
-          if (done) return;
-          done = true;
-          controller.error(error);
-        });
+        req.once('error', cut);
+        // 'close' without 'end': the connection went away mid-body (not every Node emits 'error').
+        req.once('close', () => cut());
         req.pause();
       },
       pull() {
@@ -161,12 +209,27 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     reader.cancel(signal.reason).catch(() => {});
   };
   signal.addEventListener('abort', cancel, { once: true });
+  // The body may fail while we wait for `drain` (an event stream whose reader fell too far
+  // behind closes its connection that way): stop waiting then.
+  const failed = reader.closed.then(
+    () => false,
+    () => true,
+  );
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      let chunk: ReadableStreamReadResult<Uint8Array>;
+      try {
+        chunk = await reader.read();
+      } catch (error) {
+        // Headers are out: the only way to tell the client is to cut the connection.
+        res.destroy();
+        if (isExpectedDisconnect(error)) return;
+        throw error;
+      }
+      const { done, value } = chunk;
       if (done) break;
       if (signal.aborted || res.destroyed) break;
-      if (!res.write(value)) await drained(res);
+      if (!res.write(value)) await Promise.race([drained(res), failed]);
       // Compression middleware buffers; its `flush()` pushes each event out at once.
       (res as { flush?: () => void }).flush?.();
     }

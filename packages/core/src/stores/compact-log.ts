@@ -16,6 +16,13 @@ function continues(previous: DeltaEvent, next: DeltaEvent): boolean {
   return (previous as Exclude<DeltaEvent, { type: 'tool.input.delta' }>).step === next.step;
 }
 
+/**
+ * The most text one merged delta holds (UTF-16 code units). Longer stretches become several merged
+ * deltas, so a replay is sent in bounded pieces: a reader of a long reply never makes the server
+ * build one frame the size of the whole reply.
+ */
+export const MAX_MERGED_DELTA_CHARS = 32 * 1024;
+
 function piecesOf(event: DeltaEvent): number[] {
   const merged = event as MergedDelta;
   return merged.pieceSizes ?? [event.delta.length];
@@ -24,8 +31,9 @@ function piecesOf(event: DeltaEvent): number[] {
 /**
  * A finished leg's events in the form kept for replay: each run of consecutive deltas of one part
  * becomes a single delta with their joined text, the seq of the last one and `fromSeq` of the
- * first; it also keeps the size of each piece, so `replayAfter` can still resume exactly from a
- * point inside it. Reducing the compacted log gives the same state as the full one.
+ * first (a run longer than `MAX_MERGED_DELTA_CHARS` becomes several); it also keeps the size of
+ * each piece, so `replayAfter` can still resume exactly from a point inside it. Reducing the
+ * compacted log gives the same state as the full one.
  *
  * Why: a 500-delta reply kept as 500 events costs ~70 KB per idle session; merged, a few KB.
  * Returns the input array itself when there is nothing to merge.
@@ -36,7 +44,14 @@ export function compactEventLog(events: readonly AgentStreamEvent[]): readonly A
   while (i < events.length) {
     const first = events[i]!;
     let end = i + 1;
-    if (isDelta(first)) while (end < events.length && isDelta(events[end]!) && continues(events[end - 1] as DeltaEvent, events[end] as DeltaEvent)) end++;
+    if (isDelta(first)) {
+      let chars = first.delta.length;
+      while (end < events.length && isDelta(events[end]!) && continues(events[end - 1] as DeltaEvent, events[end] as DeltaEvent)) {
+        chars += (events[end] as DeltaEvent).delta.length;
+        if (chars > MAX_MERGED_DELTA_CHARS) break;
+        end++;
+      }
+    }
     if (end - i < 2) {
       out?.push(first);
       i = end;

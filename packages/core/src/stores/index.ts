@@ -1,5 +1,5 @@
-export { memoryStore, MemorySessionStore, MemoryCheckpointStore, DEFAULT_LEASE_MS } from './memory-store.js';
+export { memoryStore, MemorySessionStore, MemoryCheckpointStore, DEFAULT_LEASE_MS, DEFAULT_MAX_SESSIONS } from './memory-store.js';
 export type { MemoryStore, MemoryStoreOptions } from './memory-store.js';
 export { STORE_ERROR_CODES, SessionLeaseLostError, SessionNotResumableError } from './errors.js';
-export { compactEventLog, replayAfter } from './compact-log.js';
+export { compactEventLog, replayAfter, MAX_MERGED_DELTA_CHARS } from './compact-log.js';
 export type * from './types.js';

@@ -5,6 +5,7 @@ import { InMemoryApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
+import { retentionLimit, SessionRetention } from './session-retention.js';
 import type {
   CheckpointStore,
   CheckpointWrite,
@@ -23,9 +24,19 @@ import type {
 export interface MemoryStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
+  /**
+   * The most sessions kept (default 1,000; `Infinity` keeps all). Past it, the least recently used
+   * finished session is forgotten: its record, event log, transcript and approvals. A session with
+   * a run going on or paused for an approval is never forgotten.
+   */
+  maxSessions?: number;
+  /** A finished session unused for this long is forgotten too (default: never, whatever its age). */
+  idleTtlMs?: number;
 }
 
 export const DEFAULT_LEASE_MS = 30_000;
+/** `memoryStore()`'s default `maxSessions`. */
+export const DEFAULT_MAX_SESSIONS = 1000;
 
 function newRecord(id: string, now: number, owner?: string): SessionRecord {
   return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
@@ -36,18 +47,47 @@ export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
   readonly #logs = new Map<string, AgentStreamEvent[]>();
   readonly #leaseHolder: ((id: string) => string | undefined) | undefined;
+  readonly #retention: SessionRetention | undefined;
 
-  /** `leaseHolder`: who holds a session's lease (the checkpoint store's view), to fence appends. */
-  constructor(leaseHolder?: (id: string) => string | undefined) {
+  /**
+   * `leaseHolder`: who holds a session's lease (the checkpoint store's view), to fence appends.
+   * `retention`: which sessions to keep (`memoryStore()` shares one between its parts); without
+   * it, every session is kept.
+   */
+  constructor(leaseHolder?: (id: string) => string | undefined, retention?: SessionRetention) {
     this.#leaseHolder = leaseHolder;
+    this.#retention = retention;
+  }
+
+  /** Counts a use of `id` for the retention (when it exists, or is being created). */
+  #use(id: string, creating = false): void {
+    const retention = this.#retention;
+    if (!retention) return;
+    retention.sweep();
+    if (creating || retention.has(id)) retention.touch(id);
   }
 
   get(id: string): SessionRecord | undefined {
+    this.#use(id);
     const record = this.#records.get(id);
     return record && { ...record };
   }
 
+  /** The session's status, without counting as a use. */
+  statusOf(id: string): SessionRecord['status'] | undefined {
+    return this.#records.get(id)?.status;
+  }
+
+  /**
+   * Calls `listener` with the id of each session the store forgets on its own (its `maxSessions` /
+   * `idleTtlMs` bound), so a cache of sessions (the agent's) forgets it too.
+   */
+  onEvict(listener: (id: string) => void): () => void {
+    return this.#retention?.onForget(listener) ?? (() => {});
+  }
+
   create(id: string, init: { owner?: string } = {}): { created: boolean; record: SessionRecord } {
+    this.#use(id, true);
     const existing = this.#records.get(id);
     if (existing) return { created: false, record: { ...existing } };
     const record = newRecord(id, Date.now(), init.owner);
@@ -56,6 +96,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   #ensure(id: string): SessionRecord {
+    this.#use(id, true);
     let record = this.#records.get(id);
     if (!record) this.#records.set(id, (record = newRecord(id, Date.now())));
     return record;
@@ -80,6 +121,11 @@ export class MemorySessionStore implements SessionStore {
     this.#logs.delete(id);
   }
 
+  /** Whether the store has anything of session `id`, without counting as a use. */
+  has(id: string): boolean {
+    return this.#records.has(id) || this.#logs.has(id);
+  }
+
   appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): AgentStreamEvent[] {
     if (options.holder !== undefined && this.#leaseHolder && this.#leaseHolder(id) !== options.holder) throw new SessionLeaseLostError(id);
     const record = this.#ensure(id);
@@ -96,6 +142,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
+    this.#use(id);
     const log = this.#logs.get(id) ?? [];
     let lo = 0;
     let hi = log.length;
@@ -108,6 +155,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   compactEvents(id: string, throughSeq: number): void {
+    this.#use(id);
     const log = this.#logs.get(id);
     if (!log) return;
     const end = log.findIndex((event) => event.seq > throughSeq);
@@ -136,9 +184,36 @@ function applyList<T>(list: T[], write: ListWrite<T>): void {
 export class MemoryCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #entries = new Map<string, CheckpointEntry>();
+  readonly #retention: SessionRetention | undefined;
 
-  constructor(options: MemoryStoreOptions = {}) {
+  /** `retention`: as for `MemorySessionStore` (shared by `memoryStore()`'s parts). */
+  constructor(options: Pick<MemoryStoreOptions, 'leaseMs'> = {}, retention?: SessionRetention) {
     this.leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
+    this.#retention = retention;
+  }
+
+  #use(id: string, creating = false): void {
+    const retention = this.#retention;
+    if (!retention) return;
+    retention.sweep();
+    if (creating || retention.has(id)) retention.touch(id);
+  }
+
+  /**
+   * True while the session must be kept: a lease is held (a run is going on) or its latest run is
+   * unfinished (running, or paused for an approval). Does not count as a use.
+   */
+  isPinned(sessionId: string, now = Date.now()): boolean {
+    const entry = this.#entries.get(sessionId);
+    if (!entry) return false;
+    if (entry.lease && entry.lease.expiresAt > now) return true;
+    const state = entry.run?.progress.state;
+    return state === 'running' || state === 'paused';
+  }
+
+  /** Whether a checkpoint of `sessionId` is kept, without counting as a use. */
+  has(sessionId: string): boolean {
+    return this.#entries.has(sessionId);
   }
 
   #view(sessionId: string, entry: CheckpointEntry, now: number): StoredCheckpoint {
@@ -152,6 +227,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   acquire(sessionId: string, holder: string, options: { force?: boolean } = {}): LeaseResult {
+    this.#use(sessionId, true);
     const now = Date.now();
     let entry = this.#entries.get(sessionId);
     if (entry?.lease && entry.lease.holder !== holder && entry.lease.expiresAt > now && !options.force) return { acquired: false };
@@ -162,6 +238,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   renew(sessionId: string, holder: string): boolean {
+    this.#use(sessionId);
     const lease = this.#entries.get(sessionId)?.lease;
     if (!lease || lease.holder !== holder) return false;
     lease.expiresAt = Date.now() + this.leaseMs;
@@ -169,11 +246,13 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   release(sessionId: string, holder: string): void {
+    this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
     if (entry?.lease?.holder === holder) delete entry.lease;
   }
 
   save(sessionId: string, write: CheckpointWrite): void {
+    this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
     if (!entry?.lease || entry.lease.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
     entry.lease.expiresAt = Date.now() + this.leaseMs;
@@ -192,6 +271,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   }
 
   load(sessionId: string): StoredCheckpoint | undefined {
+    this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
     return entry && this.#view(sessionId, entry, Date.now());
   }
@@ -211,8 +291,32 @@ export interface MemoryStore extends CompleteAgentStore {
 /**
  * Sessions, checkpoints and approvals in memory: the default store of `createAgent()`. Everything
  * is lost when the process ends; use `SqliteStore` (from `/sqlite`) to survive restarts.
+ *
+ * It keeps at most `maxSessions` sessions (default 1,000), and with `idleTtlMs` only those used
+ * within that time: past either, a finished session is forgotten whole, least recently used first
+ * (an agent using the store forgets it too). A session with a run going on or paused for an
+ * approval is always kept.
  */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  const checkpoints = new MemoryCheckpointStore(options);
-  return { sessions: new MemorySessionStore((id) => checkpoints.holderOf(id)), checkpoints, approvals: new InMemoryApprovalStore() };
+  const maxSessions = retentionLimit(options.maxSessions, DEFAULT_MAX_SESSIONS, 'maxSessions');
+  const idleTtlMs = retentionLimit(options.idleTtlMs, Infinity, 'idleTtlMs');
+  const approvals = new InMemoryApprovalStore();
+  // The retention reads the parts, and the parts take the retention: its callbacks find them here.
+  const parts: { sessions?: MemorySessionStore; checkpoints?: MemoryCheckpointStore } = {};
+  const retention =
+    maxSessions === Infinity && idleTtlMs === Infinity
+      ? undefined
+      : new SessionRetention({
+          maxSessions,
+          idleTtlMs,
+          canForget: (id) => (parts.sessions!.statusOf(id) ?? 'idle') === 'idle' && !parts.checkpoints!.isPinned(id) && !approvals.hasOpen(id),
+          forget(id) {
+            parts.sessions!.delete(id);
+            parts.checkpoints!.delete(id);
+            approvals.deleteSession(id);
+          },
+        });
+  const checkpoints = (parts.checkpoints = new MemoryCheckpointStore(options, retention));
+  const sessions = (parts.sessions = new MemorySessionStore((id) => checkpoints.holderOf(id), retention));
+  return { sessions, checkpoints, approvals };
 }

@@ -79,6 +79,12 @@ export interface SessionStore {
    * without it keeps every event of the latest run.
    */
   compactEvents?(id: string, throughSeq: number): MaybePromise<void>;
+  /**
+   * Optional, for a store that forgets sessions on its own (`memoryStore()`'s `maxSessions` and
+   * `idleTtlMs`): calls `listener` with each forgotten session's id, so the agent drops its copy
+   * too. Returns the unsubscribe function.
+   */
+  onEvict?(listener: (id: string) => void): () => void;
 }
 
 // ---------------------------------------------------------------------------------------------

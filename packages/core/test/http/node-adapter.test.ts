@@ -94,7 +94,8 @@ describe('toNodeHandler', () => {
     }
     expect(produced).toBe(total);
     expect(bytes).toBeGreaterThan(0);
-  });
+    // 128 MiB through a local socket: a few seconds on a busy shared machine.
+  }, 30_000);
 
   it('passes on a body an Express-style parser already read, and repeated set-cookie headers', async () => {
     const seen: unknown[] = [];

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { AgentStreamEvent } from '../../src/events/types.js';
 import { compactEventLog, replayAfter } from '../../src/stores/index.js';
+import { MAX_MERGED_DELTA_CHARS } from '../../src/stores/compact-log.js';
 import { reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 
 const run = 'run_1';
@@ -67,6 +68,24 @@ describe('compactEventLog', () => {
     expect(compacted).toHaveLength(2);
     expect(compacted[1]).toMatchObject({ seq: 501, fromSeq: 2, delta: events.slice(1).map((e) => (e as { delta: string }).delta).join('') });
     expect(events).toHaveLength(501);
+  });
+
+  it('keeps a long reply in merged deltas of at most MAX_MERGED_DELTA_CHARS, resumable from any point', () => {
+    // 200 KB in pieces of 1,000 characters (the last one shorter): a replay is sent in bounded pieces.
+    const pieces = Array.from({ length: 201 }, (_, i) => (i === 200 ? 'end' : String(i % 10).repeat(1000)));
+    const events = numbered(pieces.map((delta) => ({ type: 'text.delta', step: 1, delta })));
+    const compacted = compactEventLog(events);
+    const merged = compacted.slice(1) as (AgentStreamEvent & { delta: string; fromSeq: number })[];
+    expect(merged.length).toBe(Math.ceil(200_003 / (32 * 1000)));
+    for (const event of merged) expect(event.delta.length).toBeLessThanOrEqual(MAX_MERGED_DELTA_CHARS);
+    // Each continues the previous one: no seq is lost between them.
+    merged.forEach((event, i) => expect(event.fromSeq).toBe(i === 0 ? 2 : merged[i - 1]!.seq + 1));
+    expect(merged.map((e) => e.delta).join('')).toBe(pieces.join(''));
+    for (const k of [0, 1, 2, 33, 34, 100, 201, 202]) {
+      expect(reduce([...events.slice(0, k), ...replayAfter(compacted, k)])).toEqual(reduce(events));
+    }
+    // Compacting again merges nothing more.
+    expect(compactEventLog(compacted)).toBe(compacted);
   });
 
   it('returns the same array when nothing merges', () => {

@@ -1,0 +1,39 @@
+import type { AgentStreamEvent } from '../events/types.js';
+
+/**
+ * About how many bytes `value` takes as JSON, without building the JSON: strings count by length
+ * (exact for ASCII), so a long text costs nothing to measure. Deeper than events ever go, a guess.
+ */
+export function approximateJsonSize(value: unknown, depth = 0): number {
+  switch (typeof value) {
+    case 'string':
+      return value.length + 2;
+    case 'number':
+      return 8;
+    case 'boolean':
+      return 5;
+    case 'object': {
+      if (value === null) return 4;
+      if (depth > 8) return 64;
+      let size = 2;
+      if (Array.isArray(value)) {
+        for (const item of value) size += approximateJsonSize(item, depth + 1) + 1;
+        return size;
+      }
+      for (const key in value) size += key.length + 4 + approximateJsonSize((value as Record<string, unknown>)[key], depth + 1);
+      return size;
+    }
+    default:
+      return 0;
+  }
+}
+
+/** About how many bytes an event takes in an event stream (its JSON, plus the `id:` and `data:` framing). */
+export function approximateEventSize(event: AgentStreamEvent): number {
+  // The hot case, a delta: its text, its ids and a frame of about fixed size.
+  const { delta, runId, sessionId } = event as { delta?: unknown; runId?: unknown; sessionId?: unknown };
+  if (typeof delta === 'string' && typeof runId === 'string') {
+    return delta.length + runId.length + (typeof sessionId === 'string' ? sessionId.length : 0) + 110;
+  }
+  return approximateJsonSize(event) + 32;
+}
