@@ -2,7 +2,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { appendReplyPart, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIPart, UIToolApproval, UIToolPart } from './types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -85,8 +85,9 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
-      // Joins the reply's last part unless a new step began.
-      reply = appendReplyPart(list, cursor, { type: event.type === 'text.delta' ? 'text' : 'reasoning', text: event.delta }, !(cursor & CURSOR_STEP_BOUNDARY));
+    case 'compaction.done':
+      // Joins the reply's last part unless a new step began (a compaction divider is always its own part).
+      reply = appendReplyPart(list, cursor, { type: event.type.split('.')[0], text: (event as { delta?: string }).delta } as UIPart, !(cursor & CURSOR_STEP_BOUNDARY));
       break;
 
     case 'user.message': {
@@ -100,12 +101,6 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
 
     case 'step.start':
       cursor |= CURSOR_STEP_BOUNDARY;
-      break;
-
-    case 'compaction.done':
-      // A divider in the reply (the loop emits it only when the transcript was shortened).
-      list = appendReplyPart(list, cursor, { type: 'compaction' });
-      cursor = CURSOR_OPEN;
       break;
 
     // The events below also say which run the state is in.
