@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, type CompactionOptions, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -108,8 +108,24 @@ export function waitTool() {
   return { tool, started };
 }
 
-export function scriptedAgent(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean } = {}) {
+/** `read_page`, whose result is `chars` characters long (large results make a transcript compact). */
+export function pageTool(chars = 4000) {
+  return defineTool({ name: 'read_page', description: 'Reads a page', input: z.object({}), execute: async () => 'p'.repeat(chars) });
+}
+
+export interface ScriptedAgentExtra {
+  tools?: any[];
+  askQuestion?: boolean;
+  compaction?: CompactionOptions;
+}
+
+export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentExtra = {}) {
   const model = scriptedModel(steps);
-  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }) });
+  const agent = createAgent({
+    provider: model,
+    ...(extra.tools && { tools: extra.tools }),
+    ...(extra.askQuestion && { askQuestion: true }),
+    ...(extra.compaction && { compaction: extra.compaction }),
+  });
   return { agent, model };
 }
