@@ -12,6 +12,7 @@ export * from './agent/index.js';
 export * from './skills/index.js';
 export * from './memory/index.js';
 export * from './compaction/index.js';
+export * from './spec/index.js';
 export { UnknownOptionError } from './options/check-option-keys.js';
 export * from './protocol/index.js';
 export * from './ui-state/index.js';
