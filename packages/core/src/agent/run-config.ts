@@ -7,7 +7,7 @@ import { checkSkills, type Skill } from '../skills/define-skill.js';
 import { loadSkillTool, skillsSection } from '../skills/skill-tool.js';
 import { askQuestionTool } from '../tools/builtin/ask-question.js';
 import { ToolRegistry } from '../tools/registry.js';
-import { importNodeOnly } from '../utils/node-only.js';
+import { loadNodeFiles } from '../utils/node-only.js';
 import { checkFallbackModels } from './model-chain.js';
 import { checkRetryOptions } from './option-keys.js';
 import type { AgentMcp } from './mcp-servers.js';
@@ -71,8 +71,7 @@ export async function projectInstructionsText(value: ProjectInstructions | undef
       hint: "e.g. projectInstructions: { file: 'AGENTS.md' }",
     });
   }
-  const { readTextFile } = await importNodeOnly<{ readTextFile(path: string): Promise<string> }>(
-    '../node/text-file.js',
+  const { readTextFile } = await loadNodeFiles(
     'projectInstructions: { file }',
     'In a browser or a worker, pass the instructions as a string.',
   );

@@ -1,12 +1,8 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { StorageService } from '../storage/storage-service.js';
-import { importNodeOnly } from '../utils/node-only.js';
+import { loadNodeFiles } from '../utils/node-only.js';
 import { storageMemory, type StorageMemoryOptions } from './storage-memory.js';
 import type { MemoryProvider } from './types.js';
-
-interface FileStorageModule {
-  FileStorageService: new (options: { dir: string }) => StorageService;
-}
 
 export interface FileMemoryOptions extends StorageMemoryOptions {
   /** The folder memory is kept in (created on first write). */
@@ -41,6 +37,6 @@ export function fileMemory(options: FileMemoryOptions): MemoryProvider {
 }
 
 async function load(dir: string): Promise<StorageService> {
-  const module = await importNodeOnly<FileStorageModule>('../node/file-storage.js', 'fileMemory()', 'In a browser, use storageMemory(new WebStorageService(localStorage)) or inMemoryMemory().');
+  const module = await loadNodeFiles('fileMemory()', 'In a browser, use storageMemory(new WebStorageService(localStorage)) or inMemoryMemory().');
   return new module.FileStorageService({ dir });
 }

@@ -1,10 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { importNodeOnly } from '../utils/node-only.js';
+import { loadNodeFiles } from '../utils/node-only.js';
 import type { Skill } from './define-skill.js';
-
-interface SkillFolderModule {
-  readSkillsFolder(dir: string): Promise<Skill[]>;
-}
 
 /**
  * Reads a folder of skills in the common layout: one sub-folder per skill holding a `SKILL.md`
@@ -16,6 +12,6 @@ export async function loadSkills(dir: string): Promise<Skill[]> {
   if (typeof dir !== 'string' || dir === '') {
     throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, 'loadSkills() needs the path of a folder of skills.', { hint: "loadSkills('./skills')" });
   }
-  const module = await importNodeOnly<SkillFolderModule>('../node/skill-folder.js', 'loadSkills()', 'In a browser or a worker, build skills with defineSkill() instead.');
+  const module = await loadNodeFiles('loadSkills()', 'In a browser or a worker, build skills with defineSkill() instead.');
   return module.readSkillsFolder(dir);
 }

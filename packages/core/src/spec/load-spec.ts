@@ -1,10 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { importNodeOnly } from '../utils/node-only.js';
+import { loadNodeFiles } from '../utils/node-only.js';
 import type { AgentSpec } from './schema.js';
-
-interface SpecFileModule {
-  readSpecFile(path: string): Promise<AgentSpec>;
-}
 
 /**
  * Loads and checks a `.yaml`, `.yml` or `.json` agent spec (Node, Bun, Deno). Sub-agents given as
@@ -13,6 +9,6 @@ interface SpecFileModule {
  */
 export async function loadSpec(path: string): Promise<AgentSpec> {
   if (typeof path !== 'string' || path === '') throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, 'loadSpec() needs the path of a spec file.', { hint: "loadSpec('./agent.yaml')" });
-  const module = await importNodeOnly<SpecFileModule>('../node/spec-file.js', 'loadSpec()', 'In a browser or a worker, parse the text with parseAgentSpec() and pass the spec to specToAgent().');
+  const module = await loadNodeFiles('loadSpec()', 'In a browser or a worker, parse the text with parseAgentSpec() and pass the spec to specToAgent().');
   return module.readSpecFile(path);
 }

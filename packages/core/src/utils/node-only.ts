@@ -1,15 +1,22 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 
+type NodeFiles = typeof import('../node/node-files.js');
+
 /**
- * Imports a Node-only module of this package (a path relative to this file, e.g.
- * `../node/skill-folder.js`) on first use. The specifier is a parameter, not a literal, and marked
- * for Vite and webpack, so browser bundlers never follow it into `node:fs`; in a runtime without
- * Node's built-ins the import fails with `LOUSHO_INVALID_CONFIG` saying which feature needs Node.
+ * Loads the Node-only file helpers (`#node-files`) on first use. Browsers and workers resolve that
+ * import to a stand-in (package.json "imports" conditions), so their bundles never follow it into
+ * `node:fs`; there the feature fails with `LOUSHO_INVALID_CONFIG` saying it needs Node.
  */
-export async function importNodeOnly<T>(specifier: string, feature: string, hint: string): Promise<T> {
+export async function loadNodeFiles(feature: string, hint: string): Promise<NodeFiles> {
+  let module: NodeFiles | undefined;
+  let cause: unknown;
   try {
-    return (await import(/* @vite-ignore */ /* webpackIgnore: true */ specifier)) as T;
+    module = (await import('#node-files')) as NodeFiles;
   } catch (error) {
-    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `${feature} needs Node (or Bun, Deno) to read or write files, and this runtime could not load it.`, { hint, cause: error });
+    cause = error;
   }
+  if (!module?.available) {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `${feature} needs Node (or Bun, Deno) to read or write files, and this runtime has none.`, { hint, ...(cause !== undefined ? { cause } : {}) });
+  }
+  return module;
 }

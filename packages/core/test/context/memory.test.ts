@@ -178,7 +178,8 @@ describe('memory providers', () => {
       for (let i = 0; i < 25; i++) await memory.add('shared', process.argv[3] + ':' + i);`,
     );
     const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    await Promise.all(['a', 'b'].map((who) => run(tsx, [script, dir, who], { timeout: 60_000 })));
+    // From source, as the tests run: the package's own imports resolve with the @lousho/source condition.
+    await Promise.all(['a', 'b'].map((who) => run(tsx, ['--conditions=@lousho/source', script, dir, who], { timeout: 60_000 })));
     const items = await fileMemory({ dir }).recent('shared', 100);
     expect(items).toHaveLength(50);
     expect(new Set(items.map((i) => i.text)).size).toBe(50);
