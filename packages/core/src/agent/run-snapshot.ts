@@ -43,4 +43,12 @@ export interface RunSnapshot {
   recalled?: string;
   /** Time the run spent running in earlier legs (before a pause), for `limits.maxDurationMs`. */
   activeMs?: number;
+  /**
+   * Input that came while the run was interrupted (a new message to a session whose run a crash or
+   * an outage cut off): the interrupted turn finishes first, and this is added when the model has
+   * answered it (or, unanswered, when the run ends otherwise, so it is never lost).
+   */
+  pendingInput?: Message[];
+  /** The step count when the latest input was added: `maxSteps` counts the steps after it. */
+  budgetFrom?: number;
 }

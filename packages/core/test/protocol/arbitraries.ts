@@ -111,6 +111,13 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
     pruned: fc.nat(20),
     summarized: fc.nat(20),
   }),
+  fc.record({
+    type: fc.constant('run.interrupted' as const),
+    finishReason: fc.constant('interrupted' as const),
+    usage: fc.option(arbRunUsage, { nil: null }),
+    messages: fc.nat(6),
+    parts: fc.nat(6),
+  }),
 ) as fc.Arbitrary<UnsequencedStreamEvent>;
 
 /** Numbers events the way a session does: seq 1, 2, 3... */
