@@ -161,9 +161,15 @@ describe('summaries', () => {
     // The summary call counts in the run's usage, as delegated work.
     expect(result.usage.delegated).toMatchObject({ modelCalls: 1, runs: 1 });
     expect(result.usage.byModel['sum-model']).toMatchObject({ calls: 1 });
-    // The session's UI view still starts this run's events at the right message.
+    // What a reload shows is rebuilt from the session's log: the conversation as it streamed (the
+    // original first question, not the summary), with the compaction divider in the latest reply.
     const state = agent.sessions.get('s')!;
-    expect(state.messages[state.runStartIndex]!.content).toBe(turns[12]!.content);
+    expect(state.runStartIndex).toBe(0);
+    let view: AgentUIState | undefined;
+    for (const event of agent.sessions.eventsAfter('s', 0)) view = reduceAgentEvents(view, event);
+    const firstText = view!.messages[0]!.parts.find((part) => part.type === 'text');
+    expect(firstText && 'text' in firstText && firstText.text).toContain('question 0');
+    expect(view!.messages.at(-1)!.parts.map((part) => part.type)).toEqual(['compaction', 'text']);
     expect(estimateTokens(sent)).toBeLessThan(3600);
   });
 
