@@ -49,24 +49,25 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
       return part && { progress: event.progress };
     case 'tool.done':
       // No `artifacts` key when there are none (a state must look the same after JSON).
-      return event.artifacts ? { state: 'done', result: event.result, artifacts: event.artifacts } : { state: 'done', result: event.result };
+      return { state: 'done', result: event.result, ...(event.artifacts && { artifacts: event.artifacts }) };
     case 'tool.error':
       return { state: toolStateForError(event.error.kind), error: event.error };
     case 'approval.requested': {
       const { approvalId, kind, question, args } = event.approval;
-      return { state: 'awaiting-approval', args, approval: question === undefined ? { approvalId, kind } : { approvalId, kind, question } };
+      return { state: 'awaiting-approval', args, approval: { approvalId, kind, ...(question !== undefined && { question }) } };
     }
     case 'approval.resolved': {
       if (!part) return undefined;
       // A decision on the part's approval: recorded, and the call runs or is rejected.
       const { approved, note, answer } = event;
-      const approval: UIToolApproval = Object.assign(
-        { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' },
-        part.approval,
-        { approved },
-        note !== undefined && { note },
-        answer !== undefined && { answer },
-      );
+      const approval: UIToolApproval = {
+        approvalId: event.approvalId,
+        kind: answer !== undefined ? 'question' : 'tool',
+        ...part.approval,
+        approved,
+        ...(note !== undefined && { note }),
+        ...(answer !== undefined && { answer }),
+      };
       return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
     }
   }
