@@ -156,7 +156,7 @@ describe('file-backed approvals and checkpoints under an agent', () => {
     expect((await storage.keys()).length).toBeLessThanOrEqual(2 * 33 + 1);
     await store.delete('s');
     expect(await storage.keys()).toEqual([]);
-  });
+  }, 60_000); // 200 locked file writes: slow on a busy disk, never a timing check
 
   it('a fenced writer cannot overwrite what the new lease holder wrote', async () => {
     const storage = new FileStorageService({ dir: folder(), fsync: false });
