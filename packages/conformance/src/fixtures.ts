@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, memoryStore, withArtifacts, type AgentStore, type CompactionOptions, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type CompactionOptions, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -124,6 +124,21 @@ export function pageTool(chars = 4000) {
   return defineTool({ name: 'read_page', description: 'Reads a page', input: z.object({}), execute: async () => 'p'.repeat(chars) });
 }
 
+/** `shell`, which records the commands it really ran. */
+export function shellTool() {
+  const ran: string[] = [];
+  const tool = defineTool({
+    name: 'shell',
+    description: 'Run a command',
+    input: z.object({ command: z.string() }),
+    async execute({ command }) {
+      ran.push(command);
+      return { exitCode: 0, stdout: '' };
+    },
+  });
+  return { tool, ran };
+}
+
 /** `lookup` (shown as "Look up"), which answers at once with a result and an artifact. */
 export function lookupTool() {
   return defineTool({
@@ -143,6 +158,7 @@ export interface ScriptedAgentOptions {
   /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
   store?: AgentStore;
   compaction?: CompactionOptions;
+  guardrails?: AgentGuardrails;
 }
 
 export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
@@ -153,6 +169,7 @@ export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions
     ...(extra.askQuestion && { askQuestion: true }),
     ...(extra.store && { store: extra.store }),
     ...(extra.compaction && { compaction: extra.compaction }),
+    ...(extra.guardrails && { guardrails: extra.guardrails }),
   });
   return { agent, model };
 }

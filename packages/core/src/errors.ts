@@ -82,6 +82,20 @@ export const ERROR_CODES = {
   LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
   /** A `StorageService` could not read or write a value (I/O failure, corrupt data, a lock held too long). */
   LOUSHO_STORAGE_ERROR: 'LOUSHO_STORAGE_ERROR',
+  /** A guardrail's check threw (or a guardrail is malformed): the run fails rather than passing unchecked. */
+  LOUSHO_GUARDRAIL_FAILED: 'LOUSHO_GUARDRAIL_FAILED',
+  /** A workspace path leaves the workspace root (`..`, an absolute path, a symlink pointing out). */
+  LOUSHO_WORKSPACE_PATH_OUTSIDE: 'LOUSHO_WORKSPACE_PATH_OUTSIDE',
+  /** A workspace file or directory does not exist, or is not the kind the operation needs. */
+  LOUSHO_WORKSPACE_NOT_FOUND: 'LOUSHO_WORKSPACE_NOT_FOUND',
+  /** A workspace file is too large, or binary, for the operation (e.g. editing it as text). */
+  LOUSHO_WORKSPACE_FILE_UNSUITABLE: 'LOUSHO_WORKSPACE_FILE_UNSUITABLE',
+  /** `edit_file` found its text zero times, or several times without `replace_all`. */
+  LOUSHO_EDIT_NO_UNIQUE_MATCH: 'LOUSHO_EDIT_NO_UNIQUE_MATCH',
+  /** A workspace or sandbox operation failed in the file system or the process (permissions, spawn failure). */
+  LOUSHO_WORKSPACE_IO: 'LOUSHO_WORKSPACE_IO',
+  /** A Node-only part (NodeWorkspace, SubprocessSandbox) was used in a runtime without Node's built-in modules. */
+  LOUSHO_UNSUPPORTED_RUNTIME: 'LOUSHO_UNSUPPORTED_RUNTIME',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -80,14 +80,15 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
     if (old && old !== client) old.destroy();
   }, [client]);
 
-  const state = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);
+  const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);
   return {
-    messages: state.messages,
-    status: state.status,
-    pendingApproval: state.pendingApproval,
-    error: state.error,
-    usage: state.usage,
-    finishReason: state.finishReason,
+    messages,
+    status,
+    pendingApproval,
+    error,
+    usage,
+    finishReason,
+    guardrail,
     sessionId: client.sessionId,
     send: client.send,
     stop: client.stop,

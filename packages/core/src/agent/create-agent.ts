@@ -7,6 +7,7 @@ import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
+import { runTraceOptions } from '../tracing/run-tracer.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
@@ -16,6 +17,7 @@ import { newId } from './ids.js';
 import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
+import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
@@ -188,6 +190,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
   const limits = checkLimits(config.limits);
   if (config.memory !== undefined) checkMemories(config.memory);
   const compactionHook = config.compaction ? createCompactionHook(config.compaction === true ? {} : config.compaction) : undefined;
+  const guardrails = normalizeGuardrails(config.guardrails);
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
@@ -317,6 +320,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
     hooks: hookList(),
     permissions: config.permissions ?? [],
     ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+    ...(guardrails ? { guardrails } : {}),
     ...(config.output ? { output: config.output } : {}),
     ...(useApprove && config.approve ? { approve: config.approve } : {}),
     ...(config.onEvent ? { onEvent: config.onEvent } : {}),
@@ -360,6 +364,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       buffered: !useApprove,
+      trace: runTraceOptions(config.traceExporter, options.traceParent, config),
       durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' && force ? { force: true } : {}) },
       sessionStore,
       prepare: async ({ recovered, snapshot: current }) => {
@@ -434,6 +439,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       continuation: continuationFor(record, decision),
+      trace: runTraceOptions(config.traceExporter, undefined, config),
       durable: { leg, mode: 'approval' },
       sessionStore,
       prepare: async () => {

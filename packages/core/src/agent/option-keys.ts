@@ -25,6 +25,8 @@ const LOOP_KEYS = {
   output: true,
   sandbox: true,
   limits: true,
+  traceExporter: true,
+  guardrails: true,
 } as const;
 
 export const CREATE_AGENT_OPTION_KEYS: OptionKeys<CreateAgentConfig> = {
@@ -66,6 +68,7 @@ export const EXECUTE_OPTION_KEYS: OptionKeys<ExecuteOptions> = {
   initialSteps: true,
   metadata: true,
   skills: true,
+  traceParent: true,
 };
 
 export const RESUME_OPTION_KEYS: OptionKeys<ResumeAfterApprovalOptions> = (() => {
@@ -73,7 +76,7 @@ export const RESUME_OPTION_KEYS: OptionKeys<ResumeAfterApprovalOptions> = (() =>
   return { ...rest, approvalId: true, approved: true, note: true, answer: true };
 })();
 
-export const RUN_OPTION_KEYS: OptionKeys<RunOptions> = { signal: true, sessionId: true, metadata: true };
+export const RUN_OPTION_KEYS: OptionKeys<RunOptions> = { signal: true, sessionId: true, metadata: true, traceParent: true };
 
 export const RETRY_OPTION_KEYS: OptionKeys<RetryOptions> = {
   retries: true,
@@ -90,8 +93,6 @@ export const RETRY_OPTION_KEYS: OptionKeys<RetryOptions> = {
 export const PLANNED_CREATE_AGENT_OPTIONS = {
   subagents: 'Sub-agents',
   maxSubagentDepth: 'Sub-agents',
-  guardrails: 'Guardrails and sandboxing',
-  traceExporter: 'Observability',
 } as const satisfies PlannedOptions;
 
 /** Documented options of `AgentExecutor.execute()` that this version does not build yet. */
@@ -114,7 +115,7 @@ export function checkRunOptions(where: string, options: unknown, session = false
   checkOptionKeys(where, options, session ? SESSION_RUN_OPTION_KEYS : RUN_OPTION_KEYS);
 }
 
-const SESSION_RUN_OPTION_KEYS: OptionKeys<Omit<RunOptions, 'sessionId'>> = { signal: true, metadata: true };
+const SESSION_RUN_OPTION_KEYS: OptionKeys<Omit<RunOptions, 'sessionId'>> = { signal: true, metadata: true, traceParent: true };
 
 export function checkRetryOptions(retry: unknown): void {
   if (retry === true || retry === false || retry === undefined) return;

@@ -1,6 +1,8 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { Message, ToolCall } from '../messages.js';
+import type { SpanRef } from '../tracing/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 import type { RunConfigContext, ToolCallRecord } from './types.js';
 
 /** A tool batch stopped at a call that waits for a person. */
@@ -36,6 +38,8 @@ export interface RunSnapshot {
   /** Whether the structured-output repair step was used. */
   repairUsed?: boolean;
   paused?: PausedBatch;
+  /** The guardrail that ended the run, once one blocked. */
+  guardrail?: GuardrailInfo;
   /**
    * What the run's memories recalled into the system prompt on its first model call: kept so every
    * later call of the run (and its continuation after a pause) sends the same system prompt.
@@ -51,4 +55,6 @@ export interface RunSnapshot {
   pendingInput?: Message[];
   /** The step count when the latest input was added: `maxSteps` counts the steps after it. */
   budgetFrom?: number;
+  /** With tracing: the span of the run's latest leg, which the next leg (after a pause or a crash) links to. */
+  traceSpan?: SpanRef;
 }

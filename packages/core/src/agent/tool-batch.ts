@@ -48,6 +48,7 @@ export async function runToolBatch(
 
   const record = (index: number, outcome: ToolOutcome) => {
     outcomes[index] = outcome;
+    deps.tracer?.toolEnd(outcome);
     snapshot.toolCalls.push(announceOutcome(scope, outcome));
     // Append the in-order run of finished calls to the transcript; checkpoint when it grows.
     let grew = false;
@@ -77,16 +78,19 @@ export async function runToolBatch(
 
   let paused: { index: number; approval: PendingApprovalInfo } | undefined;
   let index = start;
+  // A guardrail that ends the run (`snapshot.guardrail`) stops the batch like a propagating error.
+  const stopped = () => signal?.aborted || propagating || snapshot.guardrail;
   for (; index < calls.length; index++) {
-    if (signal?.aborted || propagating) break;
+    if (stopped()) break;
     while (running.size >= limit) await Promise.race(running);
-    if (signal?.aborted || propagating) break;
+    if (stopped()) break;
     const call = calls[index]!;
     if (restNotRun && index > start) {
       launch(index, Promise.resolve(notRunOutcome(call, 'The approval this run resumed from did not keep this call, so it was never started.')));
       continue;
     }
     let prepared: PreparedCall;
+    deps.tracer?.toolStart(call);
     try {
       if (index === start && first) {
         prepared = await first(scope);
@@ -105,7 +109,8 @@ export async function runToolBatch(
       paused = { index, approval: prepared.approval };
       break;
     }
-    launch(index, executeCall(scope, prepared));
+    const run = prepared;
+    launch(index, deps.tracer ? deps.tracer.runTool(call.id, run.ctx, () => executeCall(scope, run)) : executeCall(scope, run));
   }
 
   // No tool is left running detached: wait for everything in flight, whatever stopped the loop.
@@ -131,6 +136,12 @@ export async function runToolBatch(
     return { kind: 'aborted' };
   }
   if (paused) return { kind: 'paused', ...paused };
+  if (snapshot.guardrail) {
+    for (let i = start; i < calls.length; i++) {
+      if (!outcomes[i]) record(i, notRunOutcome(calls[i]!, `The guardrail '${snapshot.guardrail.name}' ended the run before this call was started.`));
+    }
+    await checkpointChain;
+  }
   return { kind: 'done' };
 }
 

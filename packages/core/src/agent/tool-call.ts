@@ -7,6 +7,7 @@ import { PropagatingToolError, toolErrorResult } from '../tools/errors.js';
 import { validateToolSchema } from '../tools/schema.js';
 import { parseToolArguments, validateToolArguments } from '../tools/validate-args.js';
 import type { ToolArtifact, ToolDescriptor, ToolErrorResult, ToolExecutionContext } from '../tools/types.js';
+import { checkToolGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { ToolCallRecord } from './types.js';
@@ -87,7 +88,7 @@ function announceCall(scope: CallScope, call: ToolCall, tool: ToolDescriptor | u
 
 /**
  * Everything that happens to a call before it runs, in the documented order: argument validation,
- * pre-tool hooks, permission rules, `needsApproval`, the pause. Runs one call at a time, in call order.
+ * pre-tool hooks, permission rules, tool guardrails, `needsApproval`, the pause. Runs one call at a time, in call order.
  * Throws only for propagating errors (a hook that throws, a `PropagatingToolError`).
  */
 export async function prepareCall(scope: CallScope, call: ToolCall): Promise<PreparedCall> {
@@ -117,6 +118,8 @@ export async function prepareCall(scope: CallScope, call: ToolCall): Promise<Pre
     const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'denied', error: rule.reason ?? `A permission rule denied '${call.name}'.`, details: rule.reason ? { reason: rule.reason } : {} });
     return { kind: 'done', outcome: errorOutcome(call, args, error), hookCtx };
   }
+  const guarded = await checkToolGuardrails(scope, call, args, hookCtx);
+  if (guarded) return guarded;
 
   const ctx = executionContext(scope, call, messages);
   let needs = tool.approvalKind === 'question' || rule?.decision === 'ask';

@@ -6,6 +6,8 @@ import type { SandboxAdapter, ToolArtifact, ToolDescriptor, ToolErrorResult } fr
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
 import type { AgentStore } from '../stores/types.js';
+import type { TraceExporter, TraceParent } from '../tracing/types.js';
+import type { AgentGuardrails, GuardrailInfo } from '../guardrails/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
 import type { CompactionOptions } from '../compaction/types.js';
@@ -81,6 +83,17 @@ export interface LoopOptions extends AgentCallbacks {
    * `result.budget`. Checked after each model call and each tool batch.
    */
   limits?: RunLimits;
+  /**
+   * Traces every run: an `invoke_agent` span per run (and per continuation after a pause), `chat`
+   * per model call, `execute_tool` per tool call (see docs/tracing.md). E.g. `createOtelTraceExporter()`
+   * from `@lousho/build-ai-agent/otel`.
+   */
+  traceExporter?: TraceExporter;
+  /**
+   * Checks on the input (before any model call), on each tool call (after permission rules, before
+   * `needsApproval`) and on the final reply. A block ends the run with `finishReason: 'guardrail'`.
+   */
+  guardrails?: AgentGuardrails;
 }
 
 /** Project instructions (e.g. an `AGENTS.md`): the text, or a file read when the run's config is resolved. */
@@ -129,6 +142,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   sessionId?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * The span this run nests under, with its exporter (used when the agent has no `traceExporter`
+   * of its own): a tool's `ctx.trace` for a run inside a tool call, or the `trace` of `withSpan()`.
+   */
+  traceParent?: TraceParent;
 }
 
 export interface ExecutionResult<TObject = unknown> {
@@ -153,6 +171,8 @@ export interface ExecutionResult<TObject = unknown> {
   outputError?: { message: string; issues: { path: string; message: string }[] };
   /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`): which one, its value, what was used. */
   budget?: BudgetExceeded;
+  /** Set when a guardrail ended the run (`finishReason: 'guardrail'`): which, at what stage, and why. */
+  guardrail?: GuardrailInfo;
 }
 
 /** A streaming run: iterate its events; `result` settles when the run ends. */

@@ -3,6 +3,7 @@ import type { ModelFinishReason } from '../providers/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { BudgetExceeded } from '../agent/stages/budget.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 
 /** Why a run ended. See "Finish reasons" in the docs. */
 export type FinishReason =
@@ -107,6 +108,8 @@ export type AgentStreamEvent =
       outputError?: { message: string; issues: { path: string; message: string }[] };
       /** Which `limits` budget ended the run (`finishReason: 'budget-exceeded'`). */
       budget?: BudgetExceeded;
+      /** With `finishReason: 'guardrail'`: the guardrail that blocked, its stage and its reason. */
+      guardrail?: GuardrailInfo;
     })
   /** The run failed; `run.done` does not follow. */
   | (StreamEventBase & { type: 'error'; error: SerializedError })
@@ -146,4 +149,4 @@ export type AgentListenerEvent =
       replacedByHook?: string;
     }
   | { type: 'approval-requested'; runId: string; approval: PendingApprovalInfo }
-  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string };
+  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string; guardrail?: GuardrailInfo };

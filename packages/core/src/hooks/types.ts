@@ -65,4 +65,6 @@ export interface PermissionDecisionRecord {
   hook?: string;
   /** The rule that decided, when a permission rule did. */
   rule?: PermissionRule;
+  /** The guardrail that denied, when a tool guardrail did. */
+  guardrail?: string;
 }

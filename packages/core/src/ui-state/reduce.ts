@@ -3,6 +3,7 @@ import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForEr
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIPart, UIToolApproval, UIToolPart } from './types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -78,7 +79,7 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   let list = listOf<MessageList>(s)!;
   let cursor = cursorOfState(s);
-  let { status, pendingApproval, error, usage, finishReason } = s;
+  let { status, pendingApproval, error, usage, finishReason, guardrail } = s;
   // Reply content: the list with it, or undefined when the event changed no part (then only `seq` moves).
   let reply: MessageList | undefined | null;
 
@@ -114,7 +115,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       }
       cursor |= CURSOR_STEP_BOUNDARY;
       status = 'submitted';
-      pendingApproval = error = finishReason = null;
+      pendingApproval = error = finishReason = guardrail = null;
       break;
     }
 
@@ -154,6 +155,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
         list = endLegParts(list, (event as { parts?: number }).parts);
       }
       error = failed ? event.error : null;
+      // (An `error` event has no guardrail.)
+      guardrail = (event as { guardrail?: GuardrailInfo }).guardrail || null;
       if (!failed) usage = event.usage;
       break;
     }
@@ -171,5 +174,5 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     if (status === 'submitted' || status === 'idle') status = 'streaming';
   }
   // Every event says which run the state is in now.
-  return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, event.runId);
+  return new Snapshot(list, cursor, { status, pendingApproval, error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq });
 }

@@ -62,7 +62,7 @@ describe('unknown options are errors', () => {
       code: 'LOUSHO_UNKNOWN_OPTION',
       message: 'AgentExecutor.execute() has no option `maxStep`: did you mean `maxSteps`?',
     });
-    expect(() => AgentExecutor.stream({ agent: { name: 'a' }, input: 'hi', provider, guardrails: {} } as never)).toThrow(/`guardrails` is documented/);
+    expect(() => AgentExecutor.stream({ agent: { name: 'a' }, input: 'hi', provider, subagents: {} } as never)).toThrow(/`subagents` is documented/);
     await expect(resumeAfterApproval({ approvalId: 'x', approved: true, agent: { name: 'a' }, provider, input: 'hi' } as never)).rejects.toMatchObject({ code: 'LOUSHO_UNKNOWN_OPTION', option: 'input' });
   });
 
