@@ -138,7 +138,9 @@ export interface Agent<TObject = unknown, TTools = unknown> {
   close(): Promise<void>;
 }
 
+/** Options of `agent.resume(sessionId, options)`: finishing a run a crash (or a lost lease) cut off. */
 export interface ResumeOptions {
+  /** Stops the resumed run, as `send()`'s `signal` does. */
   signal?: AbortSignal;
   /**
    * Take the session over even while another run's lease on it has not run out (default true:

@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '../errors.js';
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { ToolCallHookContext, ToolCallHookResult } from '../hooks/types.js';
 import type { Message, ToolCall } from '../messages.js';
@@ -271,7 +272,7 @@ export async function executeCall(scope: CallScope, prepared: Extract<PreparedCa
       raw = await tool.execute(args as never, ctx);
     } else {
       const legacy = tool.tool?.execute;
-      if (!legacy) throw new Error(`Tool '${call.name}' has no execute function.`);
+      if (!legacy) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_TOOL_DEFINITION, `Tool '${call.name}' has no execute function.`, { hint: 'Give the tool an execute(args, ctx) function.' });
       raw = await legacy(args, { toolCallId: call.id, messages: ctx.messages, abortSignal: ctx.abortSignal });
     }
     const { value, artifacts } = splitArtifacts(raw);

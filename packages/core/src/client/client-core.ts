@@ -155,20 +155,19 @@ export function createClientCore(
 
   /** Applies one event (a replayed duplicate changes nothing). */
   function apply(event: AgentStreamEvent): void {
+    // (Every event of a session has its `seq`: both transports read a session's log.)
     const { seq } = event;
-    if (typeof seq === 'number') {
-      if (seq <= seen) return;
-      // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
-      // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
-      // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
-      if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
-      seen = seq;
-    }
+    if (seq <= seen) return;
+    // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
+    // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
+    // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
+    if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
+    seen = seq;
     let next: AgentUIState;
     try {
       next = reduceAgentEvents(state, event);
     } catch (cause) {
-      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is not an event.`, { cause });
     }
     if (next === state) return;
     const { error, finishReason } = (state = next);

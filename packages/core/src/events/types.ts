@@ -100,8 +100,12 @@ export type AgentStreamEvent =
       type: 'run.done';
       finishReason: FinishReason;
       usage: RunUsage;
-      /** The final assistant text of the run. */
-      text: string;
+      /**
+       * The final assistant text of the run, on the events of `agent.stream()` in the process
+       * that ran the leg. Not sent on the wire nor kept in the session's log: the deltas before
+       * it carried the reply (docs/protocol.md).
+       */
+      text?: string;
       steps: number;
       approvalId?: string;
       object?: unknown;

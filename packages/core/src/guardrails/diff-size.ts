@@ -1,6 +1,7 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { Guardrail, GuardrailContext, GuardrailResult } from './types.js';
 
+/** Options of `createDiffSizeGuardrail()`. */
 export interface DiffSizeGuardrailOptions {
   /** Most lines one call may change (removed plus added). */
   maxLines?: number;

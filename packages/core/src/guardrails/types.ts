@@ -42,6 +42,7 @@ export interface ToolGuardrailContext extends GuardrailContextBase {
   previousCalls?: readonly GuardrailToolCall[];
 }
 
+/** What a guardrail's `check` is given: the input, the final reply or one tool call, by stage. */
 export type GuardrailContext = InputGuardrailContext | OutputGuardrailContext | ToolGuardrailContext;
 
 /** What a check returns to stop something: `{ block: 'why' }`. Anything else lets it through. */
@@ -49,6 +50,7 @@ export interface GuardrailVerdict {
   block: string;
 }
 
+/** What `check` returns: a verdict that blocks, or nothing to let the value through. */
 export type GuardrailResult = GuardrailVerdict | undefined | void;
 
 /**
@@ -57,6 +59,7 @@ export type GuardrailResult = GuardrailVerdict | undefined | void;
  */
 export interface Guardrail {
   name: string;
+  /** Looks at the value of its stage; returns a verdict to block it, or nothing. */
   check(ctx: GuardrailContext): GuardrailResult | Promise<GuardrailResult>;
   /**
    * For tool guardrails: `'end-run'` (the default) ends the run with `finishReason: 'guardrail'`;

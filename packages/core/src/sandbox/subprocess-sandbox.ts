@@ -5,6 +5,7 @@ import type { SandboxAdapter } from '../tools/types.js';
 import type { ExecOptions, ExecResult } from '../workspace/types.js';
 import { minimalEnv, runProcess, type RunningProcess } from './run-process.js';
 
+/** Options of `new SubprocessSandbox()`. */
 export interface SubprocessSandboxOptions {
   /** Directory commands start in (absolute; default: the process's working directory). */
   cwd?: string;
@@ -52,6 +53,7 @@ export class SubprocessSandbox implements SandboxAdapter {
     return fn();
   }
 
+  /** Runs a command (a shell line, or an argument list run without a shell) in a child process. */
   exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     const o = this.#options;
     if (typeof command === 'string' ? command.length === 0 : command.length === 0 || command.some((a) => typeof a !== 'string')) {

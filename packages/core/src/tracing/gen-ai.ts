@@ -35,6 +35,7 @@ export const GEN_AI = {
   errorType: 'error.type',
 } as const;
 
+/** The `lousho.*` span attributes the tracing stage sets besides the OpenTelemetry GenAI conventions' own. */
 export const LOUSHO_ATTR = {
   /** True when the span's `gen_ai.usage.*` numbers are estimates (the provider reported none). */
   usageEstimated: 'lousho.usage.estimated',

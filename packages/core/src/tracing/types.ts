@@ -36,6 +36,7 @@ export interface TraceSpan {
    * call spans under it, so tracing that is wired in but switched off costs next to nothing.
    */
   readonly noop?: boolean;
+  /** Sets attributes on the span; a later value replaces an earlier one under the same key. */
   setAttributes(attributes: TraceAttributes): void;
   /** Marks the span failed: error status, `error.type`, and an `exception` event. */
   fail(error: TraceError): void;
@@ -43,8 +44,10 @@ export interface TraceSpan {
   end(): void;
 }
 
+/** What a span stands for: `client` for a call that leaves the process (a model call), `internal` for work in it. */
 export type TraceSpanKind = 'internal' | 'client';
 
+/** How `TraceExporter.startSpan` opens a span: its kind, parent, links and first attributes. */
 export interface SpanStartOptions {
   /** `client` for calls that leave the process (model calls); default `internal`. */
   kind?: TraceSpanKind;
@@ -65,6 +68,7 @@ export interface SpanStartOptions {
  * from `@lousho/build-ai-agent/otel`, or your own.
  */
 export interface TraceExporter {
+  /** Opens a span named `name`; whoever starts it ends it. */
   startSpan(name: string, options?: SpanStartOptions): TraceSpan;
   /**
    * Runs `fn` with `span` as the current span of the exporter's context (OpenTelemetry: the active

@@ -8,6 +8,7 @@ import { decodeText, isBinary, trimPartialCharacter } from './text.js';
 import type { FsProvider } from './types.js';
 import { walkFiles } from './walk.js';
 
+/** Options of `createFsTools()`. */
 export interface FsToolsOptions {
   /** Only `read_file`, `list_dir`, `glob` and `grep` (no tool that writes). Default false. */
   readOnly?: boolean;

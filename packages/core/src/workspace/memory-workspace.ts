@@ -8,6 +8,7 @@ import type { ExecOptions, ExecResult, FsEntry, FsProvider, FsStat, ShellProvide
 /** What a scripted command produces: its stdout as a string, or a result (missing fields: exit code 0, no output). */
 export type ScriptedResult = string | Partial<Omit<ExecResult, 'durationMs' | 'truncated'>>;
 
+/** What a scripted command of a `MemoryWorkspace` is given when it runs. */
 export interface ScriptedExecContext {
   command: string;
   /** The working directory, relative to the root (`''` for the root). */
@@ -18,8 +19,10 @@ export interface ScriptedExecContext {
   signal?: AbortSignal;
 }
 
+/** A scripted answer of a `MemoryWorkspace` to a command: a fixed result, or a function of the call. */
 export type ScriptedCommand = ScriptedResult | ((ctx: ScriptedExecContext) => ScriptedResult | Promise<ScriptedResult>);
 
+/** Options of `new MemoryWorkspace()`. */
 export interface MemoryWorkspaceOptions {
   /** The initial files: path → text or bytes. Directories are implied by the paths. */
   files?: Record<string, string | Uint8Array>;
@@ -109,6 +112,7 @@ export class MemoryWorkspace implements FsProvider, ShellProvider {
     return Object.fromEntries([...this.#files].sort(([a], [b]) => (a < b ? -1 : 1)).map(([path, { data }]) => [path, decodeText(data)]));
   }
 
+  /** Runs a command by its script (`MemoryWorkspaceOptions`); nothing runs on the host. */
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     if (typeof command !== 'string' || command.length === 0) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'exec() needs a command line (a non-empty string).');
     const cwd = this.#path(options.cwd ?? '.');

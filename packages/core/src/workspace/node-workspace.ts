@@ -9,6 +9,7 @@ import type { ExecOptions, ExecResult, FsEntry, FsEntryType, FsProvider, FsStat,
 type Fs = NodeFs;
 type Path = NodePath;
 
+/** Options of `new NodeWorkspace()`. */
 export interface NodeWorkspaceOptions {
   /** The directory the workspace is confined to (absolute; it must exist). */
   root: string;
@@ -188,6 +189,7 @@ export class NodeWorkspace implements FsProvider, ShellProvider {
     return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
+  /** Runs one command line in a directory of the workspace (its root unless `cwd` names another). */
   async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     if (typeof command !== 'string' || command.length === 0) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'exec() needs a command line (a non-empty string).');
     const realRoot = await this.#root();

@@ -20,6 +20,7 @@ export class SandboxShell implements ShellProvider {
     this.#defaults = defaults;
   }
 
+  /** Runs one command line in the sandbox. */
   exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
     const env = this.#defaults.env || options.env ? { ...this.#defaults.env, ...options.env } : undefined;
     return this.#sandbox.exec!(command, { ...this.#defaults, ...options, ...(env ? { env } : {}) });

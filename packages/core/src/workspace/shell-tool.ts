@@ -5,6 +5,7 @@ import type { NeedsApproval } from '../tools/types.js';
 import { capText } from './output-buffer.js';
 import type { ShellProvider } from './types.js';
 
+/** Options of `createShellTool()`. */
 export interface ShellToolOptions {
   /** The tool's name (default `'shell'`; the command guardrail checks tools named `shell` by default). */
   name?: string;

@@ -1,6 +1,7 @@
 /** What a path is. A symlink is reported as such by `readDir` (and never followed by the walkers). */
 export type FsEntryType = 'file' | 'directory' | 'symlink' | 'other';
 
+/** What a workspace tells of one path. */
 export interface FsStat {
   type: FsEntryType;
   /** Bytes (0 for a directory). */
@@ -8,6 +9,7 @@ export interface FsStat {
   mtimeMs?: number;
 }
 
+/** One entry of a workspace directory listing. */
 export interface FsEntry {
   name: string;
   type: FsEntryType;
@@ -29,6 +31,7 @@ export interface FsProvider {
   readDir(path: string): Promise<FsEntry[]>;
 }
 
+/** How one command runs. */
 export interface ExecOptions {
   /** Directory to run in, relative to the workspace root (default: the root). */
   cwd?: string;
@@ -44,6 +47,7 @@ export interface ExecOptions {
   stdin?: string;
 }
 
+/** What one command did. */
 export interface ExecResult {
   /** The exit code, or null when a signal ended it. */
   exitCode: number | null;
@@ -60,5 +64,6 @@ export interface ExecResult {
 
 /** Runs shell command lines (`/bin/sh -c`) for the `shell` tool. */
 export interface ShellProvider {
+  /** Runs one command line and resolves with what it did. */
   exec(command: string, options?: ExecOptions): Promise<ExecResult>;
 }

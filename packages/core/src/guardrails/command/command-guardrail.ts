@@ -22,6 +22,7 @@ export interface GuardedCommand {
  */
 export type CommandRule = string | ((command: GuardedCommand) => boolean | string | undefined);
 
+/** Options of `createCommandGuardrail()`. */
 export interface CommandGuardrailOptions {
   /** When given, every command the line runs must match one of these (a prefix: `'git status'` allows `git status -s`). */
   allow?: readonly CommandRule[];

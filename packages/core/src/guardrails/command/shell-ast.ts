@@ -15,12 +15,14 @@ export type WordPart =
   /** `$(( ... ))`: a number; `nested` holds expansions inside it. */
   | { type: 'arithmetic'; nested: WordPart[] };
 
+/** A word of a parsed shell command line. */
 export interface ShellWord {
   /** The word as written. */
   raw: string;
   parts: WordPart[];
 }
 
+/** A redirection of a parsed shell command (`>`, `<`, ...) and its target. */
 export interface Redirect {
   op: string;
   target: ShellWord;
@@ -28,6 +30,7 @@ export interface Redirect {
   body?: ShellWord;
 }
 
+/** One command of a parsed shell command line. */
 export interface SimpleCommand {
   type: 'simple';
   /** `NAME=value` words before the command name (`value` as a word). */
@@ -48,6 +51,7 @@ export interface CompoundCommand {
   redirects: Redirect[];
 }
 
+/** A parsed shell command: a simple command or a compound one. */
 export type ShellCommand = SimpleCommand | CompoundCommand;
 
 /** A command line: its commands, in order, however they are joined (`;`, `&&`, `||`, `|`, `&`, new lines). */
