@@ -1,6 +1,6 @@
 // What `#node-files` resolves to in browsers and edge workers: no file system. `loadNodeFiles()`
 // sees `available: false` and fails with an error naming the feature that needs Node.
-import type * as NodeFiles from '../node/node-files.js';
+import type * as NodeFiles from './node-files-types.js';
 
 const unavailable = (): never => {
   throw new Error('This runtime has no file system.');

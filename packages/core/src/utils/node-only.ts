@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 
-type NodeFiles = typeof import('../node/node-files.js');
+type NodeFiles = typeof import('./node-files-types.js');
 
 /**
  * Loads the Node-only file helpers (`#node-files`) on first use. Browsers and workers resolve that
