@@ -12,7 +12,7 @@ export function describeGuardrail(target: DemoTarget, browser: () => Browser): v
   describe.each(target.modes)('coding tools and a guardrail stop (%s)', (mode) => {
     it('a destructive command is stopped by the guardrail, then edit_file and shell cards work', async () => {
       const { page, pageErrors, close } = await openDemo(browser(), target, mode);
-      await page.getByRole('button', { name: 'Coding: delete everything (a guardrail stops it)' }).click();
+      await page.getByRole('button', { name: 'Coding: delete everything (a guardrail blocks it)' }).click();
       const notice = page.getByTestId('guardrail');
       await notice.waitFor();
       await waitForStatus(page, 'idle');
