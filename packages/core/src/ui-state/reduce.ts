@@ -2,7 +2,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIPart, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
@@ -86,10 +86,9 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
-    case 'compaction.done':
-      // Joins the reply's last part unless a new step began (a compaction divider comes right after
-      // `step.start`, so it is always a part of its own). The part's type is the event's first word.
-      reply = appendReplyPart(list, cursor, { type: event.type.split('.')[0], text: (event as { delta?: string }).delta } as UIPart, !(cursor & CURSOR_STEP_BOUNDARY));
+      // Joins the reply's last part unless a new step began.
+      // (`text.delta` → `text`, `reasoning.delta` → `reasoning`.)
+      reply = appendReplyPart(list, cursor, { type: event.type.slice(0, -6) as 'text' | 'reasoning', text: event.delta }, !(cursor & CURSOR_STEP_BOUNDARY));
       break;
 
     case 'user.message': {
@@ -100,6 +99,11 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       cursor = CURSOR_STEP_BOUNDARY;
       break;
     }
+
+    case 'compaction.done':
+      // A divider of its own (never joined: two compactions in one step show as two).
+      reply = appendReplyPart(list, cursor, { type: 'compaction' });
+      break;
 
     case 'step.start':
       cursor |= CURSOR_STEP_BOUNDARY;
