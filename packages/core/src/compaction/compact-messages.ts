@@ -3,6 +3,7 @@ import type { LLMProvider, ToolSpec } from '../providers/types.js';
 import { checkCompactionOptions, compactRequest } from './compact.js';
 import type { CompactionOptions } from './types.js';
 
+/** What `compactMessages()` takes: the compaction options plus the request the messages are for. */
 export interface CompactMessagesOptions extends CompactionOptions {
   /** The model the messages are for (its context window comes from the registry unless `contextWindow` is given). */
   model: string;

@@ -10,6 +10,7 @@ export const COMPACTION_HOOK = Symbol.for('lousho.compactionHook');
 export interface CompactionHook extends AgentHook {
   readonly name: 'compaction';
   readonly [COMPACTION_HOOK]: CompactionOptions;
+  /** Compacts the request in place when it is over the threshold (outside an agent; an agent runs it at its compaction stage). */
   preGenerate(ctx: GenerateHookContext): Promise<void>;
 }
 

@@ -10,6 +10,7 @@ import type { CompactionContext, CompactionResult, CompactionStrategy } from './
 /** The first line of a summary message; also how a later summary recognises an earlier one. */
 export const SUMMARY_HEADING = '[Summary of the earlier conversation]';
 
+/** What `summarizeStrategy()` takes: who writes the summary, and how long it may be. */
 export interface SummarizeStrategyOptions {
   /**
    * Who writes the summary: a provider (its default model), or a model id for the run's provider.

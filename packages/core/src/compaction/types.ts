@@ -39,6 +39,7 @@ export interface CompactionResult {
 /** A way to make a transcript smaller. `compact()` may be async (a summary calls a model). */
 export interface CompactionStrategy {
   readonly name: string;
+  /** Returns a smaller transcript for `messages` (never changing them), keeping what `ctx` protects. */
   compact(messages: readonly Message[], ctx: CompactionContext): CompactionResult | Promise<CompactionResult>;
 }
 
@@ -56,6 +57,7 @@ export interface CompactionInfo {
   strategy: string;
 }
 
+/** What `createCompactionHook()` and `createAgent({ compaction })` take: when to compact, and how. */
 export interface CompactionOptions {
   /** Compact when the request exceeds this share of the context window, in percent (default 90). */
   thresholdPercent?: number;

@@ -36,11 +36,17 @@ export interface GenerateHookContext {
 
 export type HookContext = ToolCallHookContext | GenerateHookContext;
 
+/** Code the agent loop runs around each tool call and each model call (`createAgent({ hooks })`). */
 export interface AgentHook {
+  /** Names the hook in errors and traces. */
   name: string;
+  /** Before a tool runs: may block it (`{ deny }`), answer in its place (`{ result }`) or change its input (`{ input }`). */
   preToolCall?(ctx: ToolCallHookContext): PreToolCallOutcome | Promise<PreToolCallOutcome>;
+  /** After a tool ran: may replace its result (`{ result }`). */
   postToolCall?(ctx: ToolCallHookContext, result: ToolCallHookResult): PostToolCallOutcome | Promise<PostToolCallOutcome>;
+  /** Before a model call: may change the request's `messages` and `system` in place. */
   preGenerate?(ctx: GenerateHookContext): void | Promise<void>;
+  /** After a model call, with its response. */
   postGenerate?(ctx: GenerateHookContext, response: GenerateResult): void | Promise<void>;
 }
 

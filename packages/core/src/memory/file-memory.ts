@@ -4,6 +4,7 @@ import { loadNodeFiles } from '../utils/node-only.js';
 import { storageMemory, type StorageMemoryOptions } from './storage-memory.js';
 import type { MemoryProvider } from './types.js';
 
+/** What `fileMemory()` takes: the folder, and how many items a slot keeps. */
 export interface FileMemoryOptions extends StorageMemoryOptions {
   /** The folder memory is kept in (created on first write). */
   dir: string;

@@ -3,6 +3,7 @@ import { newId } from '../agent/ids.js';
 import { MemoryStorageService, storageKeySegment, type StorageService } from '../storage/storage-service.js';
 import type { MemoryItem, MemoryProvider } from './types.js';
 
+/** What `storageMemory()` takes: how many items a slot keeps. */
 export interface StorageMemoryOptions {
   /** Items kept per slot; the oldest go first (default 1,000). */
   maxItems?: number;

@@ -32,6 +32,7 @@ export interface MemoryScopeContext {
  */
 export type MemoryScope = 'global' | 'session' | ((ctx: MemoryScopeContext) => string | Promise<string>);
 
+/** How much of a memory a run recalls into its system prompt (the newest items first). */
 export interface MemoryRecallOptions {
   /** Most items recalled into the system prompt (default 20). */
   limit?: number;
@@ -39,6 +40,7 @@ export interface MemoryRecallOptions {
   maxTokens?: number;
 }
 
+/** What `defineMemory()` takes: the memory's name, whose it is, and where its items are kept. */
 export interface MemoryDefinition {
   /** Names the tools `remember_<name>` and `recall_<name>`: letters, digits, `_` and `-`, at most 50. */
   name: string;

@@ -19,6 +19,7 @@ export interface Skill {
   readFile(path: string): Promise<string>;
 }
 
+/** What `defineSkill()` takes: a skill written in code rather than read from a `SKILL.md` folder. */
 export interface SkillDefinition {
   /** How the model names the skill: letters, digits, `-` and `_`, at most 64 characters. */
   name: string;

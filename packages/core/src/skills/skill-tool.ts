@@ -9,6 +9,10 @@ export const LOAD_SKILL_TOOL = 'load_skill';
 /** A skill file larger than this is cut (the model is told so): a skill must not flood the context. */
 const MAX_FILE_CHARS = 100_000;
 
+/**
+ * What the `load_skill` tool answers the model: a skill's instructions with the list of its other
+ * files, or (with `file`) the text of one of them, `truncated` when it was cut to fit.
+ */
 export type LoadSkillResult =
   | { skill: string; content: string; files: readonly string[] }
   | { skill: string; file: string; content: string; truncated?: true };

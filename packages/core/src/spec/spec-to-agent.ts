@@ -21,6 +21,7 @@ import { SPEC_BUILTIN_TOOLS, type AgentSpec } from './schema.js';
 /** Validates a structured-output value against a JSON Schema (what `output` in a spec needs). */
 export type OutputValidator = (schema: JSONSchema) => StandardSchemaV1['~standard']['validate'];
 
+/** What `specToAgent()` takes besides the spec: the provider and the tools a spec refers to by name. */
 export interface SpecToAgentOptions {
   /** The provider (default: from the spec's `model`, a `provider/model` string, and the environment's credentials). */
   provider?: LLMProvider;
