@@ -6,4 +6,6 @@ export * from '@lousho/flows';
 export * from '@lousho/evals';
 // The root's createAgent connects `mcpServers` through @lousho/mcp (core's own refuses them).
 export { createAgent } from './create-agent.js';
+// Specs get the same MCP support, and JSON Schema checks of `output` (both from @lousho/mcp).
+export { specToAgent } from './spec-to-agent.js';
 export { connectMcp, loadMcpTools, type LoadMcpToolsOptions, type McpConnection, type SkippedMcpTool } from '@lousho/mcp';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type CompactionOptions, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 import { createFlowAgent, FlowBuilder } from '@lousho/flows';
 
 /** A promise the test opens when it is ready. */
@@ -120,6 +120,11 @@ export function waitTool() {
   return { tool, started };
 }
 
+/** `read_page`, whose result is `chars` characters long (large results make a transcript compact). */
+export function pageTool(chars = 4000) {
+  return defineTool({ name: 'read_page', description: 'Reads a page', input: z.object({}), execute: async () => 'p'.repeat(chars) });
+}
+
 /** `shell`, which records the commands it really ran. */
 export function shellTool() {
   const ran: string[] = [];
@@ -153,6 +158,7 @@ export interface ScriptedAgentOptions {
   askQuestion?: boolean;
   /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
   store?: AgentStore;
+  compaction?: CompactionOptions;
   guardrails?: AgentGuardrails;
 }
 
@@ -163,6 +169,7 @@ export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions
     ...(extra.tools && { tools: extra.tools }),
     ...(extra.askQuestion && { askQuestion: true }),
     ...(extra.store && { store: extra.store }),
+    ...(extra.compaction && { compaction: extra.compaction }),
     ...(extra.guardrails && { guardrails: extra.guardrails }),
   });
   return { agent, model };

@@ -1,7 +1,7 @@
 import { createCommandGuardrail, memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, lookupFlow, lookupTool, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, lookupFlow, lookupTool, pageTool, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -743,6 +743,26 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         await eventually(() => expect(lastText(b.state())).toBe('Second answer.'));
         expect(b.state().messages[0]).toBe(question);
         expect(b.state().messages[1]).toBe(answer);
+      });
+
+      scenario('compaction: the reply shows a quiet divider where earlier tool results were shortened', async (w) => {
+        // Two results of ~1,000 tokens each in a 2,000-token window: the third model call is over 90%.
+        await w.setup([[{ tool: 'read_page', id: 'p1' }], [{ tool: 'read_page', id: 'p2' }], ['Both pages read.']], { tools: [pageTool()], compaction: { contextWindow: 2000 } });
+        const events: AgentStreamEvent[] = [];
+        const b = await w.mount({ onEvent: (event) => events.push(event) });
+        expect(await b.send('Read two pages')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        const state = b.state();
+        expect(state.messages[1]!.parts.map((part) => part.type)).toEqual(['tool', 'tool', 'compaction', 'text']);
+        expect(lastText(state)).toBe('Both pages read.');
+        // The client passes on the events that change its state: `compaction.done` (the log has both).
+        expect(events.filter((event) => event.type.startsWith('compaction.'))).toEqual([expect.objectContaining({ type: 'compaction.done', step: 3, pruned: 1, summarized: 0 })]);
+        const log = w.agent.sessions.eventsAfter(state.sessionId!, 0).filter((event) => event.type.startsWith('compaction.'));
+        expect(log).toEqual([expect.objectContaining({ type: 'compaction.start', step: 3, contextWindow: 2000 }), expect.objectContaining({ type: 'compaction.done', step: 3 })]);
+        // The model got the older result shortened, the newer one whole.
+        const sent = w.model.calls[2]!.filter((message) => message.role === 'tool').map((message) => message.content);
+        expect(sent).toEqual(['[pruned: read_page result, 4000 chars]', 'p'.repeat(4000)]);
+        expect(shown(state)).toEqual(shown(w.fromLog(state.sessionId!)));
       });
 
       if (driver.supportsSourceChange) {

@@ -51,6 +51,16 @@ export const ERROR_CODES = {
   LOUSHO_INVALID_CONFIG: 'LOUSHO_INVALID_CONFIG',
   /** A dynamic config resolver threw or returned something unusable. */
   LOUSHO_CONFIG_RESOLVER_FAILED: 'LOUSHO_CONFIG_RESOLVER_FAILED',
+  /** An options object has a key the SDK does not know (the message names the closest known one). */
+  LOUSHO_UNKNOWN_OPTION: 'LOUSHO_UNKNOWN_OPTION',
+  /** A documented option that this version does not implement yet: refused rather than ignored. */
+  LOUSHO_UNSUPPORTED_OPTION: 'LOUSHO_UNSUPPORTED_OPTION',
+  /** A skill (`defineSkill()` or a `SKILL.md` file) is malformed; the message names the file and the field. */
+  LOUSHO_INVALID_SKILL: 'LOUSHO_INVALID_SKILL',
+  /** An agent spec file or object is malformed; the message names the file, the line and the field. */
+  LOUSHO_INVALID_SPEC: 'LOUSHO_INVALID_SPEC',
+  /** A model request does not fit the model's context window even after compaction. */
+  LOUSHO_CONTEXT_OVERFLOW: 'LOUSHO_CONTEXT_OVERFLOW',
   /** `registerModel()` was given an entry it cannot use. */
   LOUSHO_MODEL_INFO_INVALID: 'LOUSHO_MODEL_INFO_INVALID',
 

@@ -35,6 +35,20 @@ describe('documented snippets run unchanged', () => {
     expect(timed.result.finishReason).toBe('stop');
   });
 
+  it('Skills, Memory, Context compaction, Declarative specs: the documented forms run, every documented name exists', async () => {
+    const root = await import('@lousho/build-ai-agent');
+    for (const name of ['defineSkill', 'loadSkills', 'defineMemory', 'inMemoryMemory', 'fileMemory', 'createCompactionHook', 'twoPhaseStrategy', 'summarizeStrategy', 'pinMessage', 'compactMessages', 'loadSpec', 'agentSpecSchema', 'specToAgent']) {
+      expect(typeof (root as Record<string, unknown>)[name], name).not.toBe('undefined');
+    }
+    const { agent, model, withDefaults } = await import('./snippets/context-sections.js');
+    const result = await agent.send('How do refunds work?', { sessionId: 's1' });
+    expect(result.text).toBe('Refunds take 5 days.');
+    expect(model.calls[0]!.system).toContain('refunds: How refunds are handled');
+    expect(model.calls[0]!.system).toContain('tone: How to write replies');
+    expect(model.calls[0]!.tools!.map((t) => t.name).sort()).toEqual(['load_skill', 'recall_customer', 'remember_customer']);
+    expect((await withDefaults.send('hi')).text).toBe('ok');
+  });
+
   it('Finish reasons: maxSteps', async () => {
     const { result } = await import('./snippets/finish-reasons.js');
     expect(result.finishReason).toBe('stop');

@@ -25,6 +25,14 @@ import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { endsLeg, SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
 import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
+import { createCompactionHook } from '../compaction/hook.js';
+import { checkMemories } from '../memory/define-memory.js';
+import { modelChain } from './model-chain.js';
+import { checkCreateAgentOptions, checkRunOptions } from './option-keys.js';
+import { checkLimits } from './stages/budget.js';
+
+/** `C` with every key `T` does not have mapped to `never`, so a misspelt option is a type error. */
+export type KnownKeysOnly<C, T> = C & { readonly [K in Exclude<keyof C, keyof T>]: never };
 
 export { SessionAwaitingApprovalError };
 
@@ -192,8 +200,10 @@ function normalizeMaxSteps(value: number | undefined): number {
 }
 
 /** Creates an agent: `send()` / `stream()` runs, sessions, and approvals. */
-export function createAgent<const C extends CreateAgentConfig<any>>(config: C): Agent<OutputOf<C>, ToolsOfConfig<C>> {
+export function createAgent<const C extends CreateAgentConfig<any>>(config: KnownKeysOnly<C, CreateAgentConfig<any>>): Agent<OutputOf<C>, ToolsOfConfig<C>> {
   type Out = OutputOf<C>;
+  // A key createAgent() does not know is a mistake to report, never an option to ignore.
+  checkCreateAgentOptions(config);
   // A model string alone is enough: `createAgent({ model: 'openai/gpt-4o-mini' })` builds the provider
   // from the environment's credentials (a missing key is a clear error naming the variable).
   const fromModelString = !config.provider && typeof config.model === 'string';
@@ -207,6 +217,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
+  const limits = checkLimits(config.limits);
+  if (config.memory !== undefined) checkMemories(config.memory);
+  const compactionHook = config.compaction ? createCompactionHook(config.compaction === true ? {} : config.compaction) : undefined;
   const guardrails = normalizeGuardrails(config.guardrails);
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
@@ -223,7 +236,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   // Cross-process signals only make sense with the store's own session log (they announce its appends).
   const signals: StoreSignals | undefined = store.sessions ? store.signals : undefined;
   const followers = new Map<string, RemoteFollower>();
-  const hookList = () => (config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : []);
+  const hookList = () => {
+    const hooks = config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : [];
+    return compactionHook ? [...hooks, compactionHook] : hooks;
+  };
   const sessions = new Map<string, SessionRuntime>();
   // A session the store forgot on its own (memoryStore's bound) is forgotten here too, unless a
   // run of this process works on it.
@@ -316,8 +332,14 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     return stateOf(runtime);
   };
 
-  const baseDeps = (resolved: ResolvedRunConfig, useApprove: boolean): Omit<LoopDeps, 'emit' | 'signal'> => ({
-    provider,
+  const baseDeps = (resolved: ResolvedRunConfig, useApprove: boolean): Omit<LoopDeps, 'emit' | 'signal'> => {
+    // A chain per leg: which model answered is this run's to know.
+    const chain = modelChain(provider, resolved.model, { fallbackModels: resolved.fallbackModels, retry: resolved.retry, modelStrings: fromModelString });
+    return {
+    provider: chain?.provider ?? provider,
+    ...(chain ? { modelUsed: chain.modelUsed } : {}),
+    ...(resolved.memory ? { memory: resolved.memory } : {}),
+    ...(limits ? { limits } : {}),
     ...(resolved.system !== undefined ? { system: resolved.system } : {}),
     tools: resolved.tools,
     toolSpecs: resolved.tools.toToolSpecs(),
@@ -336,7 +358,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.onToolResult ? { onToolResult: config.onToolResult } : {}),
     ...(config.onLLMResponse ? { onLLMResponse: config.onLLMResponse } : {}),
     ...(config.onPermissionDecision ? { onPermissionDecision: config.onPermissionDecision } : {}),
-  });
+    };
+  };
 
   const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn', force = true): AgentRun<Out> => {
     const sessionId = options.sessionId ?? newId('sess');
@@ -547,12 +570,14 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.description !== undefined ? { description: config.description } : {}),
     send(input, options = {}) {
       try {
+        checkRunOptions('send()', options);
         return startTurn(input, options, true).result;
       } catch (error) {
         return Promise.reject(error);
       }
     },
     stream(input, options = {}) {
+      checkRunOptions('stream()', options);
       return startTurn(input, options, false);
     },
     session(id = newId('sess')) {
@@ -561,8 +586,18 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
         get messages() {
           return sessions.get(id)?.messages ?? [];
         },
-        send: (input, options = {}) => agent.send(input, { ...options, sessionId: id }),
-        stream: (input, options = {}) => agent.stream(input, { ...options, sessionId: id }),
+        send: (input, options = {}) => {
+          try {
+            checkRunOptions('session.send()', options, true);
+          } catch (error) {
+            return Promise.reject(error);
+          }
+          return agent.send(input, { ...options, sessionId: id });
+        },
+        stream: (input, options = {}) => {
+          checkRunOptions('session.stream()', options, true);
+          return agent.stream(input, { ...options, sessionId: id });
+        },
       };
     },
     approvals,

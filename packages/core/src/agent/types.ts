@@ -10,6 +10,13 @@ import type { TraceExporter, TraceParent } from '../tracing/types.js';
 import type { AgentGuardrails, GuardrailInfo } from '../guardrails/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
+import type { CompactionOptions } from '../compaction/types.js';
+import type { Memory } from '../memory/types.js';
+import type { RetryOptions } from '../providers/retry.js';
+import type { Skill } from '../skills/define-skill.js';
+import type { BudgetExceeded, RunLimits } from './stages/budget.js';
+
+export type { BudgetExceeded, RunLimits };
 
 /** What per-run config functions receive. */
 export interface RunConfigContext {
@@ -94,6 +101,11 @@ export interface LoopOptions extends AgentCallbacks {
   /** Where `requiresSandbox` tools run (through their `sandboxExecute`). */
   sandbox?: SandboxAdapter;
   /**
+   * Budgets of a run: over one, the run ends with `finishReason: 'budget-exceeded'` and
+   * `result.budget`. Checked after each model call and each tool batch.
+   */
+  limits?: RunLimits;
+  /**
    * Traces every run: an `invoke_agent` span per run (and per continuation after a pause), `chat`
    * per model call, `execute_tool` per tool call (see docs/tracing.md). E.g. `createOtelTraceExporter()`
    * from `@lousho/build-ai-agent/otel`.
@@ -105,6 +117,9 @@ export interface LoopOptions extends AgentCallbacks {
    */
   guardrails?: AgentGuardrails;
 }
+
+/** Project instructions (e.g. an `AGENTS.md`): the text, or a file read when the run's config is resolved. */
+export type ProjectInstructions = string | { file: string };
 
 /**
  * What `createAgent()` takes. Everything is optional: with no `provider`, the `model` string is
@@ -140,6 +155,18 @@ export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined 
   askQuestion?: boolean;
   /** Structured output: `send()` resolves with the reply validated as `result.object`. */
   output?: TOutput;
+  /** Skills: names and descriptions go in the system prompt; the model loads a body with `load_skill`. */
+  skills?: PerRun<readonly Skill[]>;
+  /** Memories kept across conversations (from `defineMemory()`): recalled into the system prompt, with `remember_*` / `recall_*` tools. */
+  memory?: readonly Memory[];
+  /** Compact the transcript before model calls that near the context window (`true`: the defaults). */
+  compaction?: boolean | CompactionOptions;
+  /** Model ids tried in order when the provider fails (model strings `provider/model` when the agent was made from one). */
+  fallbackModels?: PerRun<readonly string[]>;
+  /** Retry transient provider failures (`withRetry` options; `true` for the defaults). */
+  retry?: PerRun<RetryOptions | boolean>;
+  /** Appended to the system prompt: a string, or `{ file }` such as an `AGENTS.md` (read in Node). */
+  projectInstructions?: PerRun<ProjectInstructions>;
 }
 
 /** Per-call options of `send()` and `stream()`. */
@@ -181,6 +208,8 @@ export interface ExecutionResult<TObject = unknown> {
   /** With `output`: the validated object. */
   object?: TObject;
   outputError?: { message: string; issues: { path: string; message: string }[] };
+  /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`): which one, its value, what was used. */
+  budget?: BudgetExceeded;
   /** Set when a guardrail ended the run (`finishReason: 'guardrail'`): which, at what stage, and why. */
   guardrail?: GuardrailInfo;
 }

@@ -2,6 +2,7 @@ import type { Message } from '../messages.js';
 import type { ModelFinishReason } from '../providers/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { BudgetExceeded } from '../agent/stages/budget.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /** Why a run ended. See "Finish reasons" in the docs. */
@@ -84,6 +85,10 @@ export type AgentStreamEvent =
   /** The run paused for a person. The stream ends after `run.done` with `awaiting-approval`. */
   | (StreamEventBase & { type: 'approval.requested'; approval: PendingApprovalInfo })
   | (StreamEventBase & { type: 'approval.resolved'; approvalId: string; toolCallId: string; approved: boolean; note?: string; answer?: string })
+  /** The request is over the compaction threshold: compacting before the model call of `step`. */
+  | (StreamEventBase & { type: 'compaction.start'; step: number; tokens: number; contextWindow: number })
+  /** The transcript was compacted: `pruned` tool results shortened, `summarized` messages replaced by a summary. */
+  | (StreamEventBase & { type: 'compaction.done'; step: number; tokensBefore: number; tokensAfter: number; pruned: number; summarized: number })
   | (StreamEventBase & {
       type: 'step.done';
       step: number;
@@ -106,6 +111,8 @@ export type AgentStreamEvent =
       approvalId?: string;
       object?: unknown;
       outputError?: { message: string; issues: { path: string; message: string }[] };
+      /** Which `limits` budget ended the run (`finishReason: 'budget-exceeded'`). */
+      budget?: BudgetExceeded;
       /** With `finishReason: 'guardrail'`: the guardrail that blocked, its stage and its reason. */
       guardrail?: GuardrailInfo;
     })

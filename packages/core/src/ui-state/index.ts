@@ -6,6 +6,7 @@ export type {
   UIPart,
   UITextPart,
   UIReasoningPart,
+  UICompactionPart,
   UIImagePart,
   UIFilePart,
   UIToolPart,

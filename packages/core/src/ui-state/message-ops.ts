@@ -107,7 +107,7 @@ export function updateToolPart<A>(
     }
   }
   const fields = change(arg);
-  return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, fields) as UIToolPart));
+  return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, { type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName, ...fields } as UIToolPart));
 }
 
 /** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */

@@ -59,25 +59,26 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
     case 'tool.done':
     case 'flow.node.done':
       // No `artifacts` key when there are none (a state must look the same after JSON).
-      return (event as ToolDone).artifacts ? { state: 'done', result: event.result, artifacts: (event as ToolDone).artifacts } : { state: 'done', result: event.result };
+      return { state: 'done', result: event.result, ...((event as ToolDone).artifacts && { artifacts: (event as ToolDone).artifacts }) };
     case 'tool.error':
     case 'flow.node.error':
       return { state: toolStateForError((event.error as ToolErrorResult).kind), error: event.error as ToolErrorResult };
     case 'approval.requested': {
       const { approvalId, kind, question, args } = event.approval;
-      return { state: 'awaiting-approval', args, approval: question === undefined ? { approvalId, kind } : { approvalId, kind, question } };
+      return { state: 'awaiting-approval', args, approval: { approvalId, kind, ...(question !== undefined && { question }) } };
     }
     case 'approval.resolved': {
       if (!part) return undefined;
       // A decision on the part's approval: recorded, and the call runs or is rejected.
       const { approved, note, answer } = event;
-      const approval: UIToolApproval = Object.assign(
-        { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' },
-        part.approval,
-        { approved },
-        note !== undefined && { note },
-        answer !== undefined && { answer },
-      );
+      const approval: UIToolApproval = {
+        approvalId: event.approvalId,
+        kind: answer !== undefined ? 'question' : 'tool',
+        ...part.approval,
+        approved,
+        ...(note !== undefined && { note }),
+        ...(answer !== undefined && { answer }),
+      };
       return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
     }
   }
@@ -108,6 +109,11 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       cursor = CURSOR_STEP_BOUNDARY;
       break;
     }
+
+    case 'compaction.done':
+      // A divider of its own (never joined: two compactions in one step show as two).
+      reply = appendReplyPart(list, cursor, { type: 'compaction' });
+      break;
 
     case 'step.start':
       cursor |= CURSOR_STEP_BOUNDARY;
@@ -170,7 +176,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     default:
-      // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
+      // A tool event; `toolFields` answers null for any other type (`compaction.start` too: only its
+      // `compaction.done` shows), which is ignored (same state).
       reply = updateToolPart(list, cursor, event as ToolCallRef, toolFields, event as ToolEvent);
       if (reply === null) return undefined;
   }

@@ -28,6 +28,14 @@ export interface UIReasoningPart {
   text: string;
 }
 
+/**
+ * Earlier parts of the conversation were compacted here to fit the model's context window (old tool
+ * results shortened, or old turns summarized). UIs show a quiet divider.
+ */
+export interface UICompactionPart {
+  type: 'compaction';
+}
+
 /** An image the user attached (as in the transcript). */
 export type UIImagePart = ImagePart;
 
@@ -114,7 +122,7 @@ export interface UIFlowNodePart extends Omit<UIToolPart, 'type' | 'error'> {
   error?: SerializedError;
 }
 
-export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UIFlowNodePart | ToolPart;
+export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UICompactionPart | UIFlowNodePart | ToolPart;
 
 export interface UIMessage<ToolPart extends AnyUIToolPart = UIToolPart> {
   /** Stable for the life of the conversation (its position: `m0`, `m1`, ...). */

@@ -104,6 +104,15 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
   fc.record({ type: fc.constant('step.done' as const), step: fc.integer({ min: 1, max: 5 }), finishReason: fc.constantFrom('stop', 'tool_calls' as const), usage: arbRunUsage, stepUsage: arbStepUsage }),
   fc.record({ type: fc.constant('run.done' as const), finishReason: arbFinishReason, usage: arbRunUsage, text: arbText, steps: fc.nat(5) }),
   fc.record({ type: fc.constant('error' as const), error: fc.record({ code: fc.constant('LOUSHO_PROVIDER_ERROR'), message: arbText }) }),
+  fc.record({ type: fc.constant('compaction.start' as const), step: fc.integer({ min: 1, max: 5 }), tokens: fc.nat(), contextWindow: fc.integer({ min: 1 }) }),
+  fc.record({
+    type: fc.constant('compaction.done' as const),
+    step: fc.integer({ min: 1, max: 5 }),
+    tokensBefore: fc.nat(),
+    tokensAfter: fc.nat(),
+    pruned: fc.nat(20),
+    summarized: fc.nat(20),
+  }),
   fc.record({
     type: fc.constant('run.interrupted' as const),
     finishReason: fc.constant('interrupted' as const),
@@ -145,6 +154,7 @@ export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
     input: arbText,
     steps: fc.array(
       fc.record({
+        compacted: fc.boolean(),
         reasoning: fc.array(arbDelta, { maxLength: 2 }),
         text: fc.array(arbDelta, { maxLength: 5 }),
         tools: fc.array(
@@ -172,6 +182,8 @@ export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
       for (const step of steps) {
         stepNo++;
         out.push({ type: 'step.start', step: stepNo });
+        // The loop compacts before a model call: right after the step starts.
+        if (step.compacted) out.push({ type: 'compaction.start', step: stepNo, tokens: 3900, contextWindow: 4000 }, { type: 'compaction.done', step: stepNo, tokensBefore: 3900, tokensAfter: 1200, pruned: 3, summarized: 0 });
         for (const delta of step.reasoning) out.push({ type: 'reasoning.delta', step: stepNo, delta });
         for (const delta of step.text) out.push({ type: 'text.delta', step: stepNo, delta });
         const ids = step.tools.map(() => `call_${turn}_${++call}`);
