@@ -176,8 +176,9 @@ export class MemorySessionStore implements SessionStore {
 
 interface CheckpointEntry {
   messages: Message[];
-  run?: { start: RunStart; progress: RunProgress; stepUsage: StepUsage[]; toolCalls: ToolCallRecord[] };
-  lease?: { holder: string; expiresAt: number };
+  run?: { start: RunStart; progress: RunProgress; stepUsage: StepUsage[]; toolCalls: ToolCallRecord[] } | undefined;
+  /** Set to undefined when released, never deleted: a `delete` turns the entry into a dictionary (about 300 B per session). */
+  lease?: { holder: string; expiresAt: number } | undefined;
 }
 
 function applyList<T>(list: T[], write: ListWrite<T>): void {
@@ -240,7 +241,8 @@ export class MemoryCheckpointStore implements CheckpointStore {
     let entry = this.#entries.get(sessionId);
     if (entry?.lease && entry.lease.holder !== holder && entry.lease.expiresAt > now && !options.force) return { acquired: false };
     const existed = entry !== undefined;
-    if (!entry) this.#entries.set(sessionId, (entry = { messages: [] }));
+    // Every field from the start: one added later goes to a separate property array.
+    if (!entry) this.#entries.set(sessionId, (entry = { messages: [], run: undefined, lease: undefined }));
     entry.lease = { holder, expiresAt: now + this.leaseMs };
     return { acquired: true, checkpoint: existed ? this.#view(sessionId, entry, now) : undefined };
   }
@@ -256,7 +258,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   release(sessionId: string, holder: string): void {
     this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
-    if (entry?.lease?.holder === holder) delete entry.lease;
+    if (entry?.lease?.holder === holder) entry.lease = undefined;
   }
 
   save(sessionId: string, write: CheckpointWrite): void {
@@ -271,6 +273,13 @@ export class MemoryCheckpointStore implements CheckpointStore {
     entry.run.progress = { ...progress };
     applyList(entry.run.stepUsage, write.run.stepUsage);
     applyList(entry.run.toolCalls, write.run.toolCalls);
+    if (progress.state !== 'running') {
+      // The leg is over: lists grown by push keep room for 16 more items (about 130 B each, per
+      // idle session); copies are exact. Once per leg, so a checkpoint still costs a few pushes.
+      entry.messages = entry.messages.slice();
+      entry.run.stepUsage = entry.run.stepUsage.slice();
+      entry.run.toolCalls = entry.run.toolCalls.slice();
+    }
   }
 
   /** The current lease holder of a session, expired or not (what fencing compares against). */
