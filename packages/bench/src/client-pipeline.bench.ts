@@ -518,9 +518,9 @@ export async function runClientPipelineBench(
 }
 
 // Run alone: `npx tsx --conditions=@lousho/source src/client-pipeline.bench.ts` (run-all imports it).
-// Arguments: runs, deltas of the long reply, deltas of the scaling check (0 skips it), deltas of the peak-heap comparison (0 skips it).
+// Arguments: runs, deltas of the long reply, deltas of the scaling check (0 skips it), deltas of the peak-heap comparison (0 skips it), its runs.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [runs, deltas, scaleDeltas, heapDeltas] = process.argv.slice(2).map(Number);
+  const [runs, deltas, scaleDeltas, heapDeltas, heapRuns] = process.argv.slice(2).map(Number);
   const given = (value: number | undefined): value is number => value !== undefined && !Number.isNaN(value);
-  await runClientPipelineBench({ ...(runs ? { runs } : {}), ...(deltas ? { deltas } : {}), ...(given(scaleDeltas) ? { scaleDeltas } : {}), ...(given(heapDeltas) ? { heapDeltas } : {}) });
+  await runClientPipelineBench({ ...(runs ? { runs } : {}), ...(deltas ? { deltas } : {}), ...(given(scaleDeltas) ? { scaleDeltas } : {}), ...(given(heapDeltas) ? { heapDeltas } : {}), ...(heapRuns ? { heapRuns } : {}) });
 }

@@ -196,7 +196,9 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
   return result;
 }
 
-// Run alone: `npx tsx --conditions=@lousho/source src/server-load.bench.ts [runs]`.
+// Run alone: `npx tsx --conditions=@lousho/source src/server-load.bench.ts [runs] [sessions] [deadlineMs] [pacedSessions]`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await runServerLoadBench({ runs: Number(process.argv[2] ?? 5) });
+  // Arguments: runs (5), concurrent sessions (1,000), the deadline of a run in ms (60,000), paced sessions (200).
+  const [runs = 5, sessions = 1000, deadlineMs = 60_000, pacedSessions = 200] = process.argv.slice(2).map(Number);
+  await runServerLoadBench({ runs, sessions, deadlineMs, pacedSessions });
 }
