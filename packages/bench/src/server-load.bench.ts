@@ -68,7 +68,7 @@ interface RunSample {
 async function oneRun({ kind, wire, encoding, paced }: ServerSpec, sessions: number, deadlineMs: number, run: number): Promise<RunSample> {
   const server = startChild('./server.ts', paced ? [kind, 'paced'] : [kind]);
   try {
-    const { port } = await server.ask<{ port: number }>(undefined, 30_000);
+    const { port } = await server.ask<{ port: number }>(undefined, 180_000);
     const warm = await runLoad({ port, wire, sessions: 50, deadlineMs, label: `warm${run}`, encoding });
     if (warm.failed > 0) throw new Error(`${kind}: warm-up failed: ${warm.firstError}`);
     const before = await server.ask<{ cpuMs: number }>('cpu');
