@@ -20,6 +20,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { createHttpAgentClient, createSseEventEncoder, encodeSseVersion, type AgentStreamEvent, type AgentUIState } from '@lousho/build-ai-agent';
+import { startChild } from './load/children.js';
 import { writeResultSection } from './results.js';
 import { median, printTable } from './stats.js';
 
@@ -65,6 +66,26 @@ export interface ClientPipelineBenchOptions {
   deltas?: number;
   /** Deltas of the scaling check (default 1,000,000; 0 skips it). */
   scaleDeltas?: number;
+  /** Deltas of the peak-heap comparison (default 1,000,000; 0 skips it). */
+  heapDeltas?: number;
+  /** Runs of the peak-heap comparison, each pipeline in a fresh process per run (default 3). */
+  heapRuns?: number;
+}
+
+interface HeapSample {
+  wireBytes: number;
+  peakBytes: number;
+  retainedBytes: number;
+}
+
+/** One pipeline's peak heap on a reply of `deltas`, in a fresh process (see load/client-heap.ts). */
+async function peakHeap(pipeline: 'lousho' | 'ai-sdk', deltas: number): Promise<HeapSample> {
+  const child = startChild('./client-heap.ts', [pipeline, String(deltas)], ['--expose-gc', '--max-old-space-size=4096']);
+  try {
+    return await child.ask<HeapSample>(undefined, 900_000);
+  } finally {
+    await child.stop();
+  }
 }
 
 const CHUNK_SIZES = [64, 16 * 1024] as const;
@@ -81,7 +102,7 @@ function cjkWord(i: number): string {
 }
 
 /** (a) One reply of `count` text deltas (`cjk`: of 4-byte UTF-8 characters). */
-function longReply(count: number, cjk = false): Scenario {
+export function longReply(count: number, cjk = false): Scenario {
   const word = cjk ? cjkWord : wordOf;
   const runId = 'run_1';
   let seq = 0;
@@ -170,11 +191,17 @@ function aiSdkWire(chunks: readonly Json[]): string {
   return `${wire}data: [DONE]\n\n`;
 }
 
-function chunked(text: string, size: number): Uint8Array[] {
+export function chunked(text: string, size: number): Uint8Array[] {
   const bytes = new TextEncoder().encode(text);
   const out: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += size) out.push(bytes.subarray(i, i + size));
   return out;
+}
+
+/** Called on every read of a body (the peak-heap measurement samples the heap there). */
+let onRead: (() => void) | undefined;
+export function sampleOnEveryRead(sample: (() => void) | undefined): void {
+  onRead = sample;
 }
 
 /** A body that hands out one chunk per read, as a network stream does. */
@@ -182,6 +209,7 @@ function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   let i = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {
+      onRead?.();
       if (i < chunks.length) controller.enqueue(chunks[i++]!);
       else controller.close();
     },
@@ -197,7 +225,7 @@ interface Outcome {
   toolCalls: number;
 }
 
-async function loushoClient(chunks: readonly Uint8Array[]): Promise<Outcome> {
+export async function loushoClient(chunks: readonly Uint8Array[]): Promise<Outcome> {
   const client = createHttpAgentClient({ url: URL_BASE, fetch: async () => sseResponse(chunks) });
   const result = await client.send('go');
   if (!result.ok) throw new Error(`Lousho client failed: ${result.error.code} ${result.error.message}`);
@@ -282,7 +310,7 @@ function plainChatState(): any {
 }
 
 /** `AbstractChat` + `DefaultChatTransport` over the same bytes: the AI SDK's chat state path. */
-async function aiSdkChat(chunks: readonly Uint8Array[], ai: any): Promise<Outcome> {
+export async function aiSdkChat(chunks: readonly Uint8Array[], ai: any): Promise<Outcome> {
   // AbstractChat is abstract only in its types: a plain subclass is a chat without a UI binding.
   const BenchChat: new (init: Record<string, unknown>) => any = class extends ai.AbstractChat {};
   let failure: unknown;
@@ -458,13 +486,41 @@ export async function runClientPipelineBench(
     scaleRatio = Math.max(...ratios);
     printTable('Client pipeline: cost per delta as the reply grows (Lousho)', rows);
   }
-  writeResultSection('clientPipeline', { runs, rows: rowsOut, scaleRatio, wireDelta: wireDeltaBytes() });
+  // Peak heap on one long reply, from bytes to the final state: Lousho's client against the AI
+  // SDK's chat state path, each in a fresh process, taking turns.
+  let heap: Record<string, unknown> | undefined;
+  const heapDeltas = options.heapDeltas ?? 1_000_000;
+  if (heapDeltas > 0 && hasAi) {
+    const ours: HeapSample[] = [];
+    const theirs: HeapSample[] = [];
+    for (let run = 0; run < (options.heapRuns ?? 3); run++) {
+      ours.push(await peakHeap('lousho', heapDeltas));
+      theirs.push(await peakHeap('ai-sdk', heapDeltas));
+    }
+    const mb = (bytes: number): string => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+    const loushoPeak = median(ours.map((h) => h.peakBytes));
+    const aiPeak = median(theirs.map((h) => h.peakBytes));
+    heap = {
+      deltas: heapDeltas,
+      runs: ours.length,
+      lousho: { wireBytes: ours[0]!.wireBytes, peakBytes: loushoPeak, retainedBytes: median(ours.map((h) => h.retainedBytes)) },
+      aiSdk: { wireBytes: theirs[0]!.wireBytes, peakBytes: aiPeak, retainedBytes: median(theirs.map((h) => h.retainedBytes)) },
+      ratio: loushoPeak / aiPeak,
+    };
+    printTable(`Client peak heap, one reply of ${heapDeltas.toLocaleString('en-US')} text deltas, 16 KiB reads (median of ${ours.length} runs, a fresh process each)`, [
+      ['Lousho client: wire bytes / peak heap / kept after GC', `${mb(ours[0]!.wireBytes)} / ${mb(loushoPeak)} / ${mb(median(ours.map((h) => h.retainedBytes)))}`],
+      ['AI SDK chat state: wire bytes / peak heap / kept after GC', `${mb(theirs[0]!.wireBytes)} / ${mb(aiPeak)} / ${mb(median(theirs.map((h) => h.retainedBytes)))}`],
+      ['Lousho peak / AI SDK peak (target ≤ 1)', `${(loushoPeak / aiPeak).toFixed(2)} ${flag(loushoPeak <= aiPeak)}`],
+    ]);
+  }
+  writeResultSection('clientPipeline', { runs, rows: rowsOut, scaleRatio, wireDelta: wireDeltaBytes(), ...(heap ? { peakHeap: heap } : {}) });
   return { floorRatios, aiSdkRatios, floorOfAiRatios, scaleRatio };
 }
 
 // Run alone: `npx tsx --conditions=@lousho/source src/client-pipeline.bench.ts` (run-all imports it).
-// Arguments: runs, deltas of the long reply, deltas of the scaling check (0 skips it).
+// Arguments: runs, deltas of the long reply, deltas of the scaling check (0 skips it), deltas of the peak-heap comparison (0 skips it), its runs.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const [runs, deltas, scaleDeltas] = process.argv.slice(2).map(Number);
-  await runClientPipelineBench({ ...(runs ? { runs } : {}), ...(deltas ? { deltas } : {}), ...(scaleDeltas !== undefined && !Number.isNaN(scaleDeltas) ? { scaleDeltas } : {}) });
+  const [runs, deltas, scaleDeltas, heapDeltas, heapRuns] = process.argv.slice(2).map(Number);
+  const given = (value: number | undefined): value is number => value !== undefined && !Number.isNaN(value);
+  await runClientPipelineBench({ ...(runs ? { runs } : {}), ...(deltas ? { deltas } : {}), ...(given(scaleDeltas) ? { scaleDeltas } : {}), ...(given(heapDeltas) ? { heapDeltas } : {}), ...(heapRuns ? { heapRuns } : {}) });
 }

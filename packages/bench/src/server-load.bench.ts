@@ -14,7 +14,7 @@
  */
 import { pathToFileURL } from 'node:url';
 import { startChild } from './load/children.js';
-import { runLoad, type LoadResult, type Wire } from './load/load-client.js';
+import { runLoad, type Encoding, type LoadResult, type Wire } from './load/load-client.js';
 import { DELTAS } from './load/mock-models.js';
 import { percentile, writeResultSection } from './results.js';
 import { median, printTable } from './stats.js';
@@ -33,13 +33,30 @@ export interface ServerLoadBenchOptions {
   idleSessions?: number;
   /** A run's requests still open after this long are destroyed and counted as failed (default 60 s). */
   deadlineMs?: number;
+  /** Concurrent sessions of the paced runs (the provider yields before each delta; default 200). */
+  pacedSessions?: number;
 }
 
-type Kind = 'lousho' | 'ai-fetch' | 'ai-node';
-const SERVERS: { kind: Kind; wire: Wire; label: string }[] = [
+type Kind = 'lousho' | 'lousho-gzip' | 'lousho-br' | 'ai-fetch' | 'ai-node';
+interface ServerSpec {
+  kind: Kind;
+  wire: Wire;
+  label: string;
+  encoding?: Encoding;
+  paced?: boolean;
+}
+const SERVERS: ServerSpec[] = [
   { kind: 'lousho', wire: 'lousho', label: 'Lousho (createNodeListener)' },
   { kind: 'ai-fetch', wire: 'ai-sdk', label: 'AI SDK (toUIMessageStreamResponse)' },
   { kind: 'ai-node', wire: 'ai-sdk', label: 'AI SDK (pipeUIMessageStreamToResponse)' },
+  { kind: 'lousho-gzip', wire: 'lousho', encoding: 'gzip', label: 'Lousho, compression: true, gzip' },
+  { kind: 'lousho-br', wire: 'lousho', encoding: 'br', label: 'Lousho, compression: true, br' },
+];
+/** The same Lousho servers with a paced provider: readers keep up, so most writes carry one event. */
+const PACED: ServerSpec[] = [
+  { kind: 'lousho', wire: 'lousho', paced: true, label: 'Lousho, paced' },
+  { kind: 'lousho-gzip', wire: 'lousho', encoding: 'gzip', paced: true, label: 'Lousho, paced, gzip' },
+  { kind: 'lousho-br', wire: 'lousho', encoding: 'br', paced: true, label: 'Lousho, paced, br' },
 ];
 
 interface RunSample {
@@ -48,14 +65,14 @@ interface RunSample {
   cpuPerEventUs: number;
 }
 
-async function oneRun(kind: Kind, wire: Wire, sessions: number, deadlineMs: number, run: number): Promise<RunSample> {
-  const server = startChild('./server.ts', [kind]);
+async function oneRun({ kind, wire, encoding, paced }: ServerSpec, sessions: number, deadlineMs: number, run: number): Promise<RunSample> {
+  const server = startChild('./server.ts', paced ? [kind, 'paced'] : [kind]);
   try {
-    const { port } = await server.ask<{ port: number }>(undefined, 30_000);
-    const warm = await runLoad({ port, wire, sessions: 50, deadlineMs, label: `warm${run}` });
+    const { port } = await server.ask<{ port: number }>(undefined, 180_000);
+    const warm = await runLoad({ port, wire, sessions: 50, deadlineMs, label: `warm${run}`, encoding });
     if (warm.failed > 0) throw new Error(`${kind}: warm-up failed: ${warm.firstError}`);
     const before = await server.ask<{ cpuMs: number }>('cpu');
-    const load = await runLoad({ port, wire, sessions, deadlineMs, label: `load${run}` });
+    const load = await runLoad({ port, wire, sessions, deadlineMs, label: `load${run}`, encoding });
     const after = await server.ask<{ cpuMs: number }>('cpu');
     return { load, cpuPerEventUs: ((after.cpuMs - before.cpuMs) * 1000) / Math.max(1, load.events) };
   } finally {
@@ -80,21 +97,27 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
   const sessions = options.sessions ?? 1000;
   const idleSessions = options.idleSessions ?? 1000;
   const deadlineMs = options.deadlineMs ?? 60_000;
-  const samples = new Map<Kind, RunSample[]>(SERVERS.map((s) => [s.kind, []]));
+  const pacedSessions = options.pacedSessions ?? 200;
+  const all = [...SERVERS, ...PACED];
+  const samples = new Map<ServerSpec, RunSample[]>(all.map((s) => [s, []]));
   const fetchPathRuns = Math.min(runs, options.fetchPathRuns ?? 1);
   for (let run = 0; run < runs; run++) {
-    for (let k = 0; k < SERVERS.length; k++) {
-      const { kind, wire } = SERVERS[(run + k) % SERVERS.length]!;
-      if (kind === 'ai-fetch' && run >= fetchPathRuns) continue;
-      samples.get(kind)!.push(await oneRun(kind, wire, sessions, deadlineMs, run));
+    for (let k = 0; k < all.length; k++) {
+      const spec = all[(run + k) % all.length]!;
+      if (spec.kind === 'ai-fetch' && run >= fetchPathRuns) continue;
+      samples.get(spec)!.push(await oneRun(spec, spec.paced ? pacedSessions : sessions, deadlineMs, run));
     }
   }
 
-  const summary = SERVERS.map(({ kind, label }) => {
-    const list = samples.get(kind)!;
+  const summarize = (spec: ServerSpec) => {
+    const { kind, label } = spec;
+    const list = samples.get(spec)!;
     return {
       kind,
       label,
+      encoding: spec.encoding ?? null,
+      paced: spec.paced ?? false,
+      sessions: spec.paced ? pacedSessions : sessions,
       runs: list.length,
       completed: Math.min(...list.map((s) => s.load.completed)),
       failed: list.reduce((n, s) => n + s.load.failed, 0),
@@ -106,10 +129,13 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
       ttfeP50: median(list.map((s) => percentile(s.load.ttfe, 50))),
       ttfeP99: median(list.map((s) => percentile(s.load.ttfe, 99))),
       serverCpuPerEventUs: median(list.map((s) => s.cpuPerEventUs)),
+      wireBytesPerEvent: median(list.map((s) => s.load.wireBytes / Math.max(1, s.load.events))),
     };
-  });
+  };
+  const summary = SERVERS.map(summarize);
+  const paced = PACED.map(summarize);
   const lousho = summary[0]!;
-  const aiBest = summary.slice(1).reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));
+  const aiBest = summary.filter((s) => s.kind.startsWith('ai')).reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));
   const throughputRatio = lousho.eventsPerSecond / aiBest.eventsPerSecond;
 
   const memory: { bytesPerSession: number; eventsPerSession: number }[] = [];
@@ -128,9 +154,15 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
     rows.push([`${s.label}: events per second`, `${Math.round(s.eventsPerSecond).toLocaleString('en-US')}  (median of ${s.runs} runs; ${s.turnsPerSecond.toFixed(0)} turns/s, ${s.eventsPerTurn.toFixed(0)} events per turn)`]);
     rows.push([`${s.label}: time to first event p50 / p99`, `${s.ttfeP50.toFixed(0)} ms / ${s.ttfeP99.toFixed(0)} ms`]);
     rows.push([`${s.label}: server CPU per event`, `${s.serverCpuPerEventUs.toFixed(2)} µs`]);
+    rows.push([`${s.label}: bytes on the wire per event`, `${s.wireBytesPerEvent.toFixed(1)} B`]);
   }
+  for (const s of paced) {
+    rows.push([`${s.label} (${pacedSessions} sessions): server CPU per event`, `${s.serverCpuPerEventUs.toFixed(2)} µs  (${s.failed} failed, median of ${s.runs} runs)`]);
+    rows.push([`${s.label} (${pacedSessions} sessions): bytes on the wire per event`, `${s.wireBytesPerEvent.toFixed(1)} B`]);
+  }
+  rows.push([`server CPU per event at ${sessions.toLocaleString('en-US')} sessions (target ≤ 2.5 µs)`, `${lousho.serverCpuPerEventUs.toFixed(2)} µs ${flag(lousho.serverCpuPerEventUs <= 2.5)}`]);
   rows.push([`throughput Lousho / ${aiBest.label} (target ≥ 2)`, `${throughputRatio.toFixed(2)} ${flag(throughputRatio >= 2)}`]);
-  rows.push([`memory per idle session, one ${DELTAS}-delta turn (target ≤ 20 KB)`, `${kb(bytesPerIdle)} ${flag(bytesPerIdle <= 20 * 1024)}  (${memory[0]?.eventsPerSession} events kept per session)`]);
+  rows.push([`memory per idle session, one ${DELTAS}-delta turn (target ≤ 6 KB)`, `${kb(bytesPerIdle)} ${flag(bytesPerIdle <= 6 * 1024)}  (${memory[0]?.eventsPerSession} events kept per session)`]);
   rows.push(['memory per idle session, one 1-delta turn (for comparison)', kb(bytesPerIdleShort)]);
   rows.push([`memory per idle session, five ${DELTAS}-delta turns (for comparison)`, `${kb(fiveTurns.bytesPerSession)}  (${fiveTurns.eventsPerSession} events kept per session)`]);
   printTable(`Server under load: ${sessions.toLocaleString('en-US')} concurrent sessions × ${DELTAS} deltas on 127.0.0.1 (medians of runs)`, rows);
@@ -140,6 +172,8 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
     sessions,
     deltasPerTurn: DELTAS,
     servers: summary,
+    paced,
+    pacedSessions,
     throughputRatio,
     comparedWith: aiBest.label,
     idleSession: {
@@ -154,13 +188,17 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
       zeroLostEvents: summary.every((s) => s.failed === 0),
       throughputAtLeast2x: throughputRatio >= 2,
       idleSessionAtMost20KB: bytesPerIdle <= 20 * 1024,
+      idleSessionAtMost6KB: bytesPerIdle <= 6 * 1024,
+      cpuPerEventAtMost2_5us: lousho.serverCpuPerEventUs <= 2.5,
     },
   };
   writeResultSection('serverLoad', result);
   return result;
 }
 
-// Run alone: `npx tsx --conditions=@lousho/source src/server-load.bench.ts [runs]`.
+// Run alone: `npx tsx --conditions=@lousho/source src/server-load.bench.ts [runs] [sessions] [deadlineMs] [pacedSessions]`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await runServerLoadBench({ runs: Number(process.argv[2] ?? 5) });
+  // Arguments: runs (5), concurrent sessions (1,000), the deadline of a run in ms (60,000), paced sessions (200).
+  const [runs = 5, sessions = 1000, deadlineMs = 60_000, pacedSessions = 200] = process.argv.slice(2).map(Number);
+  await runServerLoadBench({ runs, sessions, deadlineMs, pacedSessions });
 }

@@ -29,18 +29,64 @@ export function resultsMarkdown(all: any): string {
       '| Server | Runs | Sessions completed | Failed / corrupt streams | Events per second | Time to first event p50 / p99 | Server CPU per event |',
       '|---|---|---|---|---|---|---|',
     );
-    for (const s of load.servers) {
-      lines.push(`| ${s.label} | ${s.runs} | ${s.completed} of ${load.sessions} | ${s.failed} / ${s.corrupt} | ${n(s.eventsPerSecond)} | ${n(s.ttfeP50)} ms / ${n(s.ttfeP99)} ms | ${n(s.serverCpuPerEventUs, 1)} µs |`);
+    const bytesCell = (s: any): string => (s.wireBytesPerEvent === undefined ? '–' : `${n(s.wireBytesPerEvent, 1)} B`);
+    if (load.servers[0]?.wireBytesPerEvent !== undefined) {
+      lines[lines.length - 2] = lines.at(-2)!.replace('Server CPU per event |', 'Server CPU per event | Bytes on the wire per event |');
+      lines[lines.length - 1] = '|---|---|---|---|---|---|---|---|';
     }
+    for (const s of load.servers) {
+      const extra = s.wireBytesPerEvent === undefined ? '' : ` ${bytesCell(s)} |`;
+      lines.push(`| ${s.label} | ${s.runs} | ${s.completed} of ${load.sessions} | ${s.failed} / ${s.corrupt} | ${n(s.eventsPerSecond)} | ${n(s.ttfeP50)} ms / ${n(s.ttfeP99)} ms | ${n(s.serverCpuPerEventUs, 1)} µs |${extra}`);
+    }
+    if (load.paced?.length) {
+      lines.push(
+        '',
+        `Paced turns (the provider yields to the event loop before each delta, so readers keep up and most writes carry one event), ${n(load.pacedSessions)} concurrent sessions:`,
+        '',
+        '| Server | Runs | Sessions completed | Failed streams | Server CPU per event | Bytes on the wire per event |',
+        '|---|---|---|---|---|---|',
+      );
+      for (const s of load.paced) lines.push(`| ${s.label} | ${s.runs} | ${s.completed} of ${s.sessions} | ${s.failed} | ${n(s.serverCpuPerEventUs, 1)} µs | ${bytesCell(s)} |`);
+    }
+    const lousho = load.servers[0];
     lines.push(
       '',
       '| Target | Result | |',
       '|---|---|---|',
       `| Zero lost, duplicated or reordered events | ${load.servers.reduce((k: number, s: any) => k + s.failed, 0)} failed streams | ${ok(load.targets.zeroLostEvents)} |`,
       `| Throughput ≥ 2× the AI SDK's (its faster path: ${load.comparedWith}) | ${n(load.throughputRatio, 2)}× | ${ok(load.targets.throughputAtLeast2x)} |`,
-      `| Memory per idle session ≤ 20 KB (one ${load.deltasPerTurn}-delta turn each) | ${n(load.idleSession.bytes / 1024, 1)} KB (${load.idleSession.eventsKept} events kept; ${n(load.idleSession.bytesOneDeltaTurn / 1024, 1)} KB after a 1-delta turn) | ${ok(load.targets.idleSessionAtMost20KB)} |`,
+      ...(load.targets.cpuPerEventAtMost2_5us === undefined
+        ? []
+        : [`| Server CPU per event ≤ 2.5 µs at 1,000 concurrent sessions | ${n(lousho.serverCpuPerEventUs, 1)} µs at ${n(load.sessions)} sessions | ${load.sessions >= 1000 ? ok(load.targets.cpuPerEventAtMost2_5us) : 'not measured at 1,000 (this run: ' + ok(load.targets.cpuPerEventAtMost2_5us) + ')'} |`]),
+      `| Memory per idle session ≤ ${load.targets.idleSessionAtMost6KB === undefined ? '20' : '6'} KB (one ${load.deltasPerTurn}-delta turn each, ${n(load.idleSession.sessions)} sessions) | ${n(load.idleSession.bytes)} B (${load.idleSession.eventsKept} events kept; ${n(load.idleSession.bytesOneDeltaTurn)} B after a 1-delta turn) | ${ok(load.targets.idleSessionAtMost6KB ?? load.targets.idleSessionAtMost20KB)} |`,
       '',
     );
+  }
+  const client = all.clientPipeline;
+  if (client?.rows?.length) {
+    lines.push(
+      `### Client pipeline: bytes to final state, side by side with the AI SDK (medians of ${client.runs} runs, ${client.measuredAt.slice(0, 10)})`,
+      '',
+      `One ~4-character text delta mid-stream, uncompressed: Lousho (lousho.v2) ${client.wireDelta.lousho} B, AI SDK \`text-delta\` chunk ${client.wireDelta.aiSdk} B (target ≤ 57 B: ${ok(client.wireDelta.lousho <= 57)}).`,
+      '',
+      '| Scenario | Reads | Wire bytes per delta, Lousho / AI SDK | Lousho client | useChat store path (AbstractChat) | useChat / Lousho (target ≥ 5) | Lousho / floor on the AI SDK bytes (target ≤ 1.5) |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const r of client.rows) {
+      const reads = r.readBytes >= 1024 ? `${r.readBytes / 1024} KiB` : `${r.readBytes} B`;
+      lines.push(
+        `| ${r.scenario} | ${reads} | ${n(r.loushoBytes / r.deltas, 1)} / ${n(r.aiSdkBytes / r.deltas, 1)} | ${n(r.loushoMs, 1)} ms | ${r.aiSdkChatMs === undefined ? '–' : `${n(r.aiSdkChatMs, 1)} ms`} | ${r.chatRatio === undefined ? '–' : `${n(r.chatRatio, 1)} ${ok(r.chatRatio >= 5)}`} | ${r.floorOfAiSdkBytesRatio === undefined ? '–' : `${n(r.floorOfAiSdkBytesRatio, 2)} ${ok(r.floorOfAiSdkBytesRatio <= 1.5)}`} |`,
+      );
+    }
+    const heap = client.peakHeap;
+    if (heap) {
+      const mb = (bytes: number): string => `${n(bytes / 1024 / 1024, 1)} MB`;
+      lines.push(
+        '',
+        `Client peak heap, one reply of ${n(heap.deltas)} text deltas (16 KiB reads, a fresh process per pipeline, median of ${heap.runs} run${heap.runs === 1 ? '' : 's'}): Lousho ${mb(heap.lousho.peakBytes)} (wire ${mb(heap.lousho.wireBytes)}, ${mb(heap.lousho.retainedBytes)} kept after GC), AI SDK chat state ${mb(heap.aiSdk.peakBytes)} (wire ${mb(heap.aiSdk.wireBytes)}, ${mb(heap.aiSdk.retainedBytes)} kept); ratio ${n(heap.ratio, 2)} (target ≤ 1: ${ok(heap.ratio <= 1)}).`,
+      );
+    }
+    lines.push('');
   }
   const tracing = all.tracing;
   if (tracing?.noop) {
@@ -126,8 +172,30 @@ export function readmeMarkdown(all: any): string {
       `| Server: ${n(load.sessions)} concurrent sessions × ${load.deltasPerTurn} deltas, events per second (${load.runs} runs, ${load.measuredAt.slice(0, 10)}) | ${n(ours.eventsPerSecond)} | ${n(theirs?.eventsPerSecond ?? NaN)} | ≥ 2× | ${n(load.throughputRatio, 2)}× ${ok(load.targets.throughputAtLeast2x)} |`,
       `| Server: lost, duplicated or reordered events | ${ours.failed + ours.corrupt} | ${(theirs?.failed ?? 0) + (theirs?.corrupt ?? 0)} | 0 | ${ok(load.targets.zeroLostEvents)} |`,
       `| Server: time to first event p50 / p99 | ${n(ours.ttfeP50)} / ${n(ours.ttfeP99)} ms | ${n(theirs?.ttfeP50 ?? NaN)} / ${n(theirs?.ttfeP99 ?? NaN)} ms | | |`,
-      `| Server: memory per idle session (one ${load.deltasPerTurn}-delta turn) | ${n(load.idleSession.bytes / 1024, 1)} KB | | ≤ 20 KB | ${ok(load.targets.idleSessionAtMost20KB)} |`,
+      `| Server: memory per idle session (one ${load.deltasPerTurn}-delta turn) | ${n(load.idleSession.bytes)} B | | ≤ ${load.targets.idleSessionAtMost6KB === undefined ? '20 KB' : '6 KB'} | ${ok(load.targets.idleSessionAtMost6KB ?? load.targets.idleSessionAtMost20KB)} |`,
+      `| Server: CPU per event, ${n(load.sessions)} concurrent sessions | ${n(ours.serverCpuPerEventUs, 1)} µs | ${n(theirs?.serverCpuPerEventUs ?? NaN, 1)} µs | ≤ 2.5 µs at 1,000 sessions | ${load.targets.cpuPerEventAtMost2_5us === undefined ? '' : load.sessions >= 1000 ? ok(load.targets.cpuPerEventAtMost2_5us) : 'not run at 1,000'} |`,
     );
+    const gzip = load.servers.find((s: any) => s.encoding === 'gzip');
+    if (gzip) {
+      const br = load.servers.find((s: any) => s.encoding === 'br');
+      lines.push(
+        `| Server: bytes on the wire per event, plain / gzip / br (\`compression: true\`) | ${n(ours.wireBytesPerEvent, 1)} / ${n(gzip.wireBytesPerEvent, 1)} / ${n(br?.wireBytesPerEvent ?? NaN, 1)} B | ${n(theirs?.wireBytesPerEvent ?? NaN, 1)} B | | |`,
+        `| Server: CPU per event, plain / gzip / br | ${n(ours.serverCpuPerEventUs, 1)} / ${n(gzip.serverCpuPerEventUs, 1)} / ${n(br?.serverCpuPerEventUs ?? NaN, 1)} µs | | | |`,
+      );
+    }
+  }
+  const client = all.clientPipeline;
+  if (client?.wireDelta) {
+    const ratios = (client.rows ?? []).map((r: any) => r.chatRatio).filter((r: unknown) => typeof r === 'number');
+    lines.push(`| Wire: bytes per ~4-character text delta, uncompressed (${client.measuredAt.slice(0, 10)}) | ${client.wireDelta.lousho} B | ${client.wireDelta.aiSdk} B | ≤ 57 B | ${ok(client.wireDelta.lousho <= 57)} |`);
+    if (ratios.length) {
+      const least = Math.min(...ratios);
+      lines.push(`| Client: useChat store time ÷ Lousho client time, least over ${ratios.length} scenario × read-size pairs (${client.runs} runs) | | | ≥ 5 | ${n(least, 1)} ${ok(least >= 5)} |`);
+    }
+    if (client.peakHeap) {
+      const h = client.peakHeap;
+      lines.push(`| Client: peak heap on a ${n(h.deltas)}-delta reply | ${n(h.lousho.peakBytes / 1024 / 1024, 1)} MB | ${n(h.aiSdk.peakBytes / 1024 / 1024, 1)} MB | ≤ the AI SDK's | ${n(h.ratio, 2)} ${ok(h.ratio <= 1)} |`);
+    }
   }
   if (render) {
     const p = render.pages;

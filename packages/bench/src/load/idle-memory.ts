@@ -6,7 +6,7 @@
  * per session to the parent over IPC. Sessions are created after a warm-up and a baseline GC, so
  * code, JIT and module caches are not counted.
  */
-import { createAgentHandler } from '@lousho/build-ai-agent';
+import { createAgentHandler, memoryStore } from '@lousho/build-ai-agent';
 import { createDemoAgent } from '@lousho/demo-agent';
 import { burstProvider } from './mock-models.js';
 
@@ -16,7 +16,9 @@ const turns = Number(process.argv[4] ?? 1);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('Start this process with --expose-gc.');
 
-const agent = createDemoAgent({ provider: burstProvider(deltas), toolDelayScale: 0 });
+// The default store, with room for every session measured: at its default bound (1,000 sessions) it
+// would forget the warm-up's sessions during the measurement, and the figure would come out low.
+const agent = createDemoAgent({ provider: burstProvider(deltas), toolDelayScale: 0, store: memoryStore({ maxSessions: count + 100 }) });
 const handler = createAgentHandler(agent, { keepAliveMs: 0 });
 
 async function turn(sessionId: string): Promise<void> {

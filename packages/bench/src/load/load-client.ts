@@ -6,11 +6,15 @@
  */
 import { setMaxListeners } from 'node:events';
 import { Agent, request, type IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
+import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { parseEventStream } from '@lousho/build-ai-agent';
 import { createParser } from 'eventsource-parser';
 import { DELTAS, expectedText } from './mock-models.js';
 
 export type Wire = 'lousho' | 'ai-sdk';
+/** The encoding to ask for (`Accept-Encoding`); the server must answer with it. */
+export type Encoding = 'gzip' | 'br' | undefined;
 
 export interface LoadResult {
   completed: number;
@@ -19,6 +23,8 @@ export interface LoadResult {
   corrupt: number;
   firstError: string | undefined;
   events: number;
+  /** Body bytes received from the sockets (compressed, when the stream was). */
+  wireBytes: number;
   wallMs: number;
   eventsPerSecond: number;
   /** Time to first event, per completed session (ms). */
@@ -34,10 +40,12 @@ class StreamCheckError extends Error {}
 
 const EXPECTED = expectedText(DELTAS);
 
-function post(agent: Agent, port: number, path: string, body: string, signal: AbortSignal): Promise<IncomingMessage> {
+function post(agent: Agent, port: number, path: string, body: string, signal: AbortSignal, encoding: Encoding): Promise<IncomingMessage> {
+  const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+  if (encoding) headers['accept-encoding'] = encoding;
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port, path, method: 'POST', agent, signal, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      { host: '127.0.0.1', port, path, method: 'POST', agent, signal, headers },
       resolve,
     );
     req.on('error', reject);
@@ -50,13 +58,13 @@ function post(agent: Agent, port: number, path: string, body: string, signal: Ab
  * add up. A reader that fell behind may get deltas that waited merged (`fromSeq`..`seq`): such an
  * event counts for each event it stands for, so `events` is the same however the stream was batched.
  */
-async function readLousho(res: IncomingMessage, start: number): Promise<SessionOutcome> {
+async function readLousho(res: AsyncIterable<Uint8Array>, start: number): Promise<SessionOutcome> {
   let ttfe = -1;
   let expectedSeq = 1;
   let text = '';
   let events = 0;
   let last = '';
-  for await (const event of parseEventStream(res as AsyncIterable<Uint8Array>)) {
+  for await (const event of parseEventStream(res)) {
     if (ttfe < 0) ttfe = performance.now() - start;
     const from = (event as { fromSeq?: number }).fromSeq ?? event.seq;
     if (from !== expectedSeq) throw new StreamCheckError(`seq ${from} where ${expectedSeq} was expected`);
@@ -71,7 +79,7 @@ async function readLousho(res: IncomingMessage, start: number): Promise<SessionO
 }
 
 /** AI SDK: UI message chunks (no sequence numbers): the deltas must add up, and the stream must end with `finish` and `[DONE]`. */
-async function readAiSdk(res: IncomingMessage, start: number): Promise<SessionOutcome> {
+async function readAiSdk(res: Readable, start: number): Promise<SessionOutcome> {
   let ttfe = -1;
   let text = '';
   let events = 0;
@@ -100,21 +108,35 @@ async function readAiSdk(res: IncomingMessage, start: number): Promise<SessionOu
   return { events, ttfe };
 }
 
-export async function runLoad(options: { port: number; wire: Wire; sessions: number; deadlineMs: number; label: string }): Promise<LoadResult> {
-  const { port, wire, sessions, deadlineMs, label } = options;
+/** The body as the server sent it, decompressed when it was; counts the bytes that came over the socket. */
+function decodedBody(res: IncomingMessage, encoding: Encoding, count: (bytes: number) => void): Readable {
+  const got = res.headers['content-encoding'];
+  if ((got ?? undefined) !== encoding) throw new Error(`content-encoding ${String(got)} where ${String(encoding)} was asked for`);
+  res.on('data', (chunk: Buffer) => count(chunk.length));
+  if (!encoding) return res;
+  const decompress = encoding === 'gzip' ? createGunzip() : createBrotliDecompress();
+  res.on('error', (error) => decompress.destroy(error));
+  return res.pipe(decompress);
+}
+
+export async function runLoad(options: { port: number; wire: Wire; sessions: number; deadlineMs: number; label: string; encoding?: Encoding }): Promise<LoadResult> {
+  const { port, wire, sessions, deadlineMs, label, encoding } = options;
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const deadline = AbortSignal.timeout(deadlineMs);
   setMaxListeners(sessions + 10, deadline); // one listener per open request, by design
   // One body for both servers: Lousho's handler reads `input`, the AI SDK servers read it too.
   const body = JSON.stringify({ input: 'Write the benchmark reply.', messages: [{ role: 'user', parts: [{ type: 'text', text: 'Write the benchmark reply.' }] }] });
-  const result: LoadResult = { completed: 0, failed: 0, corrupt: 0, firstError: undefined, events: 0, wallMs: 0, eventsPerSecond: 0, ttfe: [] };
+  const result: LoadResult = { completed: 0, failed: 0, corrupt: 0, firstError: undefined, events: 0, wireBytes: 0, wallMs: 0, eventsPerSecond: 0, ttfe: [] };
   const one = async (i: number): Promise<void> => {
     const start = performance.now();
     try {
       const path = wire === 'lousho' ? `/sessions/${label}_${i}/messages` : '/api/chat';
-      const res = await post(agent, port, path, body, deadline);
+      const res = await post(agent, port, path, body, deadline, encoding);
       if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
-      const outcome = wire === 'lousho' ? await readLousho(res, start) : await readAiSdk(res, start);
+      let bytes = 0;
+      const stream = decodedBody(res, encoding, (n) => (bytes += n));
+      const outcome = wire === 'lousho' ? await readLousho(stream, start) : await readAiSdk(stream, start);
+      result.wireBytes += bytes;
       result.completed++;
       result.events += outcome.events;
       result.ttfe.push(outcome.ttfe);

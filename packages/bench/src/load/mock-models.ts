@@ -18,13 +18,21 @@ export function expectedText(deltas = DELTAS): string {
   return text;
 }
 
-/** A Lousho provider that streams `deltas` text deltas per call, then finishes. */
-export function burstProvider(deltas = DELTAS): LLMProvider {
+/**
+ * A Lousho provider that streams `deltas` text deltas per call, then finishes. `paced`: it yields
+ * to the event loop (`setImmediate`) before each delta, as a model streaming tokens does, so a
+ * reader that keeps up gets each delta in a write of its own (without it, a turn's deltas come at
+ * once and go out in 32 KB writes).
+ */
+export function burstProvider(deltas = DELTAS, paced = false): LLMProvider {
   return {
     name: 'bench',
     defaultModel: 'bench-burst',
     async *stream(): AsyncIterable<StreamChunk> {
-      for (let i = 0; i < deltas; i++) yield { type: 'text-delta', text: deltaText(i) };
+      for (let i = 0; i < deltas; i++) {
+        if (paced) await new Promise((resolve) => setImmediate(resolve));
+        yield { type: 'text-delta', text: deltaText(i) };
+      }
       yield { type: 'finish', finishReason: 'stop', usage: { promptTokens: 10, completionTokens: deltas } };
     },
   };

@@ -14,6 +14,7 @@ import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js'
 import type { RunSnapshot } from './run-snapshot.js';
 import type { SessionRuntime, SessionStatus } from './session-runtime.js';
 import type { AgentRun, ExecutionResult } from './types.js';
+import { copyWithSharedShape } from '../utils/shared-shape.js';
 
 export interface DriveRunParams {
   session: SessionRuntime;
@@ -145,7 +146,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
 
       const appendInput = async (): Promise<boolean> => {
         for (const message of params.input) {
-          const frozen = Object.freeze({ ...message });
+          const frozen = Object.freeze(copyWithSharedShape(message));
           snapshot.messages.push(frozen);
           emit({ type: 'user.message', message: frozen });
         }

@@ -15,6 +15,7 @@ import { activeMs, exceededBudget, type BudgetExceeded } from './stages/budget.j
 import { prepareModelCall } from './stages/model-request.js';
 import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
 import type { CallScope, PreparedCall } from './tool-call.js';
+import { copyWithSharedShape } from '../utils/shared-shape.js';
 
 /** How a run (or one leg of it, up to a pause) ended. */
 export interface LoopOutcome {
@@ -256,7 +257,7 @@ export function addWaitingInput(snapshot: RunSnapshot, emit: LoopDeps['emit']): 
   if (!input?.length) return false;
   delete snapshot.pendingInput;
   for (const message of input) {
-    const frozen = Object.freeze({ ...message });
+    const frozen = Object.freeze(copyWithSharedShape(message));
     snapshot.messages.push(frozen);
     emit({ type: 'user.message', message: frozen });
   }

@@ -40,6 +40,13 @@ export interface AppendFence {
   onFailed(error: unknown): void;
 }
 
+/**
+ * Legs whose append failed ('failed') or was refused for a lost lease ('lost'): nothing more of
+ * theirs is stored. One map for every session (a fence belongs to one leg of one session): a
+ * WeakMap per session would cost every idle session about 140 B.
+ */
+const BROKEN_LEGS = new WeakMap<AppendFence, 'failed' | 'lost'>();
+
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -103,11 +110,10 @@ export class SessionRuntime {
   #slimmedUpTo = 0;
   /** Stored events the listeners get later (see `holdListeners`). */
   #held: AgentStreamEvent[] | undefined;
-  readonly #listeners = new Set<SessionListener>();
+  /** Made on the first subscription: most idle sessions have no listener, and an empty Set costs about 190 B. */
+  #listeners: Set<SessionListener> | undefined;
   readonly #store: SessionStore | undefined;
   #queue: { item: EventToAppend; fence: AppendFence | undefined; leased: boolean }[] = [];
-  /** Legs whose append failed ('failed') or was refused for a lost lease ('lost'): nothing more of theirs is stored. */
-  readonly #broken = new WeakMap<AppendFence, 'failed' | 'lost'>();
   #inflight: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -151,7 +157,7 @@ export class SessionRuntime {
       if (endsLeg(event)) this.#compact(this.#endLeg(this.#seq));
       return;
     }
-    const broken = fence && this.#broken.get(fence);
+    const broken = fence && BROKEN_LEGS.get(fence);
     if (broken) {
       if (broken === 'failed' && endsLeg(event)) this.#deliverUnnumbered(runId, event);
       return;
@@ -171,11 +177,11 @@ export class SessionRuntime {
       this.emit(runId, end, fence);
       return;
     }
-    if (fence && !this.#broken.has(fence)) {
-      this.#broken.set(fence, lost ? 'lost' : 'failed');
+    if (fence && !BROKEN_LEGS.has(fence)) {
+      BROKEN_LEGS.set(fence, lost ? 'lost' : 'failed');
       this.#queue = this.#queue.filter((q) => q.fence !== fence);
     }
-    if (!lost && (!fence || this.#broken.get(fence) === 'failed')) this.#deliverUnnumbered(runId, end);
+    if (!lost && (!fence || BROKEN_LEGS.get(fence) === 'failed')) this.#deliverUnnumbered(runId, end);
   }
 
   /**
@@ -325,8 +331,8 @@ export class SessionRuntime {
     // process's view is no longer the store's, and the next load reads the store again.
     this.stale = true;
     let dropped = batch;
-    if (fence && !this.#broken.has(fence)) {
-      this.#broken.set(fence, lost ? 'lost' : 'failed');
+    if (fence && !BROKEN_LEGS.has(fence)) {
+      BROKEN_LEGS.set(fence, lost ? 'lost' : 'failed');
       dropped = dropped.concat(this.#queue.filter((q) => q.fence === fence));
       this.#queue = this.#queue.filter((q) => q.fence !== fence);
       if (lost) fence.onLost();
@@ -354,7 +360,9 @@ export class SessionRuntime {
   }
 
   #notify(event: AgentStreamEvent): void {
-    for (const listener of this.#listeners) {
+    const listeners = this.#listeners;
+    if (!listeners) return;
+    for (const listener of listeners) {
       try {
         listener(event);
       } catch {
@@ -416,7 +424,7 @@ export class SessionRuntime {
 
   /** True while someone in this process follows the session. */
   get followed(): boolean {
-    return this.#listeners.size > 0;
+    return (this.#listeners?.size ?? 0) > 0;
   }
 
   /** Takes over what a store holds (a session this process has not seen, or one another process changed). */
@@ -435,7 +443,7 @@ export class SessionRuntime {
    * appended to it. Listeners following the session get what they have not seen yet.
    */
   adoptLog(events: readonly AgentStreamEvent[], lastSeq: number): void {
-    const missed = this.#listeners.size > 0 && this.#seq > 0 ? replayAfter(events, this.#seq) : [];
+    const missed = this.followed && this.#seq > 0 ? replayAfter(events, this.#seq) : [];
     this.#log = events.slice();
     this.#seq = Math.max(lastSeq, this.#log.at(-1)?.seq ?? 0);
     this.#uncompactedFrom = afterLastLegEnd(this.#log);
@@ -460,7 +468,11 @@ export class SessionRuntime {
 
   /** Calls `listener` with every event of the session from now on; returns the function that stops it. */
   subscribe(listener: SessionListener): () => void {
-    this.#listeners.add(listener);
-    return () => this.#listeners.delete(listener);
+    const listeners = (this.#listeners ??= new Set());
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.#listeners === listeners) this.#listeners = undefined;
+    };
   }
 }

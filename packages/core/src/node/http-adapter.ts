@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
 import { isExpectedDisconnect } from '../http/errors.js';
+import { compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 
 /** A Fetch-API handler, as `createAgentHandler()` returns. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -13,6 +14,13 @@ export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse, ne
 export interface NodeHandlerOptions {
   /** Unexpected failures of the adapter itself (the handler's own go to its `onError`). */
   onError?: (error: unknown) => void;
+  /**
+   * Compress event streams and JSON answers for clients that ask for it with `Accept-Encoding`
+   * (`br` or `gzip`), flushed after every chunk so no event waits in the compressor. Default
+   * false: it costs server CPU on every write (see docs/benchmarks.md, "Compression"); turn it on
+   * when bandwidth costs more than CPU, and leave it off behind a proxy that compresses already.
+   */
+  compression?: boolean;
 }
 
 /**
@@ -25,8 +33,9 @@ export interface NodeHandlerOptions {
  * passed on as JSON.
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeRequestListener {
+  const compression = compressionOption(options.compression);
   return (req, res, next) => {
-    void serve(handler, req, res).catch((error: unknown) => {
+    void serve(handler, req, res, compression).catch((error: unknown) => {
       try {
         options.onError?.(error);
       } catch {
@@ -48,10 +57,13 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
 
 /** `toNodeHandler(createAgentHandler(agent, options))`: an agent served on `node:http` or Express in one call. */
 export function createNodeListener(agent: HandlerAgent, options: AgentHandlerOptions & NodeHandlerOptions = {}): NodeRequestListener {
-  return toNodeHandler(createAgentHandler(agent, options), options.onError ? { onError: options.onError } : {});
+  return toNodeHandler(createAgentHandler(agent, options), {
+    ...(options.onError ? { onError: options.onError } : {}),
+    ...(options.compression !== undefined ? { compression: options.compression } : {}),
+  });
 }
 
-async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, compression: boolean): Promise<void> {
   const controller = new AbortController();
   // The response closed before it finished: the client went away.
   const onClose = (): void => {
@@ -74,7 +86,7 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
       await response.body?.cancel().catch(() => {});
       return;
     }
-    await writeResponse(response, res, controller.signal);
+    await writeResponse(response, res, controller.signal, compression ? negotiateEncoding(req.headers['accept-encoding']) : undefined, compression);
   } finally {
     res.off('close', onClose);
   }
@@ -196,21 +208,37 @@ function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
   );
 }
 
-async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+async function writeResponse(
+  response: Response,
+  res: ServerResponse,
+  signal: AbortSignal,
+  encoding: ResponseEncoding | undefined,
+  compression: boolean,
+): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, response.statusText || undefined, headers);
   const body = response.body;
+  // Only a body the handler did not encode itself, of a type worth it; `vary` whenever the
+  // answer depends on Accept-Encoding, compressed or not, so a cache keeps the two apart.
+  const compressible = compression && body !== null && !response.headers.has('content-encoding') && isCompressible(response.headers.get('content-type'));
+  if (compressible) varyOnAcceptEncoding(headers);
+  const compress = compressible && encoding !== undefined;
+  if (compress) {
+    headers['content-encoding'] = encoding;
+    delete headers['content-length'];
+  }
+  res.writeHead(response.status, response.statusText || undefined, headers);
   if (!body) {
     res.end();
     return;
   }
   // Headers out now: an event stream's client should see them before the first event.
   res.flushHeaders();
+  const sink = compress ? compressedSink(res, encoding) : socketSink(res);
   const reader = body.getReader();
   const cancel = (): void => {
     reader.cancel(signal.reason).catch(() => {});
@@ -229,34 +257,21 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
         chunk = await reader.read();
       } catch (error) {
         // Headers are out: the only way to tell the client is to cut the connection.
-        res.destroy();
+        sink.destroy();
         if (isExpectedDisconnect(error)) return;
         throw error;
       }
       const { done, value } = chunk;
       if (done) break;
       if (signal.aborted || res.destroyed) break;
-      if (!res.write(value)) await Promise.race([drained(res), failed]);
-      // Compression middleware buffers; its `flush()` pushes each event out at once.
-      (res as { flush?: () => void }).flush?.();
+      if (!sink.write(value)) await Promise.race([sink.drained(), failed]);
     }
-    if (!res.destroyed) res.end();
+    if (!res.destroyed && !signal.aborted) sink.end();
   } finally {
     signal.removeEventListener('abort', cancel);
-    if (signal.aborted || res.destroyed) await reader.cancel().catch(() => {});
-    else reader.releaseLock();
+    if (signal.aborted || res.destroyed) {
+      sink.destroy();
+      await reader.cancel().catch(() => {});
+    } else reader.releaseLock();
   }
-}
-
-/** Resolves when the socket wants more data, or when the response closed (then nothing more is written). */
-function drained(res: ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.on('drain', done);
-    res.on('close', done);
-  });
 }

@@ -1,4 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
+import { copyWithSharedShape } from '../utils/shared-shape.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 
@@ -100,7 +101,7 @@ export function compactEventLog(events: readonly AgentStreamEvent[]): readonly A
     }
     const last = events[end - 1] as DeltaEvent;
     const fromSeq = (first as Partial<MergedDelta>).fromSeq ?? first.seq;
-    out.push({ ...last, delta: texts.join(''), fromSeq, pieceSizes: packPieces(sizes) } as MergedDelta);
+    out.push(copyWithSharedShape(last, { delta: texts.join(''), fromSeq, pieceSizes: packPieces(sizes) }) as MergedDelta);
     i = end;
   }
   return out ?? events;

@@ -179,8 +179,9 @@ export class MemorySessionStore implements SessionStore {
 
 interface CheckpointEntry {
   messages: Message[];
-  run?: { start: RunStart; progress: RunProgress; stepUsage: StepUsage[]; toolCalls: ToolCallRecord[] };
-  lease?: { holder: string; expiresAt: number };
+  run?: { start: RunStart; progress: RunProgress; stepUsage: StepUsage[]; toolCalls: ToolCallRecord[] } | undefined;
+  /** Set to undefined when released, never deleted: a `delete` turns the entry into a dictionary (about 300 B per session). */
+  lease?: { holder: string; expiresAt: number } | undefined;
 }
 
 function applyList<T>(list: T[], write: ListWrite<T>): void {
@@ -243,7 +244,8 @@ export class MemoryCheckpointStore implements CheckpointStore {
     let entry = this.#entries.get(sessionId);
     if (entry?.lease && entry.lease.holder !== holder && entry.lease.expiresAt > now && !options.force) return { acquired: false };
     const existed = entry !== undefined;
-    if (!entry) this.#entries.set(sessionId, (entry = { messages: [] }));
+    // Every field from the start: one added later goes to a separate property array.
+    if (!entry) this.#entries.set(sessionId, (entry = { messages: [], run: undefined, lease: undefined }));
     entry.lease = { holder, expiresAt: now + this.leaseMs };
     return { acquired: true, checkpoint: existed ? this.#view(sessionId, entry, now) : undefined };
   }
@@ -259,7 +261,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
   release(sessionId: string, holder: string): void {
     this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
-    if (entry?.lease?.holder === holder) delete entry.lease;
+    if (entry?.lease?.holder === holder) entry.lease = undefined;
   }
 
   save(sessionId: string, write: CheckpointWrite): void {
@@ -275,6 +277,13 @@ export class MemoryCheckpointStore implements CheckpointStore {
     run.progress = { ...progress };
     applyList(run.stepUsage, write.run.stepUsage);
     applyList(run.toolCalls, write.run.toolCalls);
+    if (progress.state !== 'running') {
+      // The leg is over: lists grown by push keep room for 16 more items (about 130 B each, per
+      // idle session); copies are exact. Once per leg, so a checkpoint still costs a few pushes.
+      entry.messages = entry.messages.slice();
+      run.stepUsage = run.stepUsage.slice();
+      run.toolCalls = run.toolCalls.slice();
+    }
   }
 
   /** The current lease holder of a session, expired or not (what fencing compares against). */
