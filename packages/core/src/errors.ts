@@ -44,6 +44,8 @@ export const ERROR_CODES = {
   LOUSHO_MCP_UNAVAILABLE: 'LOUSHO_MCP_UNAVAILABLE',
   /** A tool error that must abort the run instead of becoming a result. */
   LOUSHO_PROPAGATING_TOOL_ERROR: 'LOUSHO_PROPAGATING_TOOL_ERROR',
+  /** A delegation would nest sub-agents deeper than `maxSubagentDepth` (it rejects the run). */
+  LOUSHO_SUBAGENT_DEPTH: 'LOUSHO_SUBAGENT_DEPTH',
   /** An agent/builder option has a value the SDK cannot use. */
   LOUSHO_INVALID_CONFIG: 'LOUSHO_INVALID_CONFIG',
   /** A dynamic config resolver threw or returned something unusable. */

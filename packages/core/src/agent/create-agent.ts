@@ -16,6 +16,8 @@ import { newId } from './ids.js';
 import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
+import { checkSubagents } from './subagents/catalog.js';
+import { setDelegationHandle } from './subagents/handle.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
@@ -128,6 +130,16 @@ function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): numb
   return value;
 }
 
+export function normalizeSubagentDepth(value: number | undefined): number {
+  if (value === undefined) return 1;
+  if (!Number.isInteger(value) || value < 0) {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `maxSubagentDepth must be a non-negative integer, got ${String(value)}.`, {
+      hint: 'maxSubagentDepth is how deep sub-agents may nest (default 1: sub-agents do not delegate further).',
+    });
+  }
+  return value;
+}
+
 function normalizeMaxSteps(value: number | undefined): number {
   if (value === undefined) return 10;
   if (!Number.isInteger(value) || value < 1) {
@@ -154,6 +166,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
+  checkSubagents(config.subagents);
+  const maxSubagentDepth = normalizeSubagentDepth(config.maxSubagentDepth);
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
@@ -266,6 +280,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     hooks: hookList(),
     permissions: config.permissions ?? [],
+    maxSubagentDepth,
     ...(config.sandbox ? { sandbox: config.sandbox } : {}),
     ...(config.output ? { output: config.output } : {}),
     ...(useApprove && config.approve ? { approve: config.approve } : {}),
@@ -487,5 +502,12 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       await mcp?.close();
     },
   };
+  // Another agent's run may run this one as its sub-agent (a nested run, see subagents/run-child.ts).
+  setDelegationHandle(agent, {
+    async setup(ctx, fixedModel) {
+      const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, ctx, fixedModel, mcp);
+      return { model: fixedModel ?? resolved.model, deps: baseDeps(resolved, false) };
+    },
+  });
   return agent;
 }

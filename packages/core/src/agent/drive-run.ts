@@ -6,6 +6,7 @@ import type { SessionStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { DurableLeg, LegMode } from './durable.js';
 import { EventQueue } from './event-queue.js';
+import { serialized } from './serial.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { runLoop, type BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -99,7 +100,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       started = true;
       await params.prepare?.({ recovered, snapshot });
-      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: (s: RunSnapshot) => leg.save(s, 'running') } : {}) };
+      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: serialized((s: RunSnapshot) => leg.save(s, 'running')) } : {}) };
 
       // A new turn starts a new event log; a continuation (approval, recovery) extends the current one.
       if (!continuation) session.runStartIndex = snapshot.messages.length;

@@ -3,6 +3,8 @@ import type { LLMProvider } from '../providers/types.js';
 import { askQuestionTool } from '../tools/builtin/ask-question.js';
 import { ToolRegistry } from '../tools/registry.js';
 import type { AgentMcp } from './mcp-servers.js';
+import { isCatalog, subagentsForRun, type SubagentsOption } from './subagents/catalog.js';
+import { TASK_TOOL, taskTool, withSubagentListing } from './subagents/task-tool.js';
 import type { AgentTools, CreateAgentConfig, PerRun, RunConfigContext } from './types.js';
 
 /** Thrown when a per-run config function fails; `field` names the option, `cause` is what it threw. */
@@ -42,8 +44,8 @@ export function toolRegistryFrom(tools: AgentTools | undefined, askQuestion: boo
 }
 
 export function isStaticConfig(config: CreateAgentConfig<any>): boolean {
-  // MCP servers connect on the first run, not when the agent is created.
-  if (config.mcpServers !== undefined) return false;
+  // MCP servers connect on the first run, not when the agent is created; a catalog lists per run.
+  if (config.mcpServers !== undefined || isCatalog(config.subagents)) return false;
   return typeof config.model !== 'function' && typeof (config.instructions ?? config.prompt) !== 'function' && typeof config.tools !== 'function';
 }
 
@@ -66,5 +68,23 @@ export async function resolveRunConfig(
   // MCP tools join the agent's own; a name both have is refused (LOUSHO_DUPLICATE_TOOL).
   const mcpTools = await mcp?.toolsFor(ctx, (value, runCtx) => resolvePerRun('mcpServers', value, runCtx));
   if (mcpTools) registry.registerMany(mcpTools);
-  return { model, ...(system ? { system } : {}), tools: registry };
+  const withListing = await addSubagents(registry, system, config.subagents, ctx);
+  return { model, ...(withListing ? { system: withListing } : {}), tools: registry };
+}
+
+/**
+ * With sub-agents, the agent gets the `task` tool and its prompt lists them. Returns the system
+ * prompt to use. A catalog that fails to list fails the run like a config function.
+ */
+export async function addSubagents(registry: ToolRegistry, system: string | undefined, option: SubagentsOption | undefined, ctx: RunConfigContext): Promise<string | undefined> {
+  if (option === undefined) return system;
+  let subagents;
+  try {
+    subagents = await subagentsForRun(option, ctx);
+  } catch (error) {
+    throw new ConfigResolverError('subagents', error);
+  }
+  if (subagents.list.length === 0) return system;
+  registry.register(TASK_TOOL, taskTool(subagents));
+  return withSubagentListing(system, subagents.list);
 }

@@ -57,8 +57,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const pending = continuation.batch ?? snapshot.paused;
     delete snapshot.paused;
     if (pending) {
-      const scope: CallScope = { deps, snapshot, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls) };
-      const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first, continuation.restNotRun);
+      const scope: CallScope = { deps, snapshot, usage, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls) };
+      const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first, continuation.restNotRun, (pending as Partial<PausedBatch>).settled);
       const stop = afterBatch(batch, pending.calls, pending.step);
       if (stop) return stop;
     }
@@ -70,7 +70,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   function afterBatch(batch: BatchResult, calls: ToolCall[], step: number): LoopOutcome | undefined {
     if (batch.kind === 'aborted') return finish('aborted');
     if (batch.kind === 'paused') {
-      snapshot.paused = { approval: batch.approval, step, calls, index: batch.index };
+      snapshot.paused = { approval: batch.approval, step, calls, index: batch.index, ...(batch.settled ? { settled: batch.settled } : {}) };
       return finish('awaiting-approval', { paused: snapshot.paused });
     }
     return undefined;
@@ -79,6 +79,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   for (;;) {
     if (signal?.aborted) return finish('aborted');
     if (snapshot.steps >= deps.maxSteps) return finish('max-steps');
+    // The sub-agents of the last batch have answered (their results are in the transcript).
+    delete snapshot.children;
     const step = ++snapshot.steps;
     deps.emit({ type: 'step.start', step });
 
@@ -92,7 +94,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       ...(deps.maxTokens !== undefined ? { maxTokens: deps.maxTokens } : {}),
       ...(signal ? { signal } : {}),
     };
-    for (const hook of deps.hooks) if (hook.preGenerate) await hook.preGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request });
+    const generateCtx = { runId: snapshot.runId, sessionId: snapshot.sessionId, step, request, ...(deps.subagent ? { subagent: deps.subagent } : {}) };
+    for (const hook of deps.hooks) if (hook.preGenerate) await hook.preGenerate(generateCtx);
 
     const visibleLength = snapshot.messages.length;
     const assembler = new StreamAssembler();
@@ -174,7 +177,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     snapshot.messages.push(Object.freeze(assistant));
     if (text || toolCalls.length === 0) lastText = text;
 
-    for (const hook of deps.hooks) if (hook.postGenerate) await hook.postGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request }, response);
+    for (const hook of deps.hooks) if (hook.postGenerate) await hook.postGenerate(generateCtx, response);
     deps.onLLMResponse?.(response, step, stepUsage);
     deps.emit({ type: 'step.done', step, finishReason: lastModelFinish, usage: snapshot.usage, stepUsage });
     emitListener(deps, { type: 'text-complete', runId: snapshot.runId, step, text, usage: snapshot.usage, stepUsage });
@@ -199,7 +202,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       return finish('output-invalid', { outputError: checked.error });
     }
 
-    const scope: CallScope = { deps, snapshot, step, visibleLength };
+    const scope: CallScope = { deps, snapshot, usage, step, visibleLength };
     const batch = await runToolBatch(scope, toolCalls, 0);
     const stop = afterBatch(batch, toolCalls, step);
     if (stop) return stop;

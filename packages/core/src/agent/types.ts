@@ -8,6 +8,9 @@ import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hoo
 import type { AgentStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
+import type { Agent } from './create-agent.js';
+import type { SubagentsOption } from './subagents/catalog.js';
+import type { SubagentRef } from './subagents/types.js';
 
 /** What per-run config functions receive. */
 export interface RunConfigContext {
@@ -44,12 +47,14 @@ export interface ToolCallRecord {
   error?: ToolErrorResult;
   artifacts?: ToolArtifact[];
   replacedByHook?: string;
+  /** Set when a sub-agent made the call (`onToolResult`; the run's own `toolCalls` are the lead's). */
+  subagent?: SubagentRef;
 }
 
 export interface AgentCallbacks {
   /** Listener events: `text-complete`, `tool-call`, `tool-result`, `approval-requested`, `finish`. */
   onEvent?: (event: AgentListenerEvent) => void;
-  onToolCall?: (call: { toolCallId: string; toolName: string; args: unknown }) => void;
+  onToolCall?: (call: { toolCallId: string; toolName: string; args: unknown; subagent?: SubagentRef }) => void;
   onToolResult?: (record: ToolCallRecord) => void;
   onLLMResponse?: (response: GenerateResult, step: number, usage: StepUsage) => void;
   onPermissionDecision?: (decision: PermissionDecisionRecord) => void;
@@ -69,6 +74,14 @@ export interface LoopOptions extends AgentCallbacks {
   output?: StandardSchemaV1;
   /** Where `requiresSandbox` tools run (through their `sandboxExecute`). */
   sandbox?: SandboxAdapter;
+  /**
+   * Agents the run may delegate to: `{ researcher, writer }` (agents from `createAgent()` with a
+   * `description`), or a catalog `{ list(ctx), resolve(name, ctx) }`. The agent gets one `task`
+   * tool (`{ subagent, prompt }`) and a listing of them in its prompt.
+   */
+  subagents?: SubagentsOption<Agent<any, any>>;
+  /** How deep sub-agents may nest: 1 (the default) lets this agent delegate, and its sub-agents not. */
+  maxSubagentDepth?: number;
 }
 
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>
