@@ -80,6 +80,8 @@ function levelContinuation(snapshot: RunSnapshot, record: ApprovalRecord, decisi
       approved: decision.kind === 'question' ? true : decision.approved,
       ...(decision.kind === 'tool' && decision.note ? { note: decision.note } : {}),
       ...(decision.kind === 'question' ? { answer: decision.answer } : {}),
+      // A call inside a sub-agent: the event goes to that sub-agent's transcript too.
+      ...(record.subagent ? { subagent: record.subagent } : {}),
     });
   };
   if (pausedCall && child?.paused) {

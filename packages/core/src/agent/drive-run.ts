@@ -157,7 +157,8 @@ export function driveRun(params: DriveRunParams): AgentRun {
       // A listener may start the next turn as soon as it sees the end.
       leave();
       if (outcome.paused) {
-        emit({ type: 'approval.requested', approval: outcome.paused.approval });
+        const { subagent } = outcome.paused.approval;
+        emit({ type: 'approval.requested', approval: outcome.paused.approval, ...(subagent ? { subagent } : {}) });
         emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
       }
       emit({
