@@ -14,6 +14,8 @@ export type {
   ToolPartFor,
   UIToolState,
   UIToolApproval,
+  UISubagent,
+  UISubagentStatus,
 } from './types.js';
 export { reduceAgentEvents } from './reduce.js';
 export { initialAgentUIState } from './snapshot.js';

@@ -2,7 +2,7 @@ import type { Message } from '../messages.js';
 import type { ToolErrorKind } from '../tools/types.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
-import type { UIMessage, UIPart, UITextPart, UIToolPart, UIToolState } from './types.js';
+import type { UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart, UIToolState } from './types.js';
 
 /**
  * Immutable edits of the message list. Each returns a new list in which only the touched
@@ -38,9 +38,9 @@ class ListMessage extends ListView implements UIMessage {
 }
 
 /** A message's parts as a list (a plain message, e.g. one restored from JSON, is converted). */
-const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
+export const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
 
-const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
+export const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
 
 export const pushMessage = (list: MessageList, role: UIMessage['role'], parts: UIPart[]): MessageList =>
   list.push(new ListMessage(`m${list.length}`, role, PersistentList.from(parts)));
@@ -115,9 +115,14 @@ function toolCallIds(list: MessageList): Set<string> {
 
 /**
  * `part` with `fields` over it. `Object.assign` into a new object rather than a spread: a spread
- * followed by fields the part lacks is many times slower in V8.
+ * followed by fields the part lacks is many times slower in V8. A delegation that changes state
+ * (it ended, or was stopped) gives its sub-agent that status.
  */
-export const merge = (part: UIToolPart, fields: Partial<UIToolPart>): UIToolPart => Object.assign({}, part, fields);
+export function merge(part: UIToolPart, fields: Partial<UIToolPart>): UIToolPart {
+  const next = Object.assign({}, part, fields);
+  if (part.subagent && fields.state) next.subagent = Object.assign({}, part.subagent, { status: fields.state as UISubagentStatus });
+  return next;
+}
 
 /**
  * Marks the unfinished tool calls of the last message as `cancelled` (the run ended without them).

@@ -1,8 +1,9 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyPart, cancelUnfinishedTools, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import type { SubagentRef } from '../agent/subagents/types.js';
+import { appendReplyPart, cancelUnfinishedTools, contentParts, merge, partsOf, pushMessage, toolStateForError, updateToolPart, withParts, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIPart, UIToolApproval, UIToolPart } from './types.js';
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -81,8 +82,13 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   let { status, pendingApproval, error, usage, finishReason, runId } = s;
   // Reply content: the list with it, or undefined when the event changed no part (then only `seq` moves).
   let reply: MessageList | undefined | null;
+  // A sub-agent's event goes into the transcript of the part that started it; its approval
+  // events also pause and resume the whole run (below).
+  const sub = event.subagent;
+  const nested = sub && nestEvent(list, event, sub);
 
-  switch (event.type) {
+  if (sub && !event.type.startsWith('approval')) reply = nested;
+  else switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
       // Joins the reply's last part unless a new step began.
@@ -115,7 +121,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     case 'approval.requested':
-      list = updateToolPart(list, cursor, event.approval, toolFields, event)!;
+      list = nested || updateToolPart(list, cursor, event.approval, toolFields, event)!;
       cursor |= CURSOR_OPEN;
       status = 'awaiting-approval';
       pendingApproval = event.approval;
@@ -123,7 +129,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       break;
 
     case 'approval.resolved':
-      list = updateToolPart(list, cursor, event, toolFields, event) ?? list;
+      list = (nested || updateToolPart(list, cursor, event, toolFields, event)) ?? list;
       if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
       if (status === 'awaiting-approval' && !pendingApproval) status = 'submitted';
       runId = event.runId;
@@ -160,4 +166,38 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     if (status === 'submitted' || status === 'idle') status = 'streaming';
   }
   return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, runId);
+}
+
+/**
+ * A sub-agent's event (it carries `subagent`) applied in the transcript of the tool part that
+ * started that sub-agent, `part.subagent.parts`, at any depth: the list with it, or undefined
+ * when there is no such part or nothing changed. Sub-agents run inside the current reply, so only
+ * its last message is searched.
+ */
+function nestEvent(list: MessageList, event: AgentStreamEvent, ref: SubagentRef): MessageList | undefined {
+  const m = list.length - 1;
+  const message = list.at(m);
+  const hit = message && route(message.parts, event, ref);
+  return hit && withParts(list, m, message!, partsOf(message!).set(hit[0], hit[1]));
+}
+
+/** The part of `parts` (searched from the end) whose sub-agent takes the event, and its next version. */
+function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentRef): [number, UIToolPart] | undefined {
+  for (let i = parts.length; i--; ) {
+    const part = parts[i] as UIToolPart;
+    const sub = part.subagent;
+    let inner: readonly UIPart[] | undefined;
+    if (part.toolCallId === ref.toolCallId) {
+      // The sub-agent's parts are a reply of their own: the reducer applies the event to them.
+      const own = { messages: [{ id: '', role: 'assistant', parts: sub ? sub.parts : [] }], status: 'streaming' } as unknown as AgentUIState;
+      inner = reduceAgentEvents(own, { ...event, subagent: undefined }).messages[0]!.parts;
+    } else if (sub) {
+      const hit = route(sub.parts, event, ref);
+      if (!hit) continue;
+      (inner = sub.parts.slice())[hit[0]] = hit[1];
+    } else continue;
+    // A call waiting for a person pauses the sub-agent (and every one it runs in).
+    return inner && [i, merge(part, { subagent: { name: (sub || ref).name, status: event.type === 'approval.requested' ? 'awaiting-approval' : 'running', parts: inner } })];
+  }
+  return undefined;
 }
