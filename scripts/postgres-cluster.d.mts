@@ -6,7 +6,12 @@ export interface Cluster {
   port: number;
 }
 export function pgBinDir(): string | undefined;
-export function startCluster(): Promise<Cluster>;
+export interface ClusterOptions {
+  /** Commits are in the WAL before they are answered (default: off, for speed). Kept across restarts. */
+  synchronousCommit?: boolean;
+}
+export function startCluster(options?: ClusterOptions): Promise<Cluster>;
 export function stopCluster(dir: string): void;
 export function startServer(dir: string, port: number): void;
-export function stopServer(dir: string): void;
+/** `fast` (default): a clean shutdown that cuts sessions off; `immediate`: every server process ends at once, like a crash. */
+export function stopServer(dir: string, mode?: 'fast' | 'immediate'): void;

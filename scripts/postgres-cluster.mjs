@@ -64,25 +64,40 @@ function chownTo(path, user) {
   chownSync(path, Number(uid), Number(gid));
 }
 
-/** Starts (with `pg_ctl start`) the cluster in `dir` on `port`, waiting until it accepts connections. */
+/**
+ * Starts (with `pg_ctl start`) the cluster in `dir` on `port`, waiting until it accepts connections.
+ * Durability is traded for speed (no fsync) unless the cluster was created with
+ * `synchronousCommit: true` (kept in the folder, so a restart keeps it): then a commit is in the
+ * WAL before it is answered, and an immediate stop (a crash, as PostgreSQL sees it) loses no
+ * answered commit. The operating system still buffers the files (fsync stays off): only a power
+ * cut could lose them, which no test simulates.
+ */
 export function startServer(dir, port) {
   const bin = pgBinDir();
   const data = join(dir, 'data');
-  const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
+  const synchronous = existsSync(join(dir, 'synchronous-commit')) ? 'on' : 'off';
+  const opts = `-c listen_addresses=127.0.0.1 -p ${port} -k ${dir} -c fsync=off -c synchronous_commit=${synchronous} -c full_page_writes=off -c max_connections=300`;
   run(join(bin, 'pg_ctl'), ['-D', data, '-l', join(dir, 'server.log'), '-o', opts, '-w', '-t', '60', 'start']);
 }
 
-/** Stops the server of the cluster in `dir` (fast: open sessions are cut off), keeping its files. */
-export function stopServer(dir) {
+/**
+ * Stops the server of the cluster in `dir`, keeping its files. `fast` (the default) cuts open
+ * sessions off and shuts down cleanly; `immediate` ends every server process at once, like a
+ * crash: the next start recovers from the WAL.
+ */
+export function stopServer(dir, mode = 'fast') {
+  if (mode !== 'fast' && mode !== 'immediate') throw new Error(`stopServer: mode must be 'fast' or 'immediate', got ${String(mode)}.`);
   const bin = pgBinDir();
-  run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', 'fast', '-w', 'stop']);
+  run(join(bin, 'pg_ctl'), ['-D', join(dir, 'data'), '-m', mode, '-w', 'stop']);
 }
 
 /**
  * Creates and starts a cluster. Returns `{ url, dir, port }`; `url` has no password (the cluster
- * trusts loopback connections) and points at database `lousho`.
+ * trusts loopback connections) and points at database `lousho`. With `{ synchronousCommit: true }`
+ * every commit is in the WAL before it is answered (see `startServer`): the fault tests that stop
+ * the server immediately need it.
  */
-export async function startCluster() {
+export async function startCluster(options = {}) {
   const bin = pgBinDir();
   if (!bin) throw new Error('PostgreSQL is not installed (no initdb/pg_ctl found); install it with `apt-get install postgresql`.');
   const dir = mkdtempSync(join(tmpdir(), 'lousho-pg-'));
@@ -91,6 +106,7 @@ export async function startCluster() {
     if (isRoot()) chownTo(dir, 'postgres');
     const user = 'lousho';
     run(join(bin, 'initdb'), ['-D', join(dir, 'data'), '-U', user, '--auth=trust', '--encoding=UTF8', '--no-sync', '--no-instructions']);
+    if (options.synchronousCommit === true) writeFileSync(join(dir, 'synchronous-commit'), 'on\n');
     const port = await freePort();
     startServer(dir, port);
     run(join(bin, 'createdb'), ['-h', '127.0.0.1', '-p', String(port), '-U', user, 'lousho']);

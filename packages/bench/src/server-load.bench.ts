@@ -63,8 +63,8 @@ async function oneRun(kind: Kind, wire: Wire, sessions: number, deadlineMs: numb
   }
 }
 
-async function idleMemory(sessions: number, deltas: number): Promise<{ bytesPerSession: number; eventsPerSession: number }> {
-  const child = startChild('./idle-memory.ts', [String(sessions), String(deltas)], ['--expose-gc']);
+async function idleMemory(sessions: number, deltas: number, turns = 1): Promise<{ bytesPerSession: number; eventsPerSession: number }> {
+  const child = startChild('./idle-memory.ts', [String(sessions), String(deltas), String(turns)], ['--expose-gc']);
   try {
     return await child.ask(undefined, 120_000);
   } finally {
@@ -117,6 +117,8 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
   for (let run = 0; run < runs; run++) memory.push(await idleMemory(idleSessions, DELTAS));
   // For the note on where the memory goes: the same sessions after a 1-delta turn (one run: it varies little).
   memoryShort.push((await idleMemory(idleSessions, 1)).bytesPerSession);
+  // A session keeps every turn (its event log and its transcript): what five turns cost (one run).
+  const fiveTurns = await idleMemory(Math.ceil(idleSessions / 5), DELTAS, 5);
   const bytesPerIdle = median(memory.map((m) => m.bytesPerSession));
   const bytesPerIdleShort = median(memoryShort);
 
@@ -130,6 +132,7 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
   rows.push([`throughput Lousho / ${aiBest.label} (target ≥ 2)`, `${throughputRatio.toFixed(2)} ${flag(throughputRatio >= 2)}`]);
   rows.push([`memory per idle session, one ${DELTAS}-delta turn (target ≤ 20 KB)`, `${kb(bytesPerIdle)} ${flag(bytesPerIdle <= 20 * 1024)}  (${memory[0]?.eventsPerSession} events kept per session)`]);
   rows.push(['memory per idle session, one 1-delta turn (for comparison)', kb(bytesPerIdleShort)]);
+  rows.push([`memory per idle session, five ${DELTAS}-delta turns (for comparison)`, `${kb(fiveTurns.bytesPerSession)}  (${fiveTurns.eventsPerSession} events kept per session)`]);
   printTable(`Server under load: ${sessions.toLocaleString('en-US')} concurrent sessions × ${DELTAS} deltas on 127.0.0.1 (medians of runs)`, rows);
 
   const result = {
@@ -139,7 +142,14 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
     servers: summary,
     throughputRatio,
     comparedWith: aiBest.label,
-    idleSession: { bytes: bytesPerIdle, bytesOneDeltaTurn: bytesPerIdleShort, eventsKept: memory[0]?.eventsPerSession, sessions: idleSessions },
+    idleSession: {
+      bytes: bytesPerIdle,
+      bytesOneDeltaTurn: bytesPerIdleShort,
+      bytesFiveTurns: fiveTurns.bytesPerSession,
+      eventsKeptFiveTurns: fiveTurns.eventsPerSession,
+      eventsKept: memory[0]?.eventsPerSession,
+      sessions: idleSessions,
+    },
     targets: {
       zeroLostEvents: summary.every((s) => s.failed === 0),
       throughputAtLeast2x: throughputRatio >= 2,

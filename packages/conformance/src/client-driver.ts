@@ -30,6 +30,7 @@ export const clientDriver: BindingDriver = {
       }),
       send: (input) => client.send(input),
       stop: () => client.stop(),
+      resume: () => client.resume(),
       approve: (note) => client.approve(note),
       reject: (note) => client.reject(note),
       answer: (text) => client.answer(text),

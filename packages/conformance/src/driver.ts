@@ -25,6 +25,7 @@ export interface MountedBinding {
   state(): BindingState;
   send(input: string): Promise<AgentActionResult>;
   stop(): Promise<AgentActionResult>;
+  resume(): Promise<AgentActionResult>;
   approve(note?: string): Promise<AgentActionResult>;
   reject(note?: string): Promise<AgentActionResult>;
   answer(text: string): Promise<AgentActionResult>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -13,8 +13,16 @@ export function gate(): Gate {
   return { promise, open };
 }
 
-/** One thing a scripted model step does: stream text, call a tool, wait for a gate, or fail. */
-export type ScriptItem = string | { tool: string; id: string; args?: Record<string, unknown> } | { wait: Gate } | Error;
+/**
+ * One thing a scripted model step does: stream text, call a tool, start a call and stream the
+ * first piece of its arguments (`streaming`), wait for a gate, or fail.
+ */
+export type ScriptItem =
+  | string
+  | { tool: string; id: string; args?: Record<string, unknown> }
+  | { streaming: string; id: string; argsStart: string }
+  | { wait: Gate }
+  | Error;
 
 export interface ScriptedModel extends LLMProvider {
   /** The transcript each call was given (copied). */
@@ -49,6 +57,9 @@ export function scriptedModel(steps: ScriptItem[][]): ScriptedModel {
             signal?.addEventListener('abort', () => reject(abortError(signal)), { once: true });
             void item.wait.promise.then(resolve);
           });
+        } else if ('streaming' in item) {
+          yield { type: 'tool-call-start', index, id: item.id, name: item.streaming };
+          yield { type: 'tool-call-delta', index: index++, argumentsDelta: item.argsStart };
         } else yield { type: 'tool-call', index: index++, id: item.id, name: item.tool, arguments: JSON.stringify(item.args ?? {}) };
       }
       yield { type: 'finish', finishReason: index > 0 ? 'tool_calls' : 'stop', usage: { promptTokens: 10, completionTokens: 5 } };
@@ -108,8 +119,73 @@ export function waitTool() {
   return { tool, started };
 }
 
-export function scriptedAgent(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean } = {}) {
+/** `lookup` (shown as "Look up"), which answers at once with a result and an artifact. */
+export function lookupTool() {
+  return defineTool({
+    name: 'lookup',
+    displayName: 'Look up',
+    description: 'Looks something up',
+    input: z.object({ query: z.string() }),
+    async execute({ query }) {
+      return withArtifacts({ found: query }, [{ type: 'link', title: 'Source', data: { url: `https://example.com/${query}` } }]);
+    },
+  });
+}
+
+export interface ScriptedAgentOptions {
+  tools?: any[];
+  askQuestion?: boolean;
+  /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
+  store?: AgentStore;
+}
+
+export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
   const model = scriptedModel(steps);
-  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }) });
+  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }), ...(extra.store && { store: extra.store }) });
   return { agent, model };
+}
+
+/** Every method of `part` answers as usual until `frozen.value` is set, then never again (a process that died). */
+function freezable<T extends object>(part: T, frozen: { value: boolean }): T {
+  return new Proxy(part, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver) as unknown;
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => (frozen.value ? new Promise(() => {}) : (value as (...a: unknown[]) => unknown).apply(target, args));
+    },
+  });
+}
+
+/**
+ * A store holding a session whose turn was cut off by its server process dying: another agent on
+ * the store (that process) streamed `reply`, called `tool` with `callId`, and died while it ran
+ * (it answers nothing from then on, so its lease on the session runs out after `leaseMs`).
+ * Resolves once the lease has run out: a process that reads the session then finds it interrupted.
+ */
+export async function storeWithInterruptedTurn(options: { sessionId: string; input: string; reply: string; tool: string; callId: string; leaseMs?: number }) {
+  const leaseMs = options.leaseMs ?? 60;
+  const store = memoryStore({ leaseMs });
+  // Created as the HTTP handler would have (owned by its default principal), so both transports can read it.
+  store.sessions.create(options.sessionId, { owner: 'anonymous' });
+  const frozen = { value: false };
+  const running = gate();
+  const dying = defineTool({
+    name: options.tool,
+    description: 'Works until its process dies',
+    input: z.object({}),
+    async execute() {
+      running.open();
+      await new Promise(() => {});
+      return '';
+    },
+  });
+  const { agent } = scriptedAgent([[options.reply, { tool: options.tool, id: options.callId }]], {
+    tools: [dying],
+    store: { sessions: freezable(store.sessions, frozen), checkpoints: freezable(store.checkpoints, frozen), approvals: freezable(store.approvals, frozen) },
+  });
+  agent.send(options.input, { sessionId: options.sessionId }).catch(() => {});
+  await running.promise;
+  frozen.value = true;
+  await new Promise((resolve) => setTimeout(resolve, leaseMs * 2));
+  return store;
 }

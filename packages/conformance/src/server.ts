@@ -12,12 +12,17 @@ export interface AgentServer {
   url: string;
   /** Every request the server received, in order. */
   requests: LoggedRequest[];
+  /**
+   * Plays a restart of the server's process on the same address: from now on `agent` answers, and
+   * every open connection is cut (as when a process dies).
+   */
+  restart(agent: ClientAgent): void;
   close(): Promise<void>;
 }
 
 /** A real node:http server on 127.0.0.1 (a free port) serving `agent` through the HTTP handler. */
 export async function serveAgent(agent: ClientAgent): Promise<AgentServer> {
-  const listener = toNodeHandler(createAgentHandler(agent));
+  let listener = toNodeHandler(createAgentHandler(agent));
   const requests: LoggedRequest[] = [];
   const server = createServer((req, res) => {
     requests.push({ method: req.method ?? '', path: (req.url ?? '').split('?')[0]! });
@@ -28,6 +33,10 @@ export async function serveAgent(agent: ClientAgent): Promise<AgentServer> {
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    restart(next) {
+      listener = toNodeHandler(createAgentHandler(next));
+      server.closeAllConnections();
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -1,7 +1,7 @@
-import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
+import { memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, scriptedAgent, slowTool, waitTool, type ScriptItem, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, lookupTool, scriptedAgent, slowTool, storeWithInterruptedTurn, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -47,17 +47,38 @@ class World {
   model!: ScriptedModel;
   private server: AgentServer | undefined;
   private readonly mounted: MountedBinding[] = [];
+  private extra: ScriptedAgentOptions = {};
+  /** Agents of processes that "died" (`restart`), and the session each was running. */
+  private readonly retired: { agent: ClientAgent; sessionId: string }[] = [];
 
   constructor(
     readonly transport: TransportName,
     private readonly driver: BindingDriver,
   ) {}
 
-  async setup(steps: ScriptItem[][], extra: { tools?: any[]; askQuestion?: boolean } = {}): Promise<void> {
+  async setup(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}): Promise<void> {
     const { agent, model } = scriptedAgent(steps, extra);
     this.agent = agent;
     this.model = model;
+    this.extra = extra;
     if (this.transport === 'http') this.server = await serveAgent(agent);
+  }
+
+  /**
+   * Plays the death of the server's process in the middle of `sessionId`'s turn and the start of a
+   * new one on the same store (setup's `store`), which resumes the turn with `agent.resume()`, as a
+   * server does on startup: the HTTP server's connections are cut and it answers with the new agent.
+   * The old agent is fenced off by the resume (it took the session's lease over) and never writes
+   * again. Resolves once the resumed leg has ended.
+   */
+  async restart(sessionId: string, steps: ScriptItem[][]): Promise<void> {
+    this.retired.push({ agent: this.agent, sessionId });
+    const { agent, model } = scriptedAgent(steps, this.extra);
+    this.agent = agent;
+    this.model = model;
+    const resumed = (agent as unknown as { resume(id: string): Promise<unknown> }).resume(sessionId);
+    this.server?.restart(agent);
+    await resumed;
   }
 
   source(sessionId?: string): ConformanceSource {
@@ -98,6 +119,8 @@ class World {
   }
 
   async close(): Promise<void> {
+    // A "dead" process still waits in its model call: let it go (it can no longer write anything).
+    for (const { agent, sessionId } of this.retired.splice(0)) agent.sessions.stop(sessionId);
     for (const binding of this.mounted.splice(0)) {
       try {
         await binding.unmount();
@@ -320,6 +343,70 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(sent).toEqual(['bob@example.com']);
       });
 
+      scenario('a reload restores every turn as it streamed: display names, artifacts, approval decisions and notes, errors', async (w) => {
+        const { tool: email } = emailTool();
+        await w.setup(
+          [
+            ['Looking.', { tool: 'lookup', id: 'call_lookup', args: { query: 'launch' } }],
+            ['Found it.'],
+            [{ tool: 'send_email', id: 'call_email', args: { to: 'eve@example.com', subject: 'Hi' } }],
+            ['Not sent.'],
+            [new Error('provider down')],
+            ['Now ', { tool: 'send_email', id: 'call_email_2', args: { to: 'bob@example.com', subject: 'Hi' } }],
+          ],
+          { tools: [lookupTool(), email] },
+        );
+        const first = await w.mount();
+        await first.send('Find the launch');
+        expect(await first.send('Email Eve')).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        expect(await first.reject('not to externals')).toMatchObject({ ok: true, finishReason: 'stop' });
+        expect(await first.send('Again')).toMatchObject({ ok: false });
+        expect(await first.send('Email Bob')).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(first.state().status).toBe('awaiting-approval'));
+        const before = first.state();
+        const parts = before.messages.flatMap((message) => message.parts);
+        expect(parts).toContainEqual(expect.objectContaining({ toolName: 'lookup', displayName: 'Look up', state: 'done', artifacts: [expect.objectContaining({ title: 'Source' })] }));
+        expect(parts).toContainEqual(expect.objectContaining({ toolName: 'send_email', displayName: 'Send email', state: 'rejected', approval: expect.objectContaining({ approved: false, note: 'not to externals' }) }));
+        await w.unmount(first);
+
+        const second = await w.mount({}, before.sessionId);
+        await eventually(() => expect(second.state().status).toBe('awaiting-approval'));
+        // Every turn, not only the last one, exactly as the first mount had it.
+        expect(shown(second.state())).toEqual(shown(before));
+        expect(shown(second.state())).toEqual(shown(w.fromLog(before.sessionId!)));
+      });
+
+      scenario('a server that dies mid-reply: the turn goes on from its checkpoint, its reply shown once, no call left streaming', async (w) => {
+        const never = gate();
+        const store = memoryStore();
+        await w.setup([['Let me ', 'check.', { streaming: 'lookup', id: 'call_lookup', argsStart: '{"query":' }, { wait: never }]], { tools: [lookupTool()], store });
+        let b = await w.mount();
+        void b.send('Check the launch');
+        await eventually(() => {
+          expect(lastText(b.state())).toBe('Let me check.');
+          expect(toolParts(b.state())).toEqual([expect.objectContaining({ toolName: 'lookup', state: 'input-streaming' })]);
+        });
+        const sessionId = b.state().sessionId!;
+        // The process dies; a new one on the same store resumes the turn (it asks the model again for the reply that was cut).
+        await w.restart(sessionId, [['Let me ', 'check.', { tool: 'lookup', id: 'call_lookup', args: { query: 'launch' } }], ['Found it.']]);
+        // Over HTTP the same client reconnects to the new process; in process, the page starts again with it.
+        if (w.transport === 'in-process') {
+          await w.unmount(b);
+          b = await w.mount({}, sessionId);
+        }
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', error: null }));
+        const state = b.state();
+        expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+        expect(plain(state.messages[1]!.parts)).toEqual([
+          { type: 'text', text: 'Let me check.' },
+          expect.objectContaining({ type: 'tool', toolCallId: 'call_lookup', displayName: 'Look up', state: 'done', result: { found: 'launch' } }),
+          { type: 'text', text: 'Found it.' },
+        ]);
+        expect(shown(state)).toEqual(shown(w.fromLog(sessionId)));
+        const log = w.agent.sessions.eventsAfter(sessionId, 0);
+        expect(log.filter((event) => event.type === 'run.interrupted')).toHaveLength(1);
+      });
+
       scenario('resuming a turn still running: a new mount on the session follows it to the end', async (w) => {
         const { tool, started, release } = slowTool();
         await w.setup([['Working on it.', { tool: 'slow', id: 's1' }], ['All done.']], { tools: [tool] });
@@ -348,6 +435,38 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(finishes).toEqual(['stop']);
         expect(shown(second.state())).toEqual(shown(w.fromLog(sessionId)));
         expect(w.runsStarted(sessionId)).toBe(1);
+      });
+
+      scenario('a turn whose server process died: shown interrupted (nothing left streaming), and resume() finishes it', async (w) => {
+        const store = await storeWithInterruptedTurn({ sessionId: 'cut', input: 'go', reply: 'Working on it.', tool: 'slow', callId: 's1' });
+        const { tool, release } = slowTool();
+        release.open();
+        const finishes: string[] = [];
+        const errors: unknown[] = [];
+        // This process's agent shares the store; the model is only asked for what comes after the call.
+        await w.setup([['All done.']], { tools: [tool], store });
+        const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason), onError: (error) => errors.push(error) }, 'cut');
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'interrupted', error: null }));
+        const cut = b.state();
+        expect(cut.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+        expect(lastText(cut)).toBe('Working on it.');
+        // Nothing its process was doing is shown as still going (the call it ran is run again on resume).
+        expect(toolParts(cut).filter((part) => part.state === 'running' || part.state === 'input-streaming')).toEqual([]);
+
+        expect(await b.resume()).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        const done = b.state();
+        // The call ran again (same id) and the reply goes on in the same message, shown once.
+        expect(toolParts(done)).toEqual([expect.objectContaining({ toolCallId: 's1', state: 'done', result: 'slow result' })]);
+        expect(done.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+        expect(textOf(done.messages[1])).toBe('Working on it.All done.');
+        expect(shown(done)).toEqual(shown(w.fromLog('cut')));
+        expect(finishes).toEqual(['stop']);
+        expect(errors).toEqual([]);
+        // Nothing left to resume: the server says so (the error shows; the transcript stays as it was).
+        expect(await b.resume()).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_NOT_RESUMABLE' } });
+        await eventually(() => expect(b.state().error).toMatchObject({ code: 'LOUSHO_SESSION_NOT_RESUMABLE' }));
+        expect(plain(b.state().messages)).toEqual(plain(done.messages));
       });
 
       scenario('mounting on a session reads it once and starts nothing', async (w) => {

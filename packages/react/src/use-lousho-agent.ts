@@ -91,6 +91,7 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
     sessionId: client.sessionId,
     send: client.send,
     stop: client.stop,
+    resume: client.resume,
     approve: client.approve,
     reject: client.reject,
     answer: client.answer,

@@ -12,7 +12,7 @@ const onServer = (): boolean => typeof document === 'undefined';
  * The conversation with an agent, in process (`{ agent, sessionId? }`) or over HTTP
  * (`{ url, sessionId?, headers?, fetch?, storage?, storageKey? }`), as a Svelte store:
  * `$agent.messages`, `$agent.status`, `$agent.pendingApproval`, ... in a component, and
- * `agent.send()`, `stop()`, `approve()`, `reject()`, `answer()`, `reset()` on the store.
+ * `agent.send()`, `stop()`, `resume()`, `approve()`, `reject()`, `answer()`, `reset()` on the store.
  *
  * A thin layer over the framework-neutral client. Creating the store does no I/O. In the browser,
  * the first subscriber restores the session (or starts from `options.initialState`, which a
@@ -74,6 +74,7 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
     },
     send: client.send,
     stop: client.stop,
+    resume: client.resume,
     approve: client.approve,
     reject: client.reject,
     answer: client.answer,

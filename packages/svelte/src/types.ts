@@ -50,6 +50,8 @@ export interface LoushoAgentStore<ToolPart extends AnyUIToolPart = UIToolPart> {
   readonly sessionId: string | undefined;
   readonly send: AgentClient['send'];
   readonly stop: AgentClient['stop'];
+  /** Resumes a turn whose server process died or lost its database (`finishReason: 'interrupted'`): the "Resume" button. */
+  readonly resume: AgentClient['resume'];
   readonly approve: AgentClient['approve'];
   readonly reject: AgentClient['reject'];
   readonly answer: AgentClient['answer'];

@@ -25,7 +25,7 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
     ...(mode === 'page' ? { storageKey: IN_PAGE_SESSION_KEY } : {}),
     onError: (error) => setActionError({ code: error.code, message: error.message }),
   });
-  const { messages, status, pendingApproval, error, usage } = agent;
+  const { messages, status, pendingApproval, error, usage, finishReason } = agent;
   const busy = status === 'submitted' || status === 'streaming';
 
   const send = useCallback(
@@ -89,7 +89,7 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
             <Composer busy={busy} onSend={send} onStop={() => void agent.stop()} />
           </>
         )}
-        <StatusBar status={status} usage={usage} sessionId={agent.sessionId} mode={mode} onNewChat={empty ? undefined : newChat} />
+        <StatusBar status={status} interrupted={finishReason === 'interrupted'} usage={usage} sessionId={agent.sessionId} mode={mode} onNewChat={empty ? undefined : newChat} />
       </div>
     </main>
   );

@@ -11,8 +11,14 @@ const STATUS_LABELS: Readonly<Record<AgentUIStatus, string>> = {
   aborted: 'Stopped',
 };
 
+/** After `run.interrupted`: the reply shows what was saved, and goes on with the next message. */
+const INTERRUPTED = 'Interrupted';
+const INTERRUPTED_HINT = 'The server stopped during this reply. It shows what was saved; your next message lets it go on from there.';
+
 interface StatusBarProps {
   status: AgentUIStatus;
+  /** The last reply was cut by a server that stopped (`finishReason: 'interrupted'`). */
+  interrupted: boolean;
   usage: RunUsage | null;
   sessionId: string | undefined;
   mode: Mode;
@@ -20,12 +26,13 @@ interface StatusBarProps {
 }
 
 /** The run's status, its token usage, and a way to start over. */
-export function StatusBar({ status, usage, sessionId, mode, onNewChat }: StatusBarProps) {
+export function StatusBar({ status, interrupted, usage, sessionId, mode, onNewChat }: StatusBarProps) {
+  const label = status === 'idle' && interrupted ? INTERRUPTED : STATUS_LABELS[status];
   return (
     <div className="status-bar">
-      <span className={`status-pill status-${status}`} data-testid="status" data-status={status}>
+      <span className={`status-pill status-${status}`} data-testid="status" data-status={status} title={label === INTERRUPTED ? INTERRUPTED_HINT : undefined}>
         <span className="status-dot" aria-hidden="true" />
-        {STATUS_LABELS[status]}
+        {label}
       </span>
       {usage ? (
         <span className="usage" data-testid="usage" title="Token usage of the latest run">

@@ -1,7 +1,7 @@
 /**
  * Memory per idle session, in its own process started with --expose-gc:
- *   node --expose-gc idle-memory.ts <sessions> <deltas>
- * Runs one turn per session through the HTTP handler (in process: the same code path as the
+ *   node --expose-gc idle-memory.ts <sessions> <deltas> [turns]
+ * Runs `turns` turns (default one) per session through the HTTP handler (in process: the same code path as the
  * server, minus the sockets), keeps the sessions, collects garbage and reports the heap growth
  * per session to the parent over IPC. Sessions are created after a warm-up and a baseline GC, so
  * code, JIT and module caches are not counted.
@@ -12,6 +12,7 @@ import { burstProvider } from './mock-models.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const deltas = Number(process.argv[3] ?? 500);
+const turns = Number(process.argv[4] ?? 1);
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error('Start this process with --expose-gc.');
 
@@ -39,7 +40,7 @@ function settledHeap(): number {
 for (let i = 0; i < 50; i++) await turn(`warm_${i}`);
 await new Promise((r) => setTimeout(r, 50));
 const before = settledHeap();
-for (let i = 0; i < count; i++) await turn(`idle_${i}`);
+for (let i = 0; i < count; i++) for (let t = 0; t < turns; t++) await turn(`idle_${i}`);
 await new Promise((r) => setTimeout(r, 50));
 const after = settledHeap();
 // Keep the agent reachable until after the measurement.

@@ -21,7 +21,9 @@ import { setDelegationHandle } from './subagents/handle.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
-import { SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
+import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
+import { leaseStateOf } from './lease-state.js';
+import { endsLeg, SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
 import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
 
 export { SessionAwaitingApprovalError };
@@ -42,8 +44,10 @@ export interface SessionState {
   pendingApproval: PendingApprovalInfo | null;
   lastSeq: number;
   /**
-   * How many of `messages` came before the events `eventsAfter(id, 0)` still holds (the latest
-   * run's log): a UI rebuilds its state from `messages.slice(0, runStartIndex)` plus those events.
+   * How many of `messages` came before the events `eventsAfter(id, 0)` holds: 0 for a session
+   * whose every run was logged (the log keeps them all); more for one whose older runs were logged
+   * by a version that kept only the latest run's events. A UI rebuilds its state from
+   * `messages.slice(0, runStartIndex)` plus those events (see docs/events.md, "Rebuilding a session").
    */
   runStartIndex: number;
   /** The principal that owns the session (set by the HTTP handler), if any. */
@@ -75,8 +79,8 @@ export interface AgentSessions {
   /** The session's state, or undefined if this agent has never seen it. */
   get(id: string): SessionState | undefined;
   /**
-   * Events of the session's latest run with `seq > afterSeq` (what a reconnecting stream missed);
-   * at most `limit` of them when given (the next page starts after the last one's `seq`).
+   * The session's logged events with `seq > afterSeq` (what a reconnecting stream missed; the log
+   * keeps every run); at most `limit` of them when given (the next page starts after the last one's `seq`).
    */
   eventsAfter(id: string, afterSeq: number, limit?: number): AgentStreamEvent[];
   /** Follow a session's events as they happen. */
@@ -115,9 +119,26 @@ export interface Agent<TObject = unknown, TTools = unknown> {
    * model is not asked again for a turn the checkpoint has. Rejects with `LOUSHO_SESSION_NOT_RESUMABLE`
    * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
    */
-  resume(sessionId: string, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
+  resume(sessionId: string, options?: ResumeOptions): Promise<ExecutionResult<TObject>>;
+  /**
+   * Like `resume()`, as a stream of the resumed leg's events (what `POST /sessions/:id/resume`
+   * sends). Rejects, before any event, like `resume()`, and with `LOUSHO_SESSION_BUSY` when
+   * `force: false` and another run holds the session.
+   */
+  resumeStream(sessionId: string, options?: ResumeOptions): Promise<AgentRun<TObject>>;
   /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
   close(): Promise<void>;
+}
+
+export interface ResumeOptions {
+  signal?: AbortSignal;
+  /**
+   * Take the session over even while another run's lease on it has not run out (default true:
+   * call it when you know that run's process is gone, e.g. on startup after a crash). With
+   * `false`, a session another run holds is `LOUSHO_SESSION_BUSY`: only an interrupted run, whose
+   * lease has run out, is resumed (the HTTP route's way: a person's "Resume" never cuts a live run off).
+   */
+  force?: boolean;
 }
 
 function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): number {
@@ -230,8 +251,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     // may have ended (and its process stored the end) in between: read the record again, or a
     // follower would wait for the end of a leg whose end it already has.
     const lastEvent = events.at(-1);
-    const current =
-      record.status === 'running' && (lastEvent?.type === 'run.done' || lastEvent?.type === 'error') ? ((await sessionStore.get(id)) ?? record) : record;
+    const current = record.status === 'running' && lastEvent && endsLeg(lastEvent) ? ((await sessionStore.get(id)) ?? record) : record;
     const runtime = sessionFor(id);
     // A run started here while we were reading: its state is newer than what we read.
     if (runtime.active || runtime.version !== version) return stateOf(runtime);
@@ -244,15 +264,19 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       const decided = approval !== undefined && approval.status === 'resolved';
       status = decided ? 'idle' : 'awaiting-approval';
       pendingApproval ??= run.paused.approval;
-    } else if (status === 'running' && !checkpoint?.leased) {
-      // The process running it is gone: the run waits for resume() or the next turn.
-      status = 'idle';
+    } else if ((status === 'running' || status === 'interrupted') && !checkpoint?.leased) {
+      // No process runs it: a run cut off (its process died, or lost the store) waits for resume()
+      // or the next message; a run whose end was stored (only the record lagged) is over.
+      status = run?.state === 'running' ? 'interrupted' : 'idle';
+    } else if (status === 'interrupted') {
+      // Leased: someone is resuming it right now.
+      status = 'running';
     } else if (status === 'awaiting-approval' && !pendingApproval) {
       status = 'idle';
     }
     // With signals: the process running the leg stored its end, but its last events (`run.done`,
     // `approval.requested`) are still on their way. Shown as running, so a follower waits for them.
-    if (signals && status !== 'running' && lastEvent && lastEvent.type !== 'run.done' && lastEvent.type !== 'error') {
+    if (signals && checkpoint?.leased && status !== 'running' && lastEvent && !endsLeg(lastEvent)) {
       status = 'running';
       pendingApproval = null;
     }
@@ -266,6 +290,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       events,
     });
     runtime.version = Math.max(runtime.version, 1);
+    // A leg nobody runs any more (its lease is gone) whose end is not in the log: its process died
+    // (or lost its store). Ended in the log now (`run.interrupted` for a run cut off), so what this
+    // load returns, and what followers anywhere see, says so without anybody sending anything.
+    if (!checkpoint?.leased && lastLegOpen(events)) await closeAbandonedLeg(runtime, sessionStore, checkpointStore, approvalStore);
     return stateOf(runtime);
   };
 
@@ -291,7 +319,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.onPermissionDecision ? { onPermissionDecision: config.onPermissionDecision } : {}),
   });
 
-  const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn'): AgentRun<Out> => {
+  const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn', force = true): AgentRun<Out> => {
     const sessionId = options.sessionId ?? newId('sess');
     const session = sessionFor(sessionId);
     if (session.active) throw sessionBusyError(sessionId);
@@ -324,7 +352,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       buffered: !useApprove,
-      durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' ? { force: true } : {}) },
+      durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' && force ? { force: true } : {}) },
       sessionStore,
       prepare: async ({ recovered, snapshot: current }) => {
         // A recovered run keeps the model it resolved: it never switches mid-turn.
@@ -342,6 +370,20 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     // The session's lease first, so a decision is only recorded when its continuation can run.
     const known = typeof id === 'string' && id.length > 0 ? await approvalStore.get(id) : undefined;
     let leg: DurableLeg | undefined;
+    // Claimed but never decided: by a process that died in between, if its lease is gone (a claim
+    // is always made under the session's lease). Then nobody decided it: it is pending again.
+    if (known?.status === 'resolving' && !known.decision) {
+      const probe = new DurableLeg(checkpointStore, approvalStore, known.sessionId);
+      const free = await probe.acquire().then(
+        () => true,
+        () => false,
+      );
+      if (free) {
+        await approvalStore.release(id);
+        known.status = 'pending';
+      }
+      await probe.release();
+    }
     if (known && known.status === 'pending') {
       await loadSession(known.sessionId);
       if (sessionFor(known.sessionId).active) throw sessionBusyError(known.sessionId);
@@ -438,7 +480,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       if (!signals) return unsubscribe;
       // With signals, a subscriber also sees the runs of other processes (see RemoteFollower).
       let follower = followers.get(id);
-      if (!follower) followers.set(id, (follower = new RemoteFollower(session, sessionStore, signals)));
+      if (!follower) {
+        const lease = { state: () => leaseStateOf(checkpointStore, id), closeAbandoned: () => closeAbandonedLeg(session, sessionStore, checkpointStore, approvalStore) };
+        followers.set(id, (follower = new RemoteFollower(session, sessionStore, signals, lease)));
+      }
       const unfollow = follower.add();
       return () => {
         unsubscribe();
@@ -464,6 +509,16 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       if (local) local.owner = record.owner;
       return created;
     },
+  };
+
+  /** The leg of `resume()` / `resumeStream()`: the interrupted run, from its last checkpoint. */
+  const resumeLeg = async (sessionId: string, options: ResumeOptions, useApprove: boolean): Promise<AgentRun<Out>> => {
+    if (typeof sessionId !== 'string' || sessionId.length === 0) {
+      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'resume() needs the id of the session to resume.', { hint: 'Pass the sessionId the interrupted run used.' });
+    }
+    await loadSession(sessionId);
+    const { force = true, signal } = options;
+    return startTurn([], { sessionId, ...(signal ? { signal } : {}) }, useApprove, 'resume', force);
   };
 
   const agent: Agent<Out, ToolsOfConfig<C>> = {
@@ -492,11 +547,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     approvals,
     sessions: sessionsApi,
     async resume(sessionId, options = {}) {
-      if (typeof sessionId !== 'string' || sessionId.length === 0) {
-        throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'resume() needs the id of the session to resume.', { hint: 'Pass the sessionId the interrupted run used.' });
-      }
-      await loadSession(sessionId);
-      return startTurn([], { ...options, sessionId }, true, 'resume').result;
+      return (await resumeLeg(sessionId, options, true)).result;
+    },
+    resumeStream(sessionId, options = {}) {
+      return resumeLeg(sessionId, options, false);
     },
     async close() {
       await mcp?.close();

@@ -1,14 +1,15 @@
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import type { Message } from '../messages.js';
-import { serializeError } from '../errors.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
-import type { SessionStore } from '../stores/types.js';
+import { serializeError, SDKError } from '../errors.js';
+import { STORE_ERROR_CODES } from '../stores/errors.js';
+import type { RunState, SessionStore } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
-import type { DurableLeg, LegMode } from './durable.js';
+import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
+import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
 import { serialized } from './serial.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
-import { runLoop, type BatchContinuation } from './run-loop.js';
+import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { SessionRuntime, SessionStatus } from './session-runtime.js';
 import type { AgentRun, ExecutionResult } from './types.js';
@@ -38,6 +39,11 @@ export interface DriveRunParams {
   sessionStore?: SessionStore;
 }
 
+/** The store could not be reached or written (e.g. the database went away). */
+function isStoreUnavailable(error: unknown): boolean {
+  return SDKError.is(error) && error.code === STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE;
+}
+
 /** Combines the caller's signal with the session's own controller (which `stop()` uses). */
 function runSignal(session: SessionRuntime, signal: AbortSignal | undefined): AbortSignal {
   const controller = new AbortController();
@@ -61,11 +67,20 @@ export function driveRun(params: DriveRunParams): AgentRun {
   let snapshot = params.snapshot;
   const queue = new EventQueue();
   const buffered = params.buffered ?? true;
-  const unsubscribe = buffered ? session.subscribe((event) => queue.push(event)) : undefined;
-  // A run that lost the session to another one stops writing to the shared event log.
-  // Appends are fenced by the leg's lease once it holds one (before that, a refusal happens first).
-  const emit = (event: Parameters<LoopDeps['emit']>[0]) =>
-    leg?.lost ? session.emitLocal(snapshot.runId, event) : session.emit(snapshot.runId, event, leg?.held ? leg.fence : undefined);
+  let unsubscribe: (() => void) | undefined;
+  // Appends are fenced by the leg's lease while it holds one (before that, a refusal happens first).
+  // A leg that lost the session, or whose store failed, stores nothing more (see SessionRuntime.emit).
+  const emit = (event: Parameters<LoopDeps['emit']>[0]) => session.emit(snapshot.runId, event, leg?.fence, leg?.held ?? false);
+  /**
+   * A checkpoint, once every event emitted before it is stored: the log never holds less than the
+   * checkpoint, and the checkpoint says where it stands in the log (what a leg cut short after it
+   * streamed, `run.interrupted` drops). A synchronous store writes at once, without a tick.
+   */
+  const save = (state: RunState, notes?: CheckpointNotes) => {
+    const write = () => leg!.save(snapshot, state, { seq: session.lastSeq, ...notes });
+    const pending = session.appending;
+    return pending ? pending.then(write) : write();
+  };
   const before: { status: SessionStatus; pendingApproval: PendingApprovalInfo | null } = { status: session.status, pendingApproval: session.pendingApproval };
   session.status = 'running';
   session.pendingApproval = null;
@@ -76,16 +91,28 @@ export function driveRun(params: DriveRunParams): AgentRun {
   };
   session.version++;
   const signal = runSignal(session, params.signal);
+  const controller = session.abortController!;
+  // The store failed a write of this leg: it can record nothing more, so it stops now. Its last
+  // checkpoint stays as it is (`running`): the run is interrupted, and resumable once the store is back.
+  if (leg) leg.onFailure = (error) => controller.abort(error);
   let started = false;
+  /** The leg's last events were emitted (`run.done`). */
+  let ended = false;
 
   const result = (async (): Promise<ExecutionResult> => {
     try {
       let continuation = params.continuation;
       let recovered = false;
       if (leg && durable) {
-        // Refusals (busy elsewhere, awaiting approval, nothing to resume) happen before any event.
+        // Refusals (busy elsewhere, awaiting approval, nothing to resume) happen before any event of this leg.
+        if (durable.mode !== 'approval') await leg.acquire(durable.force);
+        if (sessionStore) {
+          await syncSessionLog(session, sessionStore);
+          if (durable.mode !== 'approval') await leg.finishPause(session.lastSeq);
+          // A leg its process could not end (it died) is ended in the log first.
+          await endAbandonedLeg(session, leg);
+        }
         if (durable.mode !== 'approval') {
-          await leg.acquire(durable.force);
           const opening = await leg.open(durable.mode);
           if (opening.kind === 'recover') {
             snapshot = opening.snapshot;
@@ -98,15 +125,16 @@ export function driveRun(params: DriveRunParams): AgentRun {
         }
         leg.checkpointer.adopt(snapshot);
       }
+      if (buffered) unsubscribe = session.subscribe((event) => queue.push(event));
       started = true;
       await params.prepare?.({ recovered, snapshot });
-      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: serialized((s: RunSnapshot) => leg.save(s, 'running')) } : {}) };
+      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: serialized(() => save('running')) } : {}) };
 
-      // A new turn starts a new event log; a continuation (approval, recovery) extends the current one.
-      if (!continuation) session.runStartIndex = snapshot.messages.length;
-      else session.runStartIndex ??= snapshot.runStart;
+      // The session's log keeps every run; its first one says where in the transcript the log starts.
+      const logStarts = session.runStartIndex === undefined;
+      if (logStarts) session.runStartIndex = snapshot.runStart;
       session.messages = snapshot.messages;
-      await sessionStore?.update(snapshot.sessionId, { status: 'running', pendingApproval: null, runStartIndex: session.runStartIndex });
+      await sessionStore?.update(snapshot.sessionId, { status: 'running', pendingApproval: null, ...(logStarts ? { runStartIndex: session.runStartIndex } : {}) });
       emit({ type: 'run.start', model: snapshot.model, ...(continuation ? { continuation: true } : {}) });
 
       const appendInput = async (): Promise<boolean> => {
@@ -119,9 +147,10 @@ export function driveRun(params: DriveRunParams): AgentRun {
         if (params.input.length > 0) await deps.checkpoint?.(snapshot);
         return params.input.length > 0;
       };
-      // A recovered run first completes the interrupted turn; new input comes after it.
-      if (recovered && continuation) continuation = { ...continuation, then: appendInput };
-      else await appendInput();
+      // A recovered run first finishes the interrupted turn: new input waits until the model has
+      // answered it (docs/durable.md, "A new message to an interrupted session").
+      if (recovered && params.input.length > 0) snapshot.pendingInput = [...(snapshot.pendingInput ?? []), ...params.input];
+      else if (!recovered) await appendInput();
 
       const outcome = await runLoop(deps, snapshot, continuation);
       session.messages = snapshot.messages;
@@ -139,27 +168,23 @@ export function driveRun(params: DriveRunParams): AgentRun {
           createdAt: Date.now(),
           snapshot: structuredClone(snapshot),
         });
-        if (leg) await leg.save(snapshot, 'paused');
-        else await deps.checkpoint?.(snapshot);
+        if (leg) await save('paused');
         status = 'awaiting-approval';
         pendingApproval = approval;
       } else if (leg) {
-        await leg.save(snapshot, 'done');
+        await save('done', { finishReason: outcome.finishReason });
       }
-      // Appends still on their way carry this leg's lease: let them land before giving it up.
+      // Appends still on their way carry this leg's lease: let them land, and stop here if the store
+      // failed one (the leg is interrupted: its end cannot be stored after a hole).
       await session.settled();
-      // The status is stored while the lease is still held: another process never sees this leg
-      // neither leased nor marked ended (which would look like a crash).
-      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
-      await leg?.release();
-      session.status = status;
-      session.pendingApproval = pendingApproval;
-      // A listener may start the next turn as soon as it sees the end.
-      leave();
+      if (leg?.failure) throw leg.failure.error;
+      // The leg's last events are stored while it still holds the lease (appends are fenced by it):
+      // a reader that finds the lease free and a leg's end missing knows its process died. This
+      // process's listeners get them once the lease is free, so one may start the next turn at once.
+      session.holdListeners();
       if (outcome.paused) {
         const { subagent } = outcome.paused.approval;
         emit({ type: 'approval.requested', approval: outcome.paused.approval, ...(subagent ? { subagent } : {}) });
-        emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
       }
       emit({
         type: 'run.done',
@@ -171,8 +196,24 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
       });
+      ended = true;
+      await session.settled();
+      // The status is stored while the lease is still held: another process never sees this leg
+      // neither leased nor marked ended (which would look like a crash).
+      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
+      await leg?.release();
+      session.status = status;
+      session.pendingApproval = pendingApproval;
+      leave();
+      session.releaseListeners();
+      if (outcome.paused) emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
       emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
-      await session.flush();
+      try {
+        await session.flush();
+      } catch {
+        // The turn is complete in the store; only its last events were not stored. Their end reached
+        // this process's listeners without a number (docs/postgres.md, "When things fail").
+      }
 
       return {
         runId: snapshot.runId,
@@ -198,25 +239,53 @@ export function driveRun(params: DriveRunParams): AgentRun {
         throw error;
       }
       session.messages = snapshot.messages;
+      if (ended) {
+        // The leg's end is in the log (or reached this process's listeners without a number when the
+        // store failed it); only storing the session's status failed after it.
+        session.status = 'idle';
+        session.stale = true;
+        await leg?.release();
+        leave();
+        session.releaseListeners();
+        throw error;
+      }
+      const storeFailure = leg?.failure ?? (isStoreUnavailable(error) ? { error } : undefined);
+      if (storeFailure || leg?.lost) {
+        // Interrupted, not failed: nothing is written (the store is gone, or the session belongs to
+        // the run that took over), the checkpoint stays `running`, and a resumed run goes on from it.
+        await session.settled();
+        await leg?.release();
+        session.status = storeFailure && !leg?.lost ? 'interrupted' : 'idle';
+        session.stale = true;
+        leave();
+        session.endUnstored(snapshot.runId, { type: 'error', error: serializeError(storeFailure?.error ?? error) }, leg?.fence, leg?.lost === true);
+        await session.flush().catch(() => {});
+        throw error;
+      }
       session.status = 'idle';
-      if (leg?.held && !(error instanceof SessionLeaseLostError)) {
+      // Input that waited for the interrupted turn is kept (unanswered) with the failed run.
+      addWaitingInput(snapshot, emit);
+      session.messages = snapshot.messages;
+      if (leg?.held) {
         // A failed run is over: the next turn starts a new one on the transcript as it stands.
         try {
-          await leg.save(snapshot, 'done');
+          await save('done', { error: serializeError(error) });
         } catch {
           // The lease may be gone; the next turn then recovers from the last checkpoint.
         }
       }
+      // As above: the end is stored under the lease, and reaches this process's listeners after it.
+      session.holdListeners();
+      emit({ type: 'error', error: serializeError(error) });
       await session.settled();
       try {
-        // The session belongs to another run now: its status is that run's to write.
-        if (!leg?.lost) await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
+        await sessionStore?.update(snapshot.sessionId, { status: 'idle', pendingApproval: null });
       } catch {
         // The run's own error is the one to report.
       }
       await leg?.release();
       leave();
-      emit({ type: 'error', error: serializeError(error) });
+      session.releaseListeners();
       try {
         await session.flush();
       } catch {
@@ -225,6 +294,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       throw error;
     } finally {
       leave();
+      session.releaseListeners();
       await leg?.release();
       if (session.abortController?.signal === signal) session.abortController = undefined;
       unsubscribe?.();

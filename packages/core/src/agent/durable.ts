@@ -1,19 +1,27 @@
 import type { Message, ToolCall } from '../messages.js';
 import { SessionLeaseLostError, SessionNotResumableError } from '../stores/errors.js';
-import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunState, StoredCheckpoint, StoredRun } from '../stores/types.js';
+import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun } from '../stores/types.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { newId } from './ids.js';
 import type { BatchContinuation } from './run-loop.js';
 import type { ChildSnapshot, RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
+import type { AppendFence } from './session-runtime.js';
 
 function isPromise<T>(value: MaybePromise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
+/** How long a leg waits for the lease of a holder that is ending its leg, and how often it looks. */
+const FINISHING_WAIT_MS = 1000;
+const FINISHING_POLL_MS = 10;
+
 /** What a leg of a run is for: a new turn (`send`/`stream`/`execute`), `resume()` after a crash, or an approval decision. */
 export type LegMode = 'turn' | 'resume' | 'approval';
+
+/** What a checkpoint records besides the run's state: where it stands in the session's log, and how a `done` run ended. */
+export type CheckpointNotes = Pick<RunProgress, 'seq' | 'finishReason' | 'error'>;
 
 /** How the leg starts, decided from the stored checkpoint. */
 export type LegOpening =
@@ -64,7 +72,7 @@ export class Checkpointer {
     this.#toolCalls = this.#runWritten ? Math.min(run!.toolCalls.length, snapshot.toolCalls.length) : 0;
   }
 
-  save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
+  save(snapshot: RunSnapshot, state: RunState, notes: CheckpointNotes = {}): MaybePromise<void> {
     const messages = snapshot.messages;
     const known = this.#messages;
     let keep = Math.min(known.length, messages.length);
@@ -89,8 +97,11 @@ export class Checkpointer {
           steps: snapshot.steps,
           usage: snapshot.usage,
           ...(snapshot.repairUsed ? { repairUsed: true } : {}),
+          ...(snapshot.pendingInput?.length ? { pendingInput: snapshot.pendingInput } : {}),
+          ...(snapshot.budgetFrom ? { budgetFrom: snapshot.budgetFrom } : {}),
           ...(state === 'paused' && snapshot.paused ? { paused: snapshot.paused } : {}),
           ...(snapshot.children && state !== 'done' ? { children: copyChildren(snapshot.children) } : {}),
+          ...notes,
         },
         stepUsage,
         toolCalls,
@@ -127,6 +138,7 @@ export class DurableLeg {
   #stored: StoredCheckpoint | undefined;
   #held = false;
   #lost = false;
+  #failure: { error: unknown } | undefined;
   #heartbeat: ReturnType<typeof setInterval> | undefined;
 
   constructor(store: CheckpointStore, approvals: ApprovalStore, sessionId: string) {
@@ -139,10 +151,26 @@ export class DurableLeg {
     return this.#held;
   }
 
-  /** Takes the lease (or throws `LOUSHO_SESSION_BUSY`). `force` takes it over from a crashed holder. */
+  /** The checkpoint as the leg found it when it took the lease (with a pause `finishPause` wrote). */
+  get stored(): StoredCheckpoint | undefined {
+    return this.#stored;
+  }
+
+  /**
+   * Takes the lease (or throws `LOUSHO_SESSION_BUSY`). `force` takes it over from a crashed holder.
+   * A holder whose run has ended (its checkpoint says `done` or `paused`) is storing its last
+   * events and lets go in a moment: that is waited for, up to `FINISHING_WAIT_MS`.
+   */
   async acquire(force = false): Promise<StoredCheckpoint | undefined> {
     if (this.#held) return this.#stored;
-    const lease = await this.#store.acquire(this.sessionId, this.holder, force ? { force: true } : undefined);
+    const options = force ? { force: true } : undefined;
+    let lease = await this.#store.acquire(this.sessionId, this.holder, options);
+    for (let waited = 0; !lease.acquired && waited < FINISHING_WAIT_MS; waited += FINISHING_POLL_MS) {
+      const state = (await this.#store.load(this.sessionId))?.run?.state;
+      if (state !== 'done' && state !== 'paused') break;
+      await new Promise((resolve) => setTimeout(resolve, FINISHING_POLL_MS));
+      lease = await this.#store.acquire(this.sessionId, this.holder, options);
+    }
     if (!lease.acquired) throw sessionBusyError(this.sessionId, true);
     this.#held = true;
     this.#stored = lease.checkpoint;
@@ -175,19 +203,32 @@ export class DurableLeg {
       throw new SessionAwaitingApprovalError(this.sessionId, run.paused?.approval.approvalId ?? '');
     }
     if (run?.state === 'running') {
-      // A pause stored in the approval store whose checkpoint was not written yet: finish writing it.
-      const pending = (await this.#approvals.list({ sessionId: this.sessionId, status: 'pending' })).find((r) => r.runId === run.runId);
-      if (pending) {
-        const snapshot = pending.snapshot;
-        this.checkpointer.adopt(snapshot);
-        await this.checkpointer.save(snapshot, 'paused');
-        throw new SessionAwaitingApprovalError(this.sessionId, pending.approvalId);
-      }
       const snapshot = snapshotOf(this.sessionId, stored!, run);
       return { kind: 'recover', snapshot, continuation: { recovered: true, ...(interruptedBatch(snapshot) ?? {}) } };
     }
     if (mode === 'resume') throw new SessionNotResumableError(this.sessionId, run ? 'its latest run has finished' : 'it has no checkpoint');
     return { kind: 'fresh', history: stored?.messages };
+  }
+
+  /**
+   * A pause stored in the approval store whose checkpoint was not written yet (the process died in
+   * between): finishes writing it, `seq` being the session log's last seq. Must be called after
+   * `acquire()`; `stored` then shows the paused run.
+   */
+  async finishPause(seq: number): Promise<void> {
+    const stored = this.#stored;
+    const run = stored?.run;
+    if (run?.state !== 'running') return;
+    const pending = (await this.#approvals.list({ sessionId: this.sessionId, status: 'pending' })).find((r) => r.runId === run.runId);
+    if (!pending) return;
+    const snapshot = pending.snapshot;
+    this.checkpointer.adopt(snapshot);
+    await this.checkpointer.save(snapshot, 'paused', { seq });
+    this.#stored = {
+      ...stored!,
+      messages: snapshot.messages.slice(),
+      run: { ...run, state: 'paused', steps: snapshot.steps, usage: snapshot.usage, stepUsage: snapshot.stepUsage.slice(), toolCalls: snapshot.toolCalls.slice(), ...(snapshot.paused ? { paused: snapshot.paused } : {}), seq },
+    };
   }
 
   /** A paused run whose approval was decided, but whose continuation never got to write: go on with that decision. */
@@ -219,18 +260,45 @@ export class DurableLeg {
     return this.#lost;
   }
 
-  /** The fence for this leg's event appends: the store refuses them once the lease is gone. */
-  readonly fence = { holder: this.holder, onLost: (): void => void (this.#lost = true) };
+  /**
+   * Set by whoever drives the leg: called once when the store failed one of its writes (not a lost
+   * lease), so the leg stops at once instead of working on what it can no longer record.
+   */
+  onFailure: ((error: unknown) => void) | undefined;
 
-  save(snapshot: RunSnapshot, state: RunState): MaybePromise<void> {
+  /**
+   * The store's first failure on this leg (an event append or a checkpoint that failed for another
+   * reason than a lost lease). From then on the leg writes nothing: it was interrupted, and its last
+   * checkpoint is where a resumed run goes on from.
+   */
+  get failure(): { error: unknown } | undefined {
+    return this.#failure;
+  }
+
+  #noteFailure(error: unknown): void {
+    if (this.#failure) return;
+    this.#failure = { error };
+    this.onFailure?.(error);
+  }
+
+  /** The writer of this leg's events: appended under its lease, and it learns what the store refused. */
+  readonly fence: AppendFence = {
+    holder: this.holder,
+    onLost: () => void (this.#lost = true),
+    onFailed: (error) => this.#noteFailure(error),
+  };
+
+  save(snapshot: RunSnapshot, state: RunState, notes?: CheckpointNotes): MaybePromise<void> {
     if (this.#lost) throw new SessionLeaseLostError(this.sessionId);
+    if (this.#failure) throw this.#failure.error;
     const noteLoss = (error: unknown): never => {
       if (error instanceof SessionLeaseLostError || (error as { code?: unknown })?.code === 'LOUSHO_SESSION_LEASE_LOST') this.#lost = true;
+      else this.#noteFailure(error);
       throw error;
     };
     let answer: MaybePromise<void>;
     try {
-      answer = this.checkpointer.save(snapshot, state);
+      answer = this.checkpointer.save(snapshot, state, notes);
     } catch (error) {
       return noteLoss(error);
     }
@@ -266,6 +334,8 @@ export function snapshotOf(sessionId: string, stored: StoredCheckpoint, run: Sto
     toolCalls: run.toolCalls.slice(),
     ...(run.repairUsed ? { repairUsed: true } : {}),
     ...(run.children ? { children: copyChildren(run.children) } : {}),
+    ...(run.pendingInput?.length ? { pendingInput: run.pendingInput.slice() } : {}),
+    ...(run.budgetFrom ? { budgetFrom: run.budgetFrom } : {}),
   };
 }
 

@@ -1,5 +1,5 @@
 export { createAgent, SessionAwaitingApprovalError } from './create-agent.js';
-export type { Agent, AgentApprovals, AgentSession, AgentSessions, SessionState } from './create-agent.js';
+export type { Agent, AgentApprovals, AgentSession, AgentSessions, ResumeOptions, SessionState } from './create-agent.js';
 export { AgentExecutor, resumeAfterApproval } from './executor.js';
 export type { ExecuteOptions, ResumeAfterApprovalOptions } from './executor.js';
 export { AgentBuilder, AgentType } from './builder.js';

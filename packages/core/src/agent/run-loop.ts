@@ -50,7 +50,14 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   let lastText = lastAssistantText(snapshot);
   let lastModelFinish: ModelFinishReason = 'stop';
 
-  const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => ({ finishReason, text: lastText, ...extra });
+  const addPendingInput = (): boolean => addWaitingInput(snapshot, deps.emit);
+
+  // A run that ends before it answered the interrupted turn still keeps the input that waited
+  // (unanswered); a pause keeps it waiting in the paused snapshot.
+  const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => {
+    if (finishReason !== 'awaiting-approval') addPendingInput();
+    return { finishReason, text: lastText, ...extra };
+  };
 
   // An approval resume (or a recovered run) first finishes the paused or interrupted batch.
   if (continuation) {
@@ -63,8 +70,12 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       if (stop) return stop;
     }
     const added = continuation.then ? await continuation.then() : false;
-    // The answer was checkpointed before the crash: the model is not asked again.
-    if (continuation.recovered && !added && endsWithAnswer(snapshot)) return finish('stop');
+    // The answer was checkpointed before the crash: the model is not asked again. Input that waited
+    // for it is added now, and the model answers that.
+    if (continuation.recovered && !added && endsWithAnswer(snapshot)) {
+      if (!addPendingInput()) return finish('stop');
+      await deps.checkpoint?.(snapshot);
+    }
   }
 
   function afterBatch(batch: BatchResult, calls: ToolCall[], step: number): LoopOutcome | undefined {
@@ -78,7 +89,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
 
   for (;;) {
     if (signal?.aborted) return finish('aborted');
-    if (snapshot.steps >= deps.maxSteps) return finish('max-steps');
+    if (snapshot.steps - (snapshot.budgetFrom ?? 0) >= deps.maxSteps) return finish('max-steps');
     // The sub-agents of the last batch have answered (their results are in the transcript).
     delete snapshot.children;
     const step = ++snapshot.steps;
@@ -184,6 +195,11 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     await deps.checkpoint?.(snapshot);
 
     if (toolCalls.length === 0) {
+      // The interrupted turn is answered: now the input that waited for it.
+      if (addPendingInput()) {
+        await deps.checkpoint?.(snapshot);
+        continue;
+      }
       if (!deps.output) return finish(lastModelFinish);
       const checked = await checkOutput(deps, text);
       if (checked.ok) return finish(lastModelFinish, { object: checked.value });
@@ -207,6 +223,23 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const stop = afterBatch(batch, toolCalls, step);
     if (stop) return stop;
   }
+}
+
+/**
+ * Adds the input that waited for an interrupted turn to finish (see `RunSnapshot.pendingInput`):
+ * from here on it is the run's latest input, and `maxSteps` counts from it. False when none waited.
+ */
+export function addWaitingInput(snapshot: RunSnapshot, emit: LoopDeps['emit']): boolean {
+  const input = snapshot.pendingInput;
+  if (!input?.length) return false;
+  delete snapshot.pendingInput;
+  for (const message of input) {
+    const frozen = Object.freeze({ ...message });
+    snapshot.messages.push(frozen);
+    emit({ type: 'user.message', message: frozen });
+  }
+  snapshot.budgetFrom = snapshot.steps;
+  return true;
 }
 
 /** The transcript length the model had seen when it made the paused turn (before its assistant message). */

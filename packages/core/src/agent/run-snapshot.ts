@@ -70,4 +70,12 @@ export interface RunSnapshot {
    * them again. Cleared before the next model call.
    */
   children?: Record<string, ChildSnapshot>;
+  /**
+   * Input that came while the run was interrupted (a new message to a session whose run a crash or
+   * an outage cut off): the interrupted turn finishes first, and this is added when the model has
+   * answered it (or, unanswered, when the run ends otherwise, so it is never lost).
+   */
+  pendingInput?: Message[];
+  /** The step count when the latest input was added: `maxSteps` counts the steps after it. */
+  budgetFrom?: number;
 }

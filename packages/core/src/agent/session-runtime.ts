@@ -3,8 +3,13 @@ import type { Message } from '../messages.js';
 import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
 import { compactEventLog, replayAfter } from '../stores/compact-log.js';
+import { indexAfter } from '../stores/memory-store.js';
 
-export type SessionStatus = 'idle' | 'running' | 'awaiting-approval';
+/**
+ * Where a session stands: `interrupted` means its latest run was cut off (its process died, or lost
+ * its store) and no process runs it now; it waits for `agent.resume(id)` or the next message.
+ */
+export type SessionStatus = 'idle' | 'running' | 'awaiting-approval' | 'interrupted';
 
 export type SessionListener = (event: AgentStreamEvent) => void;
 
@@ -19,24 +24,37 @@ export interface HydratedSession {
   events: AgentStreamEvent[];
 }
 
-/** A run's lease on the session: its events are only appended while it holds it. */
+/**
+ * The writer of a run leg's events: its lease (appends carry `holder` while leased) and what the
+ * leg learns from the store. One object per leg, so a leg whose append failed writes nothing more.
+ */
 export interface AppendFence {
   holder: string;
   /** Called when the store refused an append because the lease is gone. */
   onLost(): void;
+  /**
+   * Called once when the store failed an append for another reason (e.g. the database is gone):
+   * nothing of the batch was delivered, and nothing the leg emits later will be stored.
+   */
+  onFailed(error: unknown): void;
 }
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
-/** The last event of a run leg (a run, or its continuation after an approval). */
-function endsLeg(event: UnsequencedStreamEvent): boolean {
-  return event.type === 'run.done' || event.type === 'error';
+/**
+ * The last event of a run leg (a run, or its continuation after an approval) in the log: `run.done`
+ * or `error`, or `run.interrupted` for a leg whose process stopped before it could end it.
+ */
+export function endsLeg(event: UnsequencedStreamEvent): boolean {
+  return event.type === 'run.done' || event.type === 'error' || event.type === 'run.interrupted';
 }
 
-function startsLog(event: UnsequencedStreamEvent): boolean {
-  return event.type === 'run.start' && !('continuation' in event && event.continuation);
+/** The seq after the last leg end of an ordered log: where the events of a leg not yet ended (or compacted) begin. */
+function afterLastLegEnd(log: readonly AgentStreamEvent[]): number {
+  for (let i = log.length; i--; ) if (endsLeg(log[i]!)) return log[i]!.seq + 1;
+  return 0;
 }
 
 /**
@@ -54,7 +72,7 @@ export class SessionRuntime {
   messages: Message[] = [];
   status: SessionStatus = 'idle';
   pendingApproval: PendingApprovalInfo | null = null;
-  /** Transcript length when the event log (re)started; undefined until a run starts here. */
+  /** How many transcript messages came before the event log (see `SessionState.runStartIndex`); undefined until known. */
   runStartIndex: number | undefined;
   owner: string | undefined;
   lastUsage: RunUsage | undefined;
@@ -73,11 +91,22 @@ export class SessionRuntime {
    */
   stale = false;
   #seq = 0;
-  /** Events since the start of the latest run: enough to replay a stream a client lost. */
+  /**
+   * The session's events, every run of it, in their stored form (the deltas of an ended leg merged):
+   * what rebuilds the session's UI state, and what a stream a client lost is replayed from.
+   */
   #log: AgentStreamEvent[] = [];
+  /** Events from this seq on belong to a leg that has not ended yet: not compacted. */
+  #uncompactedFrom = 0;
+  /** Merged deltas before this seq have given up their piece sizes (see `#slim`). */
+  #slimmedUpTo = 0;
+  /** Stored events the listeners get later (see `holdListeners`). */
+  #held: AgentStreamEvent[] | undefined;
   readonly #listeners = new Set<SessionListener>();
   readonly #store: SessionStore | undefined;
-  #queue: { item: EventToAppend; reset: boolean; fence: AppendFence | undefined }[] = [];
+  #queue: { item: EventToAppend; fence: AppendFence | undefined; leased: boolean }[] = [];
+  /** Legs whose append failed ('failed') or was refused for a lost lease ('lost'): nothing more of theirs is stored. */
+  readonly #broken = new WeakMap<AppendFence, 'failed' | 'lost'>();
   #inflight: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -90,24 +119,62 @@ export class SessionRuntime {
     return this.#seq;
   }
 
-  /** Numbers an event (through the store, if any), records it and hands it to every listener. */
-  emit(runId: string, event: UnsequencedStreamEvent, fence?: AppendFence): void {
-    const reset = startsLog(event);
+  /** The session's log as this process has it (stored form: merged deltas keep their `pieceSizes`). Read only. */
+  get log(): readonly AgentStreamEvent[] {
+    return this.#log;
+  }
+
+  /**
+   * While events emitted here are still on their way to an async store: a promise that resolves
+   * once every one of them is stored (or refused). Undefined when nothing is pending, so a caller
+   * with a synchronous store goes on without waiting a tick.
+   */
+  get appending(): Promise<void> | undefined {
+    return this.#inflight && this.settled();
+  }
+
+  /**
+   * Numbers an event (through the store, if any), records it and hands it to every listener.
+   * `fence` is the emitting leg's writer; its appends carry the lease holder while `leased`.
+   *
+   * With a store, listeners only ever get an event under the number the store gave it: a leg whose
+   * append failed stores nothing more (a log with a hole would replay into a different state), and
+   * its end (`run.done` or `error`) reaches this process's listeners without a `seq` (a number the
+   * store may give to another event must never reach a client). A leg that lost its lease ends
+   * here without an end event: the run that took over writes the session's log now, and a client
+   * picks it up from there (`Last-Event-ID`).
+   */
+  emit(runId: string, event: UnsequencedStreamEvent, fence?: AppendFence, leased = true): void {
     if (!this.#store) {
-      this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], reset);
-      if (endsLeg(event)) this.#compact();
+      this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent]);
+      if (endsLeg(event)) this.#compact(this.#endLeg(this.#seq));
       return;
     }
-    this.#queue.push({ item: { runId, event }, reset, fence });
+    const broken = fence && this.#broken.get(fence);
+    if (broken) {
+      if (broken === 'failed' && endsLeg(event)) this.#deliverUnnumbered(runId, event);
+      return;
+    }
+    this.#queue.push({ item: { runId, event }, fence, leased: leased && fence !== undefined });
     if (!this.#inflight) this.#drain();
   }
 
   /**
-   * Numbers an event here and hands it to the local listeners without storing it: for a run that
-   * lost the session to another one, whose events must not land in the shared log.
+   * Ends a leg that was cut off from the store (it failed, or the lease went to another run) without
+   * storing anything more of it. Its `end` reaches this process's listeners without a number,
+   * unless the lease was `lost`: then nothing is delivered, and a client goes on with the log the
+   * run that took over writes. (Without a store, numbers are this process's own: a normal emit.)
    */
-  emitLocal(runId: string, event: UnsequencedStreamEvent): void {
-    this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent], startsLog(event));
+  endUnstored(runId: string, end: UnsequencedStreamEvent, fence: AppendFence | undefined, lost: boolean): void {
+    if (!this.#store) {
+      this.emit(runId, end, fence);
+      return;
+    }
+    if (fence && !this.#broken.has(fence)) {
+      this.#broken.set(fence, lost ? 'lost' : 'failed');
+      this.#queue = this.#queue.filter((q) => q.fence !== fence);
+    }
+    if (!lost && (!fence || this.#broken.get(fence) === 'failed')) this.#deliverUnnumbered(runId, end);
   }
 
   /**
@@ -130,25 +197,24 @@ export class SessionRuntime {
   #drain(): void {
     const store = this.#store!;
     while (this.#queue.length > 0) {
-      // One store call per batch; a log reset only ever starts a batch.
-      const fence = this.#queue[0]!.fence;
+      // One store call per batch of events of the same leg, under its lease or not.
+      const { fence, leased } = this.#queue[0]!;
       let n = 1;
-      while (n < this.#queue.length && !this.#queue[n]!.reset && this.#queue[n]!.fence === fence) n++;
+      while (n < this.#queue.length && this.#queue[n]!.fence === fence && this.#queue[n]!.leased === leased) n++;
       const batch = this.#queue.splice(0, n);
-      const reset = batch[0]!.reset;
-      const options = reset || fence ? { ...(reset ? { resetLog: true } : {}), ...(fence ? { holder: fence.holder } : {}) } : undefined;
+      const options = leased && fence ? { holder: fence.holder } : undefined;
       let answer: AgentStreamEvent[] | Promise<AgentStreamEvent[]>;
       try {
         answer = store.appendEvents(this.id, batch.map((b) => b.item), options);
       } catch (error) {
-        this.#fail(error, batch, reset);
+        this.#fail(error, batch);
         continue;
       }
       if (isPromise(answer)) {
         const inflight: Promise<void> = answer
           .then(
-            (numbered) => this.#delivered(numbered, reset),
-            (error: unknown) => this.#fail(error, batch, reset),
+            (numbered) => this.#delivered(numbered),
+            (error: unknown) => this.#fail(error, batch),
           )
           .finally(() => {
             if (this.#inflight === inflight) this.#inflight = undefined;
@@ -157,71 +223,159 @@ export class SessionRuntime {
         this.#inflight = inflight;
         return;
       }
-      this.#delivered(answer, reset);
+      this.#delivered(answer);
     }
   }
 
-  /** Stored events are delivered; a leg that ended gets its log compacted, here and in the store. */
-  #delivered(numbered: readonly AgentStreamEvent[], reset: boolean): void {
-    this.#deliver(numbered, reset);
-    const last = numbered[numbered.length - 1];
-    if (!last || !endsLeg(last)) return;
-    const store = this.#store!;
-    try {
-      const done = store.compactEvents?.(this.id, last.seq);
-      if (isPromise(done)) done.catch(() => {});
-      else if (done === undefined && store.compactEvents && this.#adoptStoredLog(store)) return;
-    } catch {
-      // Compaction only saves space: a store that fails at it still has the full log.
-    }
-    this.#compact();
+  /** The leg that ends at `seq` is ended: returns the seq its uncompacted events start at. */
+  #endLeg(seq: number): number {
+    const from = this.#uncompactedFrom;
+    this.#uncompactedFrom = seq + 1;
+    return from;
   }
 
   /**
-   * After a synchronous store compacted its log, takes the store's events as this log (for the
-   * memory store, the very same objects): the merged reply is then kept once, not twice.
+   * Stored events are delivered; a leg that ended gets its events compacted, here and in the
+   * store (only that leg's: the work does not grow with the session's older runs).
    */
-  #adoptStoredLog(store: SessionStore): boolean {
-    const first = this.#log[0];
-    if (!first) return false;
-    const stored = store.eventsAfter(this.id, first.seq - 1);
+  #delivered(numbered: readonly AgentStreamEvent[]): void {
+    this.#deliver(numbered);
+    const last = numbered[numbered.length - 1];
+    if (!last || !endsLeg(last)) return;
+    const from = this.#endLeg(last.seq);
+    const store = this.#store!;
+    let adopted = false;
+    try {
+      const done = store.compactEvents?.(this.id, last.seq, from);
+      if (isPromise(done)) done.catch(() => {});
+      else adopted = done === undefined && !!store.compactEvents && this.#adoptStoredLog(store, from);
+    } catch {
+      // Compaction only saves space: a store that fails at it still has the full log.
+    }
+    if (!adopted) this.#compact(from);
+    this.#slim(from);
+  }
+
+  /**
+   * What the log keeps of ended legs costs less memory (the session keeps every run): a merged reply
+   * shares its string with the transcript's message when they are the same text, and the merged
+   * deltas of legs before the one that just ended drop their piece sizes (a client resuming inside
+   * one of those gets a gap and reads the session again; resuming inside the latest stays exact).
+   * The objects are changed in place: with the memory store, the store's log holds the same ones.
+   */
+  #slim(from: number): void {
+    const log = this.#log;
+    const older = this.#slimmedUpTo;
+    this.#slimmedUpTo = from;
+    for (let i = indexAfter(log, older - 1); i < log.length && log[i]!.seq < from; i++) delete (log[i] as { pieceSizes?: unknown }).pieceSizes;
+    const messages = this.messages;
+    for (let i = indexAfter(log, from - 1); i < log.length; i++) {
+      const event = log[i]!;
+      if (event.type !== 'text.delta' || !('pieceSizes' in event)) continue;
+      for (let m = messages.length; m-- > 0; ) {
+        const content = messages[m]!.content;
+        if (content === event.delta) {
+          (event as { delta: string }).delta = content;
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * After a synchronous store compacted a leg, takes the store's events for it into this log (for
+   * the memory store, the very same objects): the merged reply is then kept once, not twice.
+   */
+  #adoptStoredLog(store: SessionStore, from: number): boolean {
+    const stored = store.eventsAfter(this.id, from - 1);
     if (isPromise(stored) || stored.at(-1)?.seq !== this.#seq) return false;
-    this.#log = stored;
+    this.#replaceFrom(from, stored);
     return true;
+  }
+
+  /**
+   * Replaces the events with `seq >= from` by `events`, in a new array: one cut in place would keep
+   * the capacity of every delta it once held.
+   */
+  #replaceFrom(from: number, events: readonly AgentStreamEvent[]): void {
+    this.#log = this.#log.slice(0, indexAfter(this.#log, from - 1)).concat(events);
   }
 
   /**
    * A finished leg's deltas are merged (see `compactEventLog`): a late client resuming inside a
    * merged reply gets a gap and re-reads the session; everyone else replays the same state.
    */
-  #compact(): void {
-    const compacted = compactEventLog(this.#log);
-    if (compacted !== this.#log) this.#log = compacted as AgentStreamEvent[];
+  #compact(from: number): void {
+    const range = this.#log.slice(indexAfter(this.#log, from - 1));
+    const compacted = compactEventLog(range);
+    if (compacted !== range) this.#replaceFrom(from, compacted);
   }
 
-  /** The store refused: the events still reach local listeners (numbered here), and the run learns of it. */
-  #fail(error: unknown, batch: { item: EventToAppend; fence: AppendFence | undefined }[], reset: boolean): void {
-    if ((error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST' && batch[0]?.fence) batch[0].fence.onLost();
+  /**
+   * The store refused or failed a batch: none of it is delivered (none of it has a number the store
+   * vouches for), and nothing else of the leg is stored. The leg's end, if it was among them,
+   * reaches the listeners without a number (unless the lease was lost); the leg learns of it.
+   */
+  #fail(error: unknown, batch: { item: EventToAppend; fence: AppendFence | undefined }[]): void {
+    const lost = (error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST';
+    const fence = batch[0]!.fence;
     this.#failure ??= { error };
-    this.#deliver(
-      batch.map((b, i) => ({ ...b.item.event, seq: this.#seq + 1 + i, runId: b.item.runId, sessionId: this.id }) as AgentStreamEvent),
-      reset,
-    );
+    // A write that failed may have been stored after all (the answer was lost, not the commit): this
+    // process's view is no longer the store's, and the next load reads the store again.
+    this.stale = true;
+    let dropped = batch;
+    if (fence && !this.#broken.has(fence)) {
+      this.#broken.set(fence, lost ? 'lost' : 'failed');
+      dropped = dropped.concat(this.#queue.filter((q) => q.fence === fence));
+      this.#queue = this.#queue.filter((q) => q.fence !== fence);
+      if (lost) fence.onLost();
+      else fence.onFailed(error);
+    }
+    let end: { item: EventToAppend } | undefined;
+    if (!lost) for (const q of dropped) if (endsLeg(q.item.event)) end = q;
+    if (end) this.#deliverUnnumbered(end.item.runId, end.item.event);
   }
 
-  #deliver(numbered: readonly AgentStreamEvent[], reset: boolean): void {
-    if (reset) this.#log = [];
+  /** A leg's end that could not be stored: to this process's listeners (in order with any held events), without a `seq` and outside the log. */
+  #deliverUnnumbered(runId: string, event: UnsequencedStreamEvent): void {
+    const unnumbered = { ...event, runId, sessionId: this.id } as unknown as AgentStreamEvent;
+    if (this.#held) this.#held.push(unnumbered);
+    else this.#notify(unnumbered);
+  }
+
+  #deliver(numbered: readonly AgentStreamEvent[]): void {
     for (const event of numbered) {
       this.#seq = event.seq;
       this.#log.push(event);
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch {
-          // A listener's failure must not break the run or the other listeners.
-        }
+      if (this.#held) this.#held.push(event);
+      else this.#notify(event);
+    }
+  }
+
+  #notify(event: AgentStreamEvent): void {
+    for (const listener of this.#listeners) {
+      try {
+        listener(event);
+      } catch {
+        // A listener's failure must not break the run or the other listeners.
       }
     }
+  }
+
+  /**
+   * Until `releaseListeners()`, events are numbered, stored and logged as usual, but this process's
+   * listeners get them only then. A leg stores its last events while it still holds the session's
+   * lease (so a reader never finds the lease free and the leg's end missing unless its process
+   * died), and lets the listeners know once the lease is free (so one may start the next turn at once).
+   */
+  holdListeners(): void {
+    this.#held ??= [];
+  }
+
+  releaseListeners(): void {
+    const held = this.#held;
+    this.#held = undefined;
+    for (const event of held ?? []) this.#notify(event);
   }
 
   /**
@@ -229,10 +383,13 @@ export class SessionRuntime {
    * stored form) to this process's listeners, as if they had been emitted here: only those after
    * `lastSeq`, a merged delta cut where it overlaps (`replayAfter`), never a `pieceSizes`. Ignored
    * while a run of this process works on the session (its own events are delivered as emitted).
+   * `interrupted`: the caller checked that no run holds the session, so a `run.interrupted` at the
+   * end leaves it `interrupted` (else a run that took it over starts right after it).
    */
-  receiveStored(events: readonly AgentStreamEvent[]): void {
+  receiveStored(events: readonly AgentStreamEvent[], interrupted = false): void {
     if (this.active) return;
-    for (const event of replayAfter(events, this.#seq)) {
+    const replay = replayAfter(events, this.#seq);
+    for (const event of replay) {
       if (event.seq <= this.#seq) continue;
       this.stale = true;
       if (event.type === 'run.start') {
@@ -245,8 +402,13 @@ export class SessionRuntime {
         if (this.status === 'idle') this.pendingApproval = null;
       } else if (event.type === 'error') {
         this.status = 'idle';
+        this.pendingApproval = null;
+      } else if (event.type === 'run.interrupted') {
+        this.status = interrupted && event === replay.at(-1) ? 'interrupted' : 'running';
+        this.pendingApproval = null;
       }
-      this.#deliver([event], startsLog(event));
+      this.#deliver([event]);
+      if (endsLeg(event)) this.#uncompactedFrom = event.seq + 1;
     }
   }
 
@@ -257,42 +419,35 @@ export class SessionRuntime {
 
   /** Takes over what a store holds (a session this process has not seen, or one another process changed). */
   hydrate(state: HydratedSession): void {
-    // Listeners following the session get what they have not seen yet (it was appended elsewhere).
-    const missed = this.#listeners.size > 0 && this.#seq > 0 ? replayAfter(state.events, this.#seq) : [];
     this.stale = false;
     this.owner = state.owner;
     this.status = state.status;
     this.pendingApproval = state.pendingApproval;
     this.runStartIndex = state.runStartIndex;
     this.messages = state.messages;
-    this.#log = state.events.slice();
-    this.#seq = Math.max(state.lastSeq, this.#log.at(-1)?.seq ?? 0);
-    for (const event of missed) {
-      for (const listener of this.#listeners) {
-        try {
-          listener(event);
-        } catch {
-          // As in #deliver: a listener's failure stays its own.
-        }
-      }
-    }
+    this.adoptLog(state.events, state.lastSeq);
   }
 
   /**
-   * Events with `seq > afterSeq` still in the log (the log starts at the latest run); at most
+   * Takes the session's log as the store holds it (whole, in seq order), e.g. when another process
+   * appended to it. Listeners following the session get what they have not seen yet.
+   */
+  adoptLog(events: readonly AgentStreamEvent[], lastSeq: number): void {
+    const missed = this.#listeners.size > 0 && this.#seq > 0 ? replayAfter(events, this.#seq) : [];
+    this.#log = events.slice();
+    this.#seq = Math.max(lastSeq, this.#log.at(-1)?.seq ?? 0);
+    this.#uncompactedFrom = afterLastLegEnd(this.#log);
+    this.#slimmedUpTo = 0;
+    for (const event of missed) this.#notify(event);
+  }
+
+  /**
+   * Events with `seq > afterSeq` in the log, as a client is sent them (`replayAfter`); at most
    * `limit` of them, so a slow reader can page through a long log.
    */
   eventsAfter(afterSeq: number, limit = Infinity): AgentStreamEvent[] {
-    const log = this.#log;
-    // The log is ordered by seq: find the first index past afterSeq.
-    let lo = 0;
-    let hi = log.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (log[mid]!.seq <= afterSeq) lo = mid + 1;
-      else hi = mid;
-    }
-    return replayAfter(log.slice(lo, lo + limit), afterSeq);
+    const start = indexAfter(this.#log, afterSeq);
+    return replayAfter(this.#log.slice(start, start + limit), afterSeq);
   }
 
   /** The seq of the first event still replayable, or `lastSeq + 1` when the log is empty. */

@@ -226,19 +226,35 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
 }
 
 /**
- * Copies a run's events into `feed` until the run ends or the feed's reader goes away. Leaving
- * early never stops the run: it keeps going on its session and can be followed again.
+ * Starts copying a run's events into `feed` (a new one by default) once the run has started: resolves with the feed
+ * when its first event is there, and rejects when the run was refused before it started (busy in
+ * another process, awaiting an approval, nothing to resume; such a run ends without events). So
+ * an HTTP answer can carry the refusal's status (409) instead of a stream of one `error`.
+ * Leaving early never stops the run: it keeps going on its session and can be followed again.
  */
-export function pumpRun(run: AsyncIterable<AgentStreamEvent>, feed: EventFeed): void {
+export async function startRun(run: AsyncIterable<AgentStreamEvent>, feed = new EventFeed()): Promise<EventFeed> {
+  const events = run[Symbol.asyncIterator]();
+  const first = await events.next();
+  if (first.done) {
+    feed.end();
+    return feed;
+  }
+  feed.push(first.value);
   void (async () => {
     try {
-      for await (const event of run) {
-        if (feed.closed) return;
-        feed.push(event);
+      for (;;) {
+        if (feed.closed) {
+          await events.return?.();
+          return;
+        }
+        const next = await events.next();
+        if (next.done) break;
+        feed.push(next.value);
       }
       feed.end();
     } catch (error) {
       feed.fail(error);
     }
   })();
+  return feed;
 }

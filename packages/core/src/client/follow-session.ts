@@ -13,7 +13,7 @@ function firstSeqOf(event: AgentStreamEvent): number {
 
 /**
  * The events of a session after `afterSeq`: those still in its log, then, while a run leg is
- * going, the live ones until it ends. Without `afterSeq`, the whole log of the latest run.
+ * going, the live ones until it ends. Without `afterSeq`, the whole log (every run of the session).
  * Throws a `LOUSHO_STREAM_GAP` error when events after `afterSeq` were dropped from the log
  * (or `afterSeq` is past the last event): nothing is skipped silently.
  *
@@ -30,10 +30,15 @@ export function followSession(sessions: SessionSource, sessionId: string, afterS
     feed.end();
     return feed;
   }
-  const running = view.status === 'running';
-  // While a leg runs, the feed ends with the first leg end after what is logged now; otherwise
-  // with what is logged now.
   const lastSeq = view.lastSeq;
+  // (A view that still says running while the log already ends the leg: that leg is over.)
+  const tail = view.status === 'running' ? sessions.eventsAfter(sessionId, lastSeq - 1, 1)[0] : undefined;
+  const running = view.status === 'running' && !(tail && isLegEnd(tail));
+  // While a leg runs, the feed ends with the first leg end after what is logged now; otherwise
+  // with what is logged now. A leg whose process stopped ends with `run.interrupted`: the feed ends
+  // there too, unless a run took the session over (it starts right after it, and is followed).
+  const ends = (event: AgentStreamEvent): boolean =>
+    isLegEnd(event) || (event.type === 'run.interrupted' && sessions.get(sessionId)?.status === 'interrupted');
   let cursor = afterSeq ?? 0;
   // The first page is read now: the resume point is checked against it.
   let pending: AgentStreamEvent[] | undefined = sessions.eventsAfter(sessionId, cursor, FEED_PAGE);
@@ -67,7 +72,7 @@ export function followSession(sessions: SessionSource, sessionId: string, afterS
         if (!running && event.seq > lastSeq) return feed.end();
         feed.push(event);
         cursor = event.seq;
-        if (running ? event.seq > lastSeq && isLegEnd(event) : cursor >= lastSeq) return feed.end();
+        if (running ? event.seq > lastSeq && ends(event) : cursor >= lastSeq) return feed.end();
       }
     },
   });

@@ -75,7 +75,8 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], signal, metadata ? { input, metadata } : { input }),
     decide: (sessionId, approvalId, decision, signal) =>
       stream([sessionId, 'approvals', approvalId], signal, decision.kind === 'question' ? { answer: decision.answer } : { approved: decision.approved, note: decision.note }),
-    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, `${afterSeq}`),
+    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, '' + afterSeq),
+    resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
     stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, undefined, false, undefined, 'POST')))?.stopped === true,
   };
 }

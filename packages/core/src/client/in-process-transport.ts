@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { EventFeed, pumpRun } from './event-feed.js';
+import { startRun, type EventFeed } from './event-feed.js';
 import { followSession } from './follow-session.js';
 import { sessionUIState } from './session-view.js';
 import type { ClientAgent, ClientTransport, EventReader } from './types.js';
@@ -25,10 +25,9 @@ function readerOf(feed: EventFeed, signal: AbortSignal): EventReader {
   };
 }
 
-function runReader(run: AsyncIterable<AgentStreamEvent>, signal: AbortSignal): EventReader {
-  const feed = new EventFeed();
-  pumpRun(run, feed);
-  return readerOf(feed, signal);
+/** A refusal (busy in another process, ...) rejects here, before the stream is read, as over HTTP. */
+async function runReader(run: AsyncIterable<AgentStreamEvent>, signal: AbortSignal): Promise<EventReader> {
+  return readerOf(await startRun(run), signal);
 }
 
 /**
@@ -43,7 +42,7 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       const view = sessionUIState(agent.sessions, sessionId);
       return view && { state: view.state, running: view.session.status === 'running' };
     },
-    async send(sessionId, input, metadata, signal) {
+    send(sessionId, input, metadata, signal) {
       return runReader(agent.stream(input, { sessionId, ...(metadata ? { metadata } : {}) }), signal);
     },
     async decide(_sessionId, approvalId, decision, signal) {
@@ -52,6 +51,10 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
           ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
           : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
       return runReader(run, signal);
+    },
+    async resume(sessionId, signal) {
+      // Never forced, as over HTTP: only a run whose lease ran out is resumed.
+      return runReader(await agent.resumeStream(sessionId, { force: false }), signal);
     },
     async follow(sessionId, afterSeq, signal) {
       return readerOf(followSession(agent.sessions, sessionId, afterSeq), signal);

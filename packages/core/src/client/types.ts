@@ -8,7 +8,7 @@ import type { AgentUIState } from '../ui-state/index.js';
 export type AgentClientInput = string | ContentPart[];
 
 /** What the in-process client uses of an agent (any `createAgent()` agent). */
-export type ClientAgent = Pick<Agent<any>, 'stream' | 'approvals' | 'sessions'>;
+export type ClientAgent = Pick<Agent<any>, 'stream' | 'resumeStream' | 'approvals' | 'sessions'>;
 
 /** The agent runs in this process (a page with its own agent, a server script, a test). */
 export interface InProcessSource {
@@ -102,6 +102,12 @@ export interface AgentClient {
   send(input: AgentClientInput, options?: { metadata?: Record<string, unknown> }): Promise<AgentActionResult>;
   /** Stops the running turn on the server; resolves when it has ended. */
   stop(): Promise<AgentActionResult>;
+  /**
+   * Resumes a turn that was interrupted (its server process died or lost its database:
+   * `finishReason: 'interrupted'`) from its last checkpoint; resolves when the resumed leg ends.
+   * Refused (`LOUSHO_SESSION_NOT_RESUMABLE`, state unchanged) when nothing was interrupted.
+   */
+  resume(): Promise<AgentActionResult>;
   /** Runs the tool call the run is paused on; resolves when the continuation ends. */
   approve(note?: string): Promise<AgentActionResult>;
   /** Rejects the paused tool call (the note goes to the model); resolves when the continuation ends. */
@@ -142,5 +148,7 @@ export interface ClientTransport {
   decide(sessionId: string, approvalId: string, decision: ClientDecision, signal: AbortSignal): Promise<EventReader>;
   /** Events after `afterSeq`, then live ones until the leg ends. */
   follow(sessionId: string, afterSeq: number, signal: AbortSignal): Promise<EventReader>;
+  /** Resumes the session's interrupted run (never taking over a run whose lease is held): its leg's events. */
+  resume(sessionId: string, signal: AbortSignal): Promise<EventReader>;
   stop(sessionId: string): Promise<boolean>;
 }

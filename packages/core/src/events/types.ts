@@ -12,7 +12,9 @@ export type FinishReason =
   | 'max-steps'
   | 'output-invalid'
   | 'budget-exceeded'
-  | 'guardrail';
+  | 'guardrail'
+  /** Only in UI state, set by `run.interrupted`: the run's process stopped mid-leg; the next leg goes on with it. */
+  | 'interrupted';
 
 import type { SerializedError } from '../errors.js';
 
@@ -105,7 +107,15 @@ export type AgentStreamEvent =
       outputError?: { message: string; issues: { path: string; message: string }[] };
     })
   /** The run failed; `run.done` does not follow. */
-  | (StreamEventBase & { type: 'error'; error: SerializedError });
+  | (StreamEventBase & { type: 'error'; error: SerializedError })
+  /**
+   * Ends a leg whose process stopped before it could (killed, or it lost the session's lease).
+   * Written by the process that takes the session over, before its own leg starts. What the leg
+   * streamed after the run's last checkpoint is void: a UI keeps its first `messages` messages
+   * and, of the last one kept, its first `parts` parts. `usage` is the run's as checkpointed (null
+   * when it has none). See docs/events.md.
+   */
+  | (StreamEventBase & { type: 'run.interrupted'; finishReason: 'interrupted'; usage: RunUsage | null; messages: number; parts: number });
 
 export type AgentStreamEventType = AgentStreamEvent['type'];
 

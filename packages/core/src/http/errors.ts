@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError, serializeError, type SerializedError } from '../errors.js';
 import { CLIENT_ERROR_CODES } from '../client/errors.js';
+import { STORE_ERROR_CODES } from '../stores/errors.js';
 
 /** Codes the HTTP handler answers with, besides the agent's own (busy, awaiting approval, ...). */
 export const HTTP_ERROR_CODES = {
@@ -70,6 +71,7 @@ const STATUS_OF_CODE: Record<string, number> = {
   [ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH]: 400,
   [ERROR_CODES.LOUSHO_INVALID_INPUT]: 400,
   [CLIENT_ERROR_CODES.LOUSHO_STREAM_GAP]: 409,
+  [STORE_ERROR_CODES.LOUSHO_SESSION_NOT_RESUMABLE]: 409,
 };
 
 /**
@@ -81,6 +83,16 @@ export function toHttpError(error: unknown): { status: number; body: SerializedE
     return { status: error.status, body: { code: error.code, message: error.message }, ...(error.headers ? { headers: error.headers } : {}), unexpected: false };
   }
   if (SDKError.is(error)) {
+    if (error.code === STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE) {
+      // An outage, not a refusal: reported (the operator needs to know), answered without the store's
+      // details (its message names the database), and worth retrying.
+      return {
+        status: 503,
+        body: { code: error.code, message: "The agent's store cannot be reached right now; try again shortly." },
+        headers: { 'retry-after': '2' },
+        unexpected: true,
+      };
+    }
     const status = STATUS_OF_CODE[error.code];
     if (status !== undefined) return { status, body: serializeError(error), unexpected: false };
   }

@@ -1,6 +1,6 @@
 import type { Agent } from '../agent/create-agent.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { EventFeed, pumpRun } from '../client/event-feed.js';
+import { EventFeed, startRun } from '../client/event-feed.js';
 import { followSession } from '../client/follow-session.js';
 import { randomSessionId } from '../client/ids.js';
 import { sessionUIState } from '../client/session-view.js';
@@ -14,7 +14,7 @@ import { sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 
 /** What the handler uses of an agent (any `createAgent()` agent). */
-export type HandlerAgent = Pick<Agent<any>, 'stream' | 'approvals' | 'sessions'>;
+export type HandlerAgent = Pick<Agent<any>, 'stream' | 'resumeStream' | 'approvals' | 'sessions'>;
 
 export interface AgentHandlerOptions {
   /** The path the handler is mounted at (e.g. `/api/agent`); routes match below it. Default `''`. */
@@ -130,10 +130,9 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         // Implicit creation, owned by the caller: the store creates it atomically, so two callers
         // racing for a new id cannot both own it.
         if ((await claim()) && !(await agent.sessions.create(sessionId, { owner: principal }))) await requireOwned(sessionId, principal);
+        // Answered once the turn has started: a refusal (busy in another process too) is a 409.
         const run = agent.stream(body.input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
-        const feed = new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize });
-        pumpRun(run, feed);
-        return stream(feed, request);
+        return stream(await startRun(run, new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
       }
 
       case 'decide': {
@@ -161,15 +160,19 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           decision.kind === 'question'
             ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
             : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
-        const feed = new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize });
-        pumpRun(run, feed);
-        return stream(feed, request);
+        return stream(await startRun(run, new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
       }
 
       case 'stop': {
         await requireOwned(route.sessionId, principal);
         // Reaches the process running the turn when the store links several (PostgreSQL signals).
         return jsonResponse(200, { stopped: await agent.sessions.requestStop(route.sessionId) });
+      }
+
+      case 'resume': {
+        await requireOwned(route.sessionId, principal);
+        // Never forced: a session whose lease is held runs somewhere (409), only an interrupted one resumes.
+        return stream(await startRun(await agent.resumeStream(route.sessionId, { force: false }), new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
       }
 
       case 'events': {

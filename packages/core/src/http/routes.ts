@@ -5,6 +5,7 @@ export type Route =
   | { name: 'sendMessage'; sessionId: string }
   | { name: 'decide'; sessionId: string; approvalId: string }
   | { name: 'stop'; sessionId: string }
+  | { name: 'resume'; sessionId: string }
   | { name: 'events'; sessionId: string };
 
 export type RouteMatch = { route: Route } | { notFound: true } | { allow: string };
@@ -40,6 +41,7 @@ export function matchRoute(method: string, pathname: string, basePath: string): 
   if (approvalId !== undefined) return { notFound: true };
   if (action === 'messages') return only('POST', { name: 'sendMessage', sessionId });
   if (action === 'stop') return only('POST', { name: 'stop', sessionId });
+  if (action === 'resume') return only('POST', { name: 'resume', sessionId });
   if (action === 'events') return only('GET', { name: 'events', sessionId });
   return { notFound: true };
 }

@@ -117,7 +117,7 @@ export class IndexedDbSessionStore implements SessionStore {
     });
   }
 
-  async appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): Promise<AgentStreamEvent[]> {
+  async appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): Promise<AgentStreamEvent[]> {
     return this.#run([SESSIONS, EVENTS, CHECKPOINTS], 'readwrite', async (tx) => {
       if (options.holder !== undefined) {
         const row = await request<CheckpointRow | undefined>(tx.objectStore(CHECKPOINTS).get(id));
@@ -127,7 +127,6 @@ export class IndexedDbSessionStore implements SessionStore {
       const log = tx.objectStore(EVENTS);
       const now = Date.now();
       const record = (await request<SessionRecord | undefined>(sessions.get(id))) ?? newRecord(id, now);
-      if (options.resetLog) await request(log.delete(sessionRange(id)));
       const numbered: AgentStreamEvent[] = [];
       for (const { runId, event } of events) {
         const stamped = { ...event, seq: ++record.lastSeq, runId, sessionId: id } as AgentStreamEvent;
@@ -146,10 +145,10 @@ export class IndexedDbSessionStore implements SessionStore {
     return rows.map((row) => parse<AgentStreamEvent>(row));
   }
 
-  async compactEvents(id: string, throughSeq: number): Promise<void> {
+  async compactEvents(id: string, throughSeq: number, fromSeq = -Infinity): Promise<void> {
     await this.#run([EVENTS], 'readwrite', async (tx) => {
       const log = tx.objectStore(EVENTS);
-      const rows = await request<EventRow[]>(log.getAll(IDBKeyRange.bound([id, -Infinity], [id, throughSeq])));
+      const rows = await request<EventRow[]>(log.getAll(IDBKeyRange.bound([id, fromSeq], [id, throughSeq])));
       const events = rows.map((row) => parse<AgentStreamEvent>(row));
       const compacted = compactEventLog(events);
       if (compacted === events) return;

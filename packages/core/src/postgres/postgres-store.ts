@@ -14,7 +14,9 @@ import type {
   CompleteAgentStore,
   EventToAppend,
   LeaseResult,
+  LeaseState,
   RunProgress,
+  RunState,
   RunStart,
   SessionPatch,
   SessionRecord,
@@ -182,14 +184,15 @@ export class PostgresSessionStore implements SessionStore {
     await this.#db.query(`WITH gone AS (DELETE FROM ${s}.lousho_events WHERE session_id = $1) DELETE FROM ${s}.lousho_sessions WHERE id = $1`, [id]);
   }
 
-  async appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): Promise<AgentStreamEvent[]> {
+  async appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): Promise<AgentStreamEvent[]> {
     const stamped = events.map(({ runId, event }) => ({ ...event, runId, sessionId: id }));
     let first: number;
     try {
       const { rows } = await this.#db.pool.query<{ first: string }>(`SELECT ${this.#db.s}.lousho_append_events($1, $2, $3, $4) AS first`, [
         id,
         options.holder ?? null,
-        options.resetLog === true,
+        // p_reset: the log is never reset any more (it keeps every run); the released function keeps its parameter.
+        false,
         stamped.map((event) => toJson(event)),
       ]);
       first = num(rows[0]!.first);
@@ -207,14 +210,14 @@ export class PostgresSessionStore implements SessionStore {
     return rows.map(eventOf);
   }
 
-  async compactEvents(id: string, throughSeq: number): Promise<void> {
+  async compactEvents(id: string, throughSeq: number, fromSeq = 0): Promise<void> {
     const s = this.#db.s;
     await this.#db.transaction(async (client) => {
       // The session row's lock orders this with appends (a log reset cannot slip in between).
       await client.query(`SELECT 1 FROM ${s}.lousho_sessions WHERE id = $1 FOR UPDATE`, [id]);
       const { rows } = await client.query<{ seq: string; body: string }>(
-        `SELECT seq, body FROM ${s}.lousho_events WHERE session_id = $1 AND seq <= $2 ORDER BY seq`,
-        [id, throughSeq],
+        `SELECT seq, body FROM ${s}.lousho_events WHERE session_id = $1 AND seq >= $3 AND seq <= $2 ORDER BY seq`,
+        [id, throughSeq, fromSeq],
       );
       const events = rows.map(eventOf);
       const compacted = compactEventLog(events);
@@ -331,6 +334,17 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   load(sessionId: string): Promise<StoredCheckpoint | undefined> {
     return this.#read(sessionId);
+  }
+
+  async leaseState(sessionId: string): Promise<LeaseState | undefined> {
+    const s = this.#db.s;
+    const { rows } = await this.#db.query<{ leased: boolean; state: RunState | null }>(
+      `SELECT lease_holder IS NOT NULL AND coalesce(lease_expires, 0) > ${s}.lousho_now_ms() AS leased, run_progress::json ->> 'state' AS state
+       FROM ${s}.lousho_checkpoints WHERE session_id = $1`,
+      [sessionId],
+    );
+    const row = rows[0];
+    return row && { leased: row.leased, ...(row.state ? { run: row.state } : {}) };
   }
 
   async delete(sessionId: string): Promise<void> {

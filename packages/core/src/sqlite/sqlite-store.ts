@@ -14,6 +14,7 @@ import type {
   CompleteAgentStore,
   EventToAppend,
   LeaseResult,
+  LeaseState,
   RunProgress,
   RunStart,
   SessionPatch,
@@ -58,13 +59,13 @@ class Statements {
 export class SqliteSessionStore implements SessionStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
-  readonly #appendTx: (id: string, events: readonly EventToAppend[], reset: boolean, holder: string | undefined) => AgentStreamEvent[];
-  readonly #compactTx: (id: string, throughSeq: number) => void;
+  readonly #appendTx: (id: string, events: readonly EventToAppend[], holder: string | undefined) => AgentStreamEvent[];
+  readonly #compactTx: (id: string, throughSeq: number, fromSeq: number) => void;
 
   constructor(statements: Statements, guard: <T>(fn: () => T) => T) {
     this.#s = statements;
     this.#guard = guard;
-    this.#appendTx = statements.db.transaction((id: string, events: readonly EventToAppend[], reset: boolean, holder: string | undefined) => {
+    this.#appendTx = statements.db.transaction((id: string, events: readonly EventToAppend[], holder: string | undefined) => {
       if (holder !== undefined) {
         const lease = this.#s.get('SELECT lease_holder FROM lousho_checkpoints WHERE session_id = ?').get(id) as { lease_holder: string | null } | undefined;
         if (lease?.lease_holder !== holder) throw new SessionLeaseLostError(id);
@@ -72,7 +73,6 @@ export class SqliteSessionStore implements SessionStore {
       const now = Date.now();
       this.#ensure(id, now);
       const { last_seq } = this.#s.get('SELECT last_seq FROM lousho_sessions WHERE id = ?').get(id) as { last_seq: number };
-      if (reset) this.#s.get('DELETE FROM lousho_events WHERE session_id = ?').run(id);
       const insert = this.#s.get('INSERT INTO lousho_events (session_id, seq, body) VALUES (?, ?, ?)');
       let seq = last_seq;
       const numbered: AgentStreamEvent[] = [];
@@ -84,8 +84,8 @@ export class SqliteSessionStore implements SessionStore {
       this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ? WHERE id = ?').run(seq, now, id);
       return numbered;
     }).immediate;
-    this.#compactTx = statements.db.transaction((id: string, throughSeq: number) => {
-      const rows = this.#s.get('SELECT body FROM lousho_events WHERE session_id = ? AND seq <= ? ORDER BY seq').all(id, throughSeq) as { body: string }[];
+    this.#compactTx = statements.db.transaction((id: string, throughSeq: number, fromSeq: number) => {
+      const rows = this.#s.get('SELECT body FROM lousho_events WHERE session_id = ? AND seq >= ? AND seq <= ? ORDER BY seq').all(id, fromSeq, throughSeq) as { body: string }[];
       const events = rows.map((r) => JSON.parse(r.body) as AgentStreamEvent);
       const compacted = compactEventLog(events);
       if (compacted === events) return;
@@ -166,8 +166,8 @@ export class SqliteSessionStore implements SessionStore {
     );
   }
 
-  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): AgentStreamEvent[] {
-    return this.#guard(() => this.#appendTx(id, events, options.resetLog === true, options.holder));
+  appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): AgentStreamEvent[] {
+    return this.#guard(() => this.#appendTx(id, events, options.holder));
   }
 
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
@@ -177,8 +177,8 @@ export class SqliteSessionStore implements SessionStore {
     });
   }
 
-  compactEvents(id: string, throughSeq: number): void {
-    this.#guard(() => this.#compactTx(id, throughSeq));
+  compactEvents(id: string, throughSeq: number, fromSeq = 0): void {
+    this.#guard(() => this.#compactTx(id, throughSeq, fromSeq));
   }
 }
 
@@ -304,6 +304,17 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   save(sessionId: string, write: CheckpointWrite): void {
     this.#guard(() => this.#saveTx(sessionId, write));
+  }
+
+  leaseState(sessionId: string): LeaseState | undefined {
+    return this.#guard(() => {
+      const row = this.#s.get('SELECT lease_holder, lease_expires, run_progress FROM lousho_checkpoints WHERE session_id = ?').get(sessionId) as
+        | Pick<CheckpointRow, 'lease_holder' | 'lease_expires' | 'run_progress'>
+        | undefined;
+      if (!row) return undefined;
+      const state = fromJson<RunProgress>(row.run_progress)?.state;
+      return { leased: row.lease_holder !== null && (row.lease_expires ?? 0) > Date.now(), ...(state ? { run: state } : {}) };
+    });
   }
 
   load(sessionId: string): StoredCheckpoint | undefined {

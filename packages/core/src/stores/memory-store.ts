@@ -12,6 +12,7 @@ import type {
   CompleteAgentStore,
   EventToAppend,
   LeaseResult,
+  LeaseState,
   ListWrite,
   RunProgress,
   RunStart,
@@ -40,6 +41,18 @@ export const DEFAULT_MAX_SESSIONS = 1000;
 
 function newRecord(id: string, now: number, owner?: string): SessionRecord {
   return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
+}
+
+/** The index of the first event of an ordered log with `seq > afterSeq`. */
+export function indexAfter(log: readonly AgentStreamEvent[], afterSeq: number): number {
+  let lo = 0;
+  let hi = log.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (log[mid]!.seq <= afterSeq) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Sessions and their event logs in a Map. Records are copied in and out; events are plain JSON. */
@@ -126,11 +139,11 @@ export class MemorySessionStore implements SessionStore {
     return this.#records.has(id) || this.#logs.has(id);
   }
 
-  appendEvents(id: string, events: readonly EventToAppend[], options: { resetLog?: boolean; holder?: string } = {}): AgentStreamEvent[] {
+  appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): AgentStreamEvent[] {
     if (options.holder !== undefined && this.#leaseHolder && this.#leaseHolder(id) !== options.holder) throw new SessionLeaseLostError(id);
     const record = this.#ensure(id);
     let log = this.#logs.get(id);
-    if (!log || options.resetLog) this.#logs.set(id, (log = []));
+    if (!log) this.#logs.set(id, (log = []));
     const numbered: AgentStreamEvent[] = [];
     for (const { runId, event } of events) {
       const stamped = { ...event, seq: ++record.lastSeq, runId, sessionId: id } as AgentStreamEvent;
@@ -144,25 +157,20 @@ export class MemorySessionStore implements SessionStore {
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
     this.#use(id);
     const log = this.#logs.get(id) ?? [];
-    let lo = 0;
-    let hi = log.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (log[mid]!.seq <= afterSeq) lo = mid + 1;
-      else hi = mid;
-    }
-    return log.slice(lo);
+    return log.slice(indexAfter(log, afterSeq));
   }
 
-  compactEvents(id: string, throughSeq: number): void {
+  compactEvents(id: string, throughSeq: number, fromSeq = 0): void {
     this.#use(id);
     const log = this.#logs.get(id);
     if (!log) return;
-    const end = log.findIndex((event) => event.seq > throughSeq);
-    const head = end === -1 ? log : log.slice(0, end);
-    const compacted = compactEventLog(head);
-    if (compacted === head) return;
-    this.#logs.set(id, end === -1 ? compacted.slice() : [...compacted, ...log.slice(end)]);
+    const start = indexAfter(log, fromSeq - 1);
+    const end = indexAfter(log, throughSeq);
+    const range = log.slice(start, end);
+    const compacted = compactEventLog(range);
+    if (compacted === range) return;
+    // A new array: one spliced in place would keep the capacity of every delta it once held.
+    this.#logs.set(id, log.slice(0, start).concat(compacted, log.slice(end)));
   }
 }
 
@@ -274,6 +282,13 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
     return entry && this.#view(sessionId, entry, Date.now());
+  }
+
+  leaseState(sessionId: string): LeaseState | undefined {
+    const entry = this.#entries.get(sessionId);
+    if (!entry) return undefined;
+    const state = entry.run?.progress.state;
+    return { leased: entry.lease !== undefined && entry.lease.expiresAt > Date.now(), ...(state ? { run: state } : {}) };
   }
 
   delete(sessionId: string): void {

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent, FinishReason, PendingApprovalInfo, SerializedError, UnsequencedStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { ApprovalStore } from '../agent/approval-store.js';
@@ -24,7 +24,11 @@ export interface SessionRecord {
   owner?: string;
   status: SessionStatus;
   pendingApproval: PendingApprovalInfo | null;
-  /** Transcript length when the latest run's event log started (see `SessionState.runStartIndex`). */
+  /**
+   * How many transcript messages came before the session's event log: 0 for a session whose every
+   * run was logged; more for a session whose older runs were logged by a version that kept only
+   * the latest run's events (see `SessionState.runStartIndex`).
+   */
   runStartIndex: number;
   /** The seq of the newest event appended (0 before the first). */
   lastSeq: number;
@@ -57,15 +61,15 @@ export interface SessionStore {
   /**
    * Appends events to the session's log in the given order and returns them numbered: the store
    * assigns `seq` (`lastSeq + 1`, `+ 2`, ...), which is what makes numbers unique even when several
-   * processes share the store. With `resetLog`, the events before these are dropped first (the log
-   * keeps only the latest run). Creates the session record if needed.
+   * processes share the store. The log keeps every run of the session (compacted, see
+   * `compactEvents`): it is what rebuilds the session's UI state. Creates the session record if needed.
    *
    * `holder` is the appending run's lease holder (see `CheckpointStore.acquire`). A store that keeps
    * leases too (memory, SQLite) refuses, with `LOUSHO_SESSION_LEASE_LOST` and without appending, the
    * events of a run that no longer holds the session: a run that was taken over cannot write into
    * the log of the run that took over. A store without leases may ignore it.
    */
-  appendEvents(id: string, events: readonly EventToAppend[], options?: { resetLog?: boolean; holder?: string }): MaybePromise<AgentStreamEvent[]>;
+  appendEvents(id: string, events: readonly EventToAppend[], options?: { holder?: string }): MaybePromise<AgentStreamEvent[]>;
   /**
    * Logged events with `seq > afterSeq`, in seq order, in their stored form: a merged delta of a
    * compacted leg (see `compactEventLog`) comes whole, with its `fromSeq` and piece sizes, even
@@ -73,12 +77,13 @@ export interface SessionStore {
    */
   eventsAfter(id: string, afterSeq: number): MaybePromise<AgentStreamEvent[]>;
   /**
-   * Replaces the logged events with `seq <= throughSeq` by `compactEventLog()` of them, in one
-   * atomic step (the agent calls it when a run leg has ended, so the deltas of a finished reply
-   * stop costing memory or rows). Events after `throughSeq` are left alone. Optional: a store
-   * without it keeps every event of the latest run.
+   * Replaces the logged events with `fromSeq <= seq <= throughSeq` by `compactEventLog()` of them,
+   * in one atomic step (the agent calls it when a run leg has ended, with the leg's first event as
+   * `fromSeq`, so the deltas of a finished reply stop costing memory or rows, and the work does not
+   * grow with the session's older runs). Without `fromSeq`, from the start of the log. Events
+   * after `throughSeq` are left alone. Optional: a store without it keeps every event.
    */
-  compactEvents?(id: string, throughSeq: number): MaybePromise<void>;
+  compactEvents?(id: string, throughSeq: number, fromSeq?: number): MaybePromise<void>;
   /**
    * Optional, for a store that forgets sessions on its own (`memoryStore()`'s `maxSessions` and
    * `idleTtlMs`): calls `listener` with each forgotten session's id, so the agent drops its copy
@@ -112,6 +117,19 @@ export interface RunProgress {
   paused?: PausedBatch;
   /** Sub-agents of the current tool batch (see `RunSnapshot.children`). */
   children?: Record<string, ChildSnapshot>;
+  /** See `RunSnapshot.pendingInput`. */
+  pendingInput?: Message[];
+  /** See `RunSnapshot.budgetFrom`. */
+  budgetFrom?: number;
+  /**
+   * The session log's last `seq` when the checkpoint was written: every event up to it is in the
+   * log, and what a leg logged after it is not covered by the checkpoint (see `run.interrupted`).
+   */
+  seq?: number;
+  /** How a `done` run ended, so a leg whose last events were lost can be ended in the log: its `run.done` reason... */
+  finishReason?: FinishReason;
+  /** ... or its `error`. */
+  error?: SerializedError;
 }
 
 /** A list written append-only: keep the first `keep` stored items, drop the rest, add `append`. */
@@ -155,6 +173,13 @@ export interface StoredCheckpoint {
 
 export type LeaseResult = { acquired: true; checkpoint: StoredCheckpoint | undefined } | { acquired: false };
 
+/** Whether a session's lease is held now, and where its latest run stands: `leaseState()`. */
+export interface LeaseState {
+  leased: boolean;
+  /** The latest run's state; undefined before its first checkpoint. */
+  run?: RunState;
+}
+
 export interface CheckpointStore {
   /**
    * How long a lease lasts without renewal, in ms. The holder renews it well before that; a holder
@@ -177,6 +202,13 @@ export interface CheckpointStore {
    */
   save(sessionId: string, write: CheckpointWrite): MaybePromise<void>;
   load(sessionId: string): MaybePromise<StoredCheckpoint | undefined>;
+  /**
+   * The lease and the run's state alone, without the transcript: what a process following a run of
+   * another process reads now and then to notice that the run was cut off (its lease ran out while
+   * it was `running`). Undefined for a session without a checkpoint. Optional: without it, `load()`
+   * is used.
+   */
+  leaseState?(sessionId: string): MaybePromise<LeaseState | undefined>;
   delete(sessionId: string): MaybePromise<void>;
 }
 

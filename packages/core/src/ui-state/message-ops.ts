@@ -125,14 +125,16 @@ export function merge(part: UIToolPart, fields: Partial<UIToolPart>): UIToolPart
 }
 
 /**
- * Marks the unfinished tool calls of the last message as `cancelled` (the run ended without them).
- * Once per run at most, so its parts are rebuilt from the plain array.
+ * Marks the unfinished tool calls of the last message as `cancelled` (the leg ended without them;
+ * a user message has none), keeping only its first `keep` parts when given. Once per leg, so its
+ * parts are rebuilt from the plain array.
  */
-export function cancelUnfinishedTools(list: MessageList): MessageList {
+export function endLegParts(list: MessageList, keep?: number): MessageList {
   const last = list.at(list.length - 1);
-  let changed;
-  const parts = last?.role === 'assistant' && last.parts.map((part) => (part.type === 'tool' && (part.state === 'input-streaming' || part.state === 'running') ? ((changed = 1), merge(part, { state: 'cancelled' })) : part));
-  return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
+  // (A comparison with undefined is false: without `keep`, or without a message, nothing is cut.)
+  let changed: unknown = (keep as number) < (last?.parts.length as number);
+  const parts = last?.parts.slice(0, keep).map((part) => (part.type === 'tool' && (part.state === 'input-streaming' || part.state === 'running') ? ((changed = 1), merge(part, { state: 'cancelled' })) : part));
+  return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts!)) : list;
 }
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */

@@ -1,7 +1,7 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import type { SubagentRef } from '../agent/subagents/types.js';
-import { appendReplyPart, cancelUnfinishedTools, contentParts, merge, partsOf, pushMessage, toolStateForError, updateToolPart, withParts, type MessageList } from './message-ops.js';
-import { listOf } from './persistent-list.js';
+import { appendReplyPart, contentParts, endLegParts, merge, partsOf, pushMessage, toolStateForError, updateToolPart, withParts, type MessageList } from './message-ops.js';
+import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIPart, UIToolApproval, UIToolPart } from './types.js';
 
@@ -49,14 +49,13 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
     case 'tool.progress':
       return part && { progress: event.progress };
     case 'tool.done':
-      // Object.assign skips the `undefined` of missing artifacts.
-      return Object.assign<Partial<UIToolPart>, Partial<UIToolPart> | undefined>({ state: 'done', result: event.result }, event.artifacts && { artifacts: event.artifacts });
+      // No `artifacts` key when there are none (a state must look the same after JSON).
+      return event.artifacts ? { state: 'done', result: event.result, artifacts: event.artifacts } : { state: 'done', result: event.result };
     case 'tool.error':
       return { state: toolStateForError(event.error.kind), error: event.error };
     case 'approval.requested': {
-      const pending = event.approval;
-      const approval: UIToolApproval = Object.assign({ approvalId: pending.approvalId, kind: pending.kind }, pending.question !== undefined && { question: pending.question });
-      return { state: 'awaiting-approval', args: pending.args, approval };
+      const { approvalId, kind, question, args } = event.approval;
+      return { state: 'awaiting-approval', args, approval: question === undefined ? { approvalId, kind } : { approvalId, kind, question } };
     }
     case 'approval.resolved': {
       if (!part) return undefined;
@@ -92,7 +91,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     case 'text.delta':
     case 'reasoning.delta':
       // Joins the reply's last part unless a new step began.
-      reply = appendReplyPart(list, cursor, { type: event.type === 'text.delta' ? 'text' : 'reasoning', text: event.delta }, !(cursor & CURSOR_STEP_BOUNDARY));
+      // (`text.delta` → `text`, `reasoning.delta` → `reasoning`.)
+      reply = appendReplyPart(list, cursor, { type: event.type.slice(0, -6) as 'text' | 'reasoning', text: event.delta }, !(cursor & CURSOR_STEP_BOUNDARY));
       break;
 
     case 'user.message': {
@@ -111,11 +111,13 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     // The events below also say which run the state is in.
     case 'run.start': {
       // A continuation goes on in the same assistant message; a new run starts a new one.
-      const continuation = event.continuation;
-      cursor = continuation ? cursor | CURSOR_STEP_BOUNDARY : CURSOR_STEP_BOUNDARY;
+      if (!event.continuation) {
+        cursor = 0;
+        usage = null;
+      }
+      cursor |= CURSOR_STEP_BOUNDARY;
       status = 'submitted';
       pendingApproval = error = finishReason = null;
-      if (!continuation) usage = null;
       runId = event.runId;
       break;
     }
@@ -140,14 +142,24 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       runId = event.runId;
       break;
 
+    case 'run.interrupted':
+      // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes on
+      // from there and streams it again), and the next leg's `run.start` goes on in the reply the
+      // checkpoint kept, if the last message is one. Then it ends the leg as a `run.done` would.
+      list = PersistentList.from(list.toArray().slice(0, event.messages));
+      cursor = CURSOR_OPEN;
+    // falls through
     case 'run.done':
     case 'error': {
-      // Both end the run: unfinished calls of a stopped or failed run are cancelled.
+      // They end the leg: unless it paused for a person, no call of it is still going.
       const failed = event.type === 'error';
       finishReason = failed ? null : event.finishReason;
-      if (failed || finishReason === 'aborted') list = cancelUnfinishedTools(list);
       status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : 'idle';
-      if (finishReason !== 'awaiting-approval') pendingApproval = null;
+      if (finishReason !== 'awaiting-approval') {
+        pendingApproval = null;
+        // (Of the last message kept, `run.interrupted` keeps only the parts the checkpoint covers.)
+        list = endLegParts(list, (event as { parts?: number }).parts);
+      }
       error = failed ? event.error : null;
       if (!failed) usage = event.usage;
       runId = event.runId;
@@ -156,7 +168,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
 
     default:
       // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
-      reply = updateToolPart(list, cursor, event, toolFields, event);
+      reply = updateToolPart(list, cursor, event as Exclude<ToolEvent, { type: 'approval.requested' }>, toolFields, event as ToolEvent);
       if (reply === null) return undefined;
   }
   if (reply) {

@@ -5,15 +5,18 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createAgent, type Message } from '../../src/index.js';
+import { createAgent, type AgentStreamEvent, type Message } from '../../src/index.js';
 import { SqliteStore } from '../../src/sqlite/index.js';
 import { memoryStore } from '../../src/stores/index.js';
 import { scriptedProvider, workTool, type ModelRequestLog } from './fixtures/scripted-agent.js';
+import { readBack, reduceAll, shown } from './fixtures/takeover.js';
 
 /**
  * The crash test: a child process runs a multi-step job on a SQLite file and is killed with SIGKILL
  * at seeded random moments; each restart resumes it. Checked after every life of the child, against
- * what the file held when that life began, and at the end against a run that never crashed.
+ * what the file held when that life began, and at the end against a run that never crashed: the
+ * transcript, and the UI state, both as `GET /sessions/:id` rebuilds it from the file and as a client
+ * that followed every life (reconnecting after each restart) built it live.
  */
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -47,7 +50,6 @@ afterAll(() => {
 
 const KILLS = 50;
 const LANES = 2;
-const MAX_KILL_DELAY_MS = 260;
 
 /** mulberry32: a small seeded PRNG, so a failing schedule can be replayed. */
 function prng(seed: number): () => number {
@@ -67,21 +69,23 @@ interface Life {
   finished: boolean;
 }
 
-/** Runs the child once; kills it `killAfterMs` after it is ready (undefined: let it finish). */
-function live(db: string, logDir: string, sessionId: string, killAfterMs: number | undefined): Promise<Life> {
+/** Runs the child once; kills it `killAfterMs` after it is ready (undefined: let it finish). `seen`: the last seq the client saw. */
+function live(db: string, logDir: string, sessionId: string, killAfterMs: number | undefined, seen = 0): Promise<Life & { ms: number }> {
   return new Promise((resolvePromise, reject) => {
-    const proc = spawn(process.execPath, [child, db, logDir, sessionId], {
+    const proc = spawn(process.execPath, [child, db, logDir, sessionId, String(seen)], {
       cwd: coreDir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
     let err = '';
     let killed = false;
+    let ready = 0;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const guard = setTimeout(() => proc.kill('SIGKILL'), 30_000);
     proc.stdout.on('data', (chunk: Buffer) => {
       const before = out;
       out += chunk.toString();
+      if (!before.includes('ready\n') && out.includes('ready\n')) ready = Date.now();
       if (!before.includes('ready\n') && out.includes('ready\n') && killAfterMs !== undefined) {
         timer = setTimeout(() => {
           killed = proc.kill('SIGKILL');
@@ -95,7 +99,7 @@ function live(db: string, logDir: string, sessionId: string, killAfterMs: number
       if (timer) clearTimeout(timer);
       const finished = /done (stop|already-finished)/.test(out);
       if (!finished && signal !== 'SIGKILL') reject(new Error(`child exited with ${code}: ${err || out}`));
-      else resolvePromise({ pid: proc.pid!, killed: killed && !finished, finished });
+      else resolvePromise({ pid: proc.pid!, killed: killed && !finished, finished, ms: Date.now() - ready });
     });
   });
 }
@@ -129,10 +133,18 @@ function resultIds(messages: readonly Message[]): Set<string> {
   return new Set(messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId!));
 }
 
-it(`resumes a run killed with SIGKILL at ${KILLS} seeded random points: every call has exactly one result, nothing is duplicated or lost`, async () => {
-  const reference = (await createAgent({ provider: scriptedProvider(), tools: [workTool()], store: memoryStore(), maxSteps: 50 }).send('Start the job', { sessionId: 'ref' }))
-    .messages;
+it(`resumes a run killed with SIGKILL at ${KILLS} seeded random points: every call has exactly one result, nothing is duplicated or lost, the UI shows what it would have`, async () => {
+  const referenceAgent = createAgent({ provider: scriptedProvider({ streamCalls: true }), tools: [workTool()], store: memoryStore(), maxSteps: 50 });
+  const referenceEvents: AgentStreamEvent[] = [];
+  referenceAgent.sessions.subscribe('ref', (event) => referenceEvents.push(event));
+  const reference = (await referenceAgent.send('Start the job', { sessionId: 'ref' })).messages;
   expect(reference.filter((m) => m.role === 'tool').length).toBeGreaterThan(8);
+  const referenceUI = shown(await readBack(referenceAgent, 'ref'));
+  expect(shown(reduceAll(referenceEvents))).toEqual(referenceUI);
+
+  // Kill points spread over one whole life of the job on this machine, however fast it is today.
+  const timing = mkdtempSync(join(work, 'timing-'));
+  const maxKillDelayMs = Math.max(50, (await live(join(timing, 'store.db'), timing, 'timing', undefined)).ms);
 
   let kills = 0;
   let sessions = 0;
@@ -150,7 +162,8 @@ it(`resumes a run killed with SIGKILL at ${KILLS} seeded random points: every ca
         const before = persisted(db, sessionId);
         const done = resultIds(before);
         const wantKill = kills < KILLS && life < 12;
-        const outcome = await live(db, dir, sessionId, wantKill ? Math.floor(random() * MAX_KILL_DELAY_MS) : undefined);
+        const seen = readLog<AgentStreamEvent>(join(dir, 'events.log')).reduce((last, event) => Math.max(last, event.seq), 0);
+        const outcome = await live(db, dir, sessionId, wantKill ? Math.floor(random() * maxKillDelayMs) : undefined, seen);
         lives++;
         if (outcome.killed) kills++;
         // This life never asked the model for a turn the file already had, and never re-ran a recorded call.
@@ -166,6 +179,16 @@ it(`resumes a run killed with SIGKILL at ${KILLS} seeded random points: every ca
       }
       const final = persisted(db, sessionId);
       if (JSON.stringify(final) !== JSON.stringify(reference)) problems.push(`${sessionId}: final transcript differs from the uninterrupted run`);
+      // The UI: no reply shown twice, no call left streaming, nothing lost, read back or followed live.
+      const store = new SqliteStore(db);
+      try {
+        const readFromFile = shown(await readBack(createAgent({ provider: scriptedProvider(), tools: [workTool()], store, maxSteps: 50 }), sessionId));
+        if (JSON.stringify(readFromFile) !== JSON.stringify(referenceUI)) problems.push(`${sessionId}: the UI state read back differs from the uninterrupted run's`);
+      } finally {
+        store.close();
+      }
+      const followed = shown(reduceAll(readLog<AgentStreamEvent>(join(dir, 'events.log'))));
+      if (JSON.stringify(followed) !== JSON.stringify(referenceUI)) problems.push(`${sessionId}: the UI state a client followed live differs from the uninterrupted run's`);
       const calls = final.flatMap((m) => m.toolCalls ?? []).map((c) => c.id);
       const results = final.filter((m) => m.role === 'tool').map((m) => m.toolCallId);
       expect(results.slice().sort()).toEqual(calls.slice().sort());
@@ -175,7 +198,7 @@ it(`resumes a run killed with SIGKILL at ${KILLS} seeded random points: every ca
   };
 
   await Promise.all(Array.from({ length: LANES }, (_, i) => lane(i)));
-  console.log(`crash test: ${kills} kills (${midRun} after the life had checkpointed progress) over ${lives} lives of ${sessions} jobs`);
+  console.log(`crash test: ${kills} kills (${midRun} after the life had checkpointed progress) over ${lives} lives of ${sessions} jobs, kill delays up to ${maxKillDelayMs} ms`);
   expect(problems).toEqual([]);
   expect(kills).toBeGreaterThanOrEqual(KILLS);
   expect(midRun).toBeGreaterThanOrEqual(KILLS / 3);

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentStreamEvent } from '../../src/index.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
 import { PROTOCOL_VERSION } from '../../src/protocol/index.js';
-import { initialAgentUIState, stateFromTranscript } from '../../src/ui-state/index.js';
+import { initialAgentUIState } from '../../src/ui-state/index.js';
 import { agentWith, coveredSeqs, emailCall, emailTool, errorOf, json, plain, readSse, reduceAll, serve, slowTool, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;
@@ -63,11 +63,10 @@ describe('createAgentHandler: sessions and turns', () => {
     expect(body.pendingApproval).toBeNull();
     expect(body.lastSeq).toBe(second.events.at(-1)!.seq);
     expect(body.messages.map((m: { role: string }) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant', 'user', 'assistant']);
-    // The latest run is rebuilt from its logged events, exactly as streamed; earlier runs from the
-    // transcript (which keeps no display names or raw argument text).
-    const earlier = stateFromTranscript(agent.sessions.get('s1')!.messages.slice(0, 4), null, { lastSeq: first.events.at(-1)!.seq });
-    expect(body.state).toEqual(plain(reduceAll(second.events, earlier)));
-    expect(body.state.messages.at(-1)).toEqual(plain(reduceAll([...first.events, ...second.events]).messages.at(-1)));
+    // Every run comes back exactly as it streamed, the earlier one too: display names, raw argument
+    // text, results (a transcript keeps none of the first two).
+    expect(body.state).toEqual(plain(reduceAll([...first.events, ...second.events])));
+    expect(body.state.messages[1].parts).toContainEqual(expect.objectContaining({ type: 'tool', displayName: 'Send email', argsText: expect.any(String) }));
   });
 
   it('creates a session implicitly on the first message, owned by the caller', async () => {
@@ -243,7 +242,7 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
     expect(first!.events[0]!.type).toBe('run.start');
   });
 
-  it('replays and closes when nothing runs; says so (409 LOUSHO_STREAM_GAP) when the resume point is not in the log', async () => {
+  it('replays and closes when nothing runs, across runs; says so (409 LOUSHO_STREAM_GAP) when the resume point is not in the log', async () => {
     const { agent } = agentWith(['first answer', 'second answer']);
     const url = await start(agent);
     const first = await readSse(await post(`${url}/sessions/s1/messages`, { input: 'one' }));
@@ -257,10 +256,18 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
 
     const ahead = await fetch(`${url}/sessions/s1/events?after=999`);
     expect(await errorOf(ahead)).toMatchObject({ status: 409, code: 'LOUSHO_STREAM_GAP' });
-    await readSse(await post(`${url}/sessions/s1/messages`, { input: 'two' }));
-    // The log now starts at the second run: events 2.. of the first are gone.
-    const gap = await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': '1' } });
-    expect(await errorOf(gap)).toMatchObject({ status: 409, code: 'LOUSHO_STREAM_GAP', message: expect.stringContaining('re') });
+    const second = await readSse(await post(`${url}/sessions/s1/messages`, { input: 'two' }));
+    // The log keeps every run: a client that saw only the first event of the first run catches up on both.
+    const across = await readSse(await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': '1' } }));
+    expect(plain(reduceAll(across.events, reduceAll(first.events.slice(0, 1))))).toEqual(plain(reduceAll([...first.events, ...second.events])));
+    // Inside the latest leg's merged reply, a resume is exact; inside an older one's (which no longer
+    // keeps its pieces' sizes), it is a gap: the client reads the session again.
+    const insideLatest = second.events.find((e) => e.type === 'text.delta')!.seq;
+    const rest = await readSse(await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': String(insideLatest) } }));
+    const upTo = [...first.events, ...second.events].filter((e) => e.seq <= insideLatest);
+    expect(plain(reduceAll(rest.events, reduceAll(upTo)))).toEqual(plain(reduceAll([...first.events, ...second.events])));
+    const insideOlder = first.events.find((e) => e.type === 'text.delta')!.seq;
+    expect(await errorOf(await fetch(`${url}/sessions/s1/events`, { headers: { 'last-event-id': String(insideOlder) } }))).toMatchObject({ status: 409, code: 'LOUSHO_STREAM_GAP' });
     expect(await errorOf(await fetch(`${url}/sessions/s1/events?after=abc`))).toMatchObject({ status: 400, code: 'LOUSHO_INVALID_INPUT' });
   });
 

@@ -12,6 +12,28 @@ if ('error' in context) throw new Error(context.error);
 
 /** The database URL, or undefined when the PostgreSQL tests are skipped (the reason was printed once). */
 export const databaseUrl: string | undefined = 'url' in context ? context.url : undefined;
+/**
+ * `url` with `synchronous_commit=on` for every connection made with it (the test clusters run with
+ * it off, for speed): the fault tests' processes answer a commit only once it is in the WAL.
+ */
+export function synchronousCommit(url: string): string {
+  const withOption = new URL(url);
+  withOption.searchParams.set('options', '-c synchronous_commit=on');
+  return withOption.toString();
+}
+
+/** What `SHOW synchronous_commit` answers on a connection made with `url`. */
+export async function synchronousCommitOf(url: string): Promise<string> {
+  const pg = (await import('pg')).default;
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return ((await client.query('SHOW synchronous_commit')).rows[0] as { synchronous_commit: string }).synchronous_commit;
+  } finally {
+    await client.end();
+  }
+}
+
 /** True when the database is a throwaway cluster this run started (tests may stop and start it). */
 export const ownCluster = 'url' in context && !context.external;
 

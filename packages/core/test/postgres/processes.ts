@@ -42,7 +42,7 @@ export interface HandlerProcess {
   messages: ChildMessage[];
   /** Resolves with the first message (already received or future) that matches. */
   next(match: (message: ChildMessage) => boolean, timeoutMs?: number): Promise<ChildMessage>;
-  send(message: string): void;
+  send(message: string | object): void;
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
@@ -87,7 +87,7 @@ export async function startHandler(file: string, databaseUrl: string, schema: st
     child,
     messages,
     next,
-    send: (message) => void child.send(message),
+    send: (message) => void child.send(message as never),
     async kill(signal = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill(signal);

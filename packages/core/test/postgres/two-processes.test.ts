@@ -4,12 +4,15 @@
  * killed mid-turn whose session the other one takes over once the lease has run out.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentStreamEvent, Message } from '../../src/index.js';
-import { coveredSeqs, json, plain, readSse, reduceAll } from '../http/helpers.js';
+import type { AgentStreamEvent, AgentUIState, Message } from '../../src/index.js';
+import { coveredSeqs, errorOf, json, plain, readSse, reduceAll } from '../http/helpers.js';
+import { openStream, until, within } from './live-stream.js';
 import { bundleChild, startHandler, type HandlerProcess } from './processes.js';
-import { databaseUrl, freshSchema, openStore } from './pg-env.js';
+import { databaseUrl, freshSchema, openStore, synchronousCommit, synchronousCommitOf } from './pg-env.js';
 
 const LEASE_MS = 3000;
+// The handler processes commit synchronously (see pg-env.ts), as a production database would.
+const processUrl = databaseUrl && synchronousCommit(databaseUrl);
 
 describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL database', () => {
   const schema = freshSchema('two');
@@ -20,8 +23,9 @@ describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL data
 
   beforeAll(async () => {
     await openStore({ schema }); // creates the schema (and its cleanup) before the children migrate
+    expect(await synchronousCommitOf(processUrl!)).toBe('on');
     bundle = await bundleChild();
-    [a, b] = await Promise.all([startHandler(bundle.file, databaseUrl!, schema, LEASE_MS), startHandler(bundle.file, databaseUrl!, schema, LEASE_MS)]);
+    [a, b] = await Promise.all([startHandler(bundle.file, processUrl!, schema, LEASE_MS), startHandler(bundle.file, processUrl!, schema, LEASE_MS)]);
   }, 120_000);
 
   afterAll(async () => {
@@ -35,6 +39,9 @@ describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL data
     (await (await fetch(`${on.url}/sessions/${id}`)).json()) as { status: string; messages: Message[]; lastSeq: number; pendingApproval: { approvalId: string } | null };
   /** Starts a turn and reads its whole stream in the background. */
   const turn = (on: HandlerProcess, id: string, input: string) => fetch(`${on.url}/sessions/${id}/messages`, json({ input })).then((r) => readSse(r));
+
+  /** The states of the UI's tool parts, in order. */
+  const toolStates = (state: AgentUIState): string[] => state.messages.flatMap((m) => m.parts).flatMap((p) => (p.type === 'tool' ? [p.state] : []));
 
   /** Every tool call of the transcript has exactly one result. */
   function expectEveryCallAnswered(messages: Message[]): void {
@@ -117,34 +124,113 @@ describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL data
   });
 
   it('A killed with SIGKILL mid-turn: B refuses while the lease lasts, then takes the session over and finishes the turn', async () => {
-    const c = await startHandler(bundle.file, databaseUrl!, schema, LEASE_MS);
+    const c = await startHandler(bundle.file, processUrl!, schema, LEASE_MS);
     extra.push(c);
     const id = await newSession(c);
     void turn(c, id, 'hold this job').catch(() => {});
     await c.next(() => c.messages.filter((x) => x.type === 'hold').length >= 2);
+    // Someone on A follows it.
+    const follower = await openStream(`${a.url}/sessions/${id}/events`, { headers: { 'last-event-id': '0' } });
     await c.kill('SIGKILL');
 
     // The dead process's lease still counts: B says the session is busy.
-    const early = await readSse(await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' })));
-    expect(early.events.at(-1)).toMatchObject({ type: 'error', error: { code: 'LOUSHO_SESSION_BUSY' } });
+    const early = await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' }));
+    expect(await errorOf(early)).toMatchObject({ status: 409, code: 'LOUSHO_SESSION_BUSY' });
 
     b.send('auto-release');
     let finished: Awaited<ReturnType<typeof readSse>> | undefined;
     const deadline = Date.now() + 60_000;
     while (!finished && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      const attempt = await readSse(await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' })));
-      const last = attempt.events.at(-1);
-      if (last?.type === 'error' && last.error.code === 'LOUSHO_SESSION_BUSY') continue;
-      finished = attempt;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const attempt = await fetch(`${b.url}/sessions/${id}/messages`, json({ input: 'and report back' }));
+      if (attempt.status === 409) {
+        expect((await errorOf(attempt)).code).toBe('LOUSHO_SESSION_BUSY');
+        continue;
+      }
+      finished = await readSse(attempt);
     }
     expect(finished?.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    // The follower on A goes on with the run that took over, or (when A's own look at the dead
+    // lease came first) ends with the turn interrupted and picks the rest up from there.
+    await within(follower.done, "A's follower");
+    const followed = follower.events.slice();
+    if (followed.at(-1)?.type === 'run.interrupted') {
+      followed.push(...(await readSse(await fetch(`${a.url}/sessions/${id}/events`, { headers: { 'last-event-id': String(followed.at(-1)!.seq) } }))).events);
+    }
+    expect(followed.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    const reloaded = (await (await fetch(`${a.url}/sessions/${id}`)).json()) as { state: AgentUIState };
+    expect(plain(reduceAll(followed))).toEqual(plain(reloaded.state));
     const state = await sessionOf(b, id);
     expectEveryCallAnswered(state.messages);
     const users = state.messages.filter((m) => m.role === 'user').map((m) => m.content);
     expect(users).toEqual(['hold this job', 'and report back']);
-    // The interrupted calls ran again on B (same ids), and their results come before the new input.
-    const firstUser = state.messages.findIndex((m) => m.content === 'and report back');
-    expect(state.messages.slice(firstUser - 2, firstUser).map((m) => m.role)).toEqual(['tool', 'tool']);
+    // The interrupted calls ran again on B (same ids), the interrupted turn was answered, and then
+    // the new message was added and answered: a person who asked for something gets it finished.
+    expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'tool', 'assistant', 'user', 'assistant']);
+    expect(state.messages[4]!.content).toBe('All done, both parts are finished.');
+    expect(state.messages[6]!.content).toBe('ok: and report back');
+  }, 60_000);
+
+  it('C killed while tool calls stream: followers on A and B end with it interrupted, no tool part is left input-streaming anywhere, and Resume finishes it', async () => {
+    const c = await startHandler(bundle.file, processUrl!, schema, LEASE_MS);
+    extra.push(c);
+    const id = await newSession(c);
+    c.send({ delay: 15 });
+    const onC = await openStream(`${c.url}/sessions/${id}/messages`, json({ input: 'stream 10' }));
+    await until(() => onC.events.length >= 3, 'the turn to start');
+    const followers = [await openStream(`${a.url}/sessions/${id}/events`, { headers: { 'last-event-id': '0' } }), await openStream(`${b.url}/sessions/${id}/events`, { headers: { 'last-event-id': '0' } })];
+    // Cut while the second call's arguments stream.
+    await until(() => onC.events.filter((e) => e.type === 'tool.input.delta').length >= 12, 'the tool calls to stream');
+    await c.kill('SIGKILL');
+    expect(followers[0]!.events.some((e) => e.type === 'tool.input.start')).toBe(true);
+
+    // Nobody sends anything: once the dead process's lease ran out, both followers end with the turn interrupted.
+    for (const follower of followers) {
+      await within(follower.done, 'a follower to end by itself', 20_000);
+      expect(follower.events.at(-1)).toMatchObject({ type: 'run.interrupted' });
+    }
+    for (const [i, on] of [a, b].entries()) {
+      const response = await fetch(`${on.url}/sessions/${id}`);
+      const session = (await response.json()) as { status: string; state: AgentUIState };
+      expect(session.status).toBe('interrupted');
+      expect(session.state.finishReason).toBe('interrupted');
+      // What a reload shows and what the follower built agree, and nothing is left streaming.
+      expect(plain(reduceAll(followers[i]!.events))).toEqual(plain(session.state));
+      expect(toolStates(session.state)).not.toContain('input-streaming');
+      expect(toolStates(session.state)).not.toContain('running');
+    }
+
+    // "Resume" on B: the model is asked again for the turn it never finished, and its calls run.
+    const resumed = await openStream(`${b.url}/sessions/${id}/resume`, { method: 'POST' });
+    expect(resumed.status).toBe(200);
+    await within(resumed.done, 'the resumed turn');
+    expect(resumed.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    // The follower on A picks it up from where it ended, and ends where a reload is.
+    const again = await readSse(await fetch(`${a.url}/sessions/${id}/events`, { headers: { 'last-event-id': String(followers[0]!.events.at(-1)!.seq) } }));
+    const state = reduceAll(again.events, reduceAll(followers[0]!.events));
+    const reloaded = (await (await fetch(`${a.url}/sessions/${id}`)).json()) as { state: AgentUIState; messages: Message[] };
+    expect(plain(state)).toEqual(plain(reloaded.state));
+    expect(toolStates(reloaded.state)).toEqual(['done', 'done']);
+    expectEveryCallAnswered(reloaded.messages);
+  }, 60_000);
+
+  it('a message to a session busy on the other process gets 409 LOUSHO_SESSION_BUSY, as on its own process, and is no failure for onError', async () => {
+    const id = await newSession(a);
+    const holdsBefore = a.messages.filter((m) => m.type === 'hold').length;
+    const onA = turn(a, id, 'hold it');
+    await a.next(() => a.messages.filter((x) => x.type === 'hold').length >= holdsBefore + 2);
+    const reportedBefore = [a, b].map((p) => p.messages.filter((m) => m.type === 'error').length);
+    for (const on of [b, a]) {
+      const refused = await fetch(`${on.url}/sessions/${id}/messages`, json({ input: 'me too' }));
+      expect(refused.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await errorOf(refused)).toMatchObject({ status: 409, code: 'LOUSHO_SESSION_BUSY' });
+    }
+    a.send('release');
+    expect((await onA).events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    // The refused message changed nothing: one user message, the turn's own.
+    const state = await sessionOf(b, id);
+    expect(state.messages.filter((m) => m.role === 'user').map((m) => m.content)).toEqual(['hold it']);
+    // A refusal is an answer, not a failure: neither process reported anything to onError.
+    expect([a, b].map((p) => p.messages.filter((m) => m.type === 'error').length)).toEqual(reportedBefore);
   });
 });

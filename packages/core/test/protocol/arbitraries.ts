@@ -102,6 +102,13 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
   fc.record({ type: fc.constant('step.done' as const), step: fc.integer({ min: 1, max: 5 }), finishReason: fc.constantFrom('stop', 'tool_calls' as const), usage: arbRunUsage, stepUsage: arbStepUsage }),
   fc.record({ type: fc.constant('run.done' as const), finishReason: arbFinishReason, usage: arbRunUsage, text: arbText, steps: fc.nat(5) }),
   fc.record({ type: fc.constant('error' as const), error: fc.record({ code: fc.constant('LOUSHO_PROVIDER_ERROR'), message: arbText }) }),
+  fc.record({
+    type: fc.constant('run.interrupted' as const),
+    finishReason: fc.constant('interrupted' as const),
+    usage: fc.option(arbRunUsage, { nil: null }),
+    messages: fc.nat(6),
+    parts: fc.nat(6),
+  }),
 ) as fc.Arbitrary<UnsequencedStreamEvent>;
 
 /** Numbers events the way a session does: seq 1, 2, 3... */

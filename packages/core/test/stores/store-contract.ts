@@ -50,7 +50,7 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       expect(await store.sessions.get('nope')).toBeUndefined();
     });
 
-    it('numbers events itself, in order, continuing across appends; resetLog keeps only the new run', async () => {
+    it('numbers events itself, in order, continuing across appends; the log keeps every run', async () => {
       const store = await open();
       const first = await store.sessions.appendEvents('s1', [
         { runId: 'r1', event: { type: 'run.start', model: 'm' } },
@@ -62,9 +62,14 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       ]);
       await store.sessions.appendEvents('s1', [{ runId: 'r1', event: { type: 'text.delta', step: 1, delta: 'x' } }]);
       expect((await store.sessions.eventsAfter('s1', 1)).map((e) => e.seq)).toEqual([2, 3]);
-      const second = await store.sessions.appendEvents('s1', [{ runId: 'r2', event: { type: 'run.start', model: 'm' } }], { resetLog: true });
+      const second = await store.sessions.appendEvents('s1', [{ runId: 'r2', event: { type: 'run.start', model: 'm' } }]);
       expect(second[0]!.seq).toBe(4);
-      expect((await store.sessions.eventsAfter('s1', 0)).map((e) => e.seq)).toEqual([4]);
+      expect((await store.sessions.eventsAfter('s1', 0)).map((e) => [e.seq, e.runId])).toEqual([
+        [1, 'r1'],
+        [2, 'r1'],
+        [3, 'r1'],
+        [4, 'r2'],
+      ]);
       expect((await store.sessions.get('s1'))!.lastSeq).toBe(4);
     });
 
@@ -102,6 +107,23 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       expect((await store.sessions.appendEvents('s1', [delta('!')]))[0]!.seq).toBe(8);
     });
 
+    it('compacts from fromSeq on: the events before it (older legs) are not touched', async () => {
+      const store = await open();
+      const delta = (runId: string, d: string) => ({ runId, event: { type: 'text.delta' as const, step: 1, delta: d } });
+      // An older leg left uncompacted (as a store without compaction would have it), then a new one.
+      await store.sessions.appendEvents('s1', [{ runId: 'r1', event: { type: 'run.start', model: 'm' } }, delta('r1', 'a'), delta('r1', 'b')]);
+      await store.sessions.appendEvents('s1', [{ runId: 'r2', event: { type: 'run.start', model: 'm' } }, delta('r2', 'c'), delta('r2', 'd')]);
+      await store.sessions.compactEvents!('s1', 6, 4);
+      const after = await store.sessions.eventsAfter('s1', 0);
+      expect(after.map((e) => [e.seq, 'delta' in e ? e.delta : ''])).toEqual([
+        [1, ''],
+        [2, 'a'],
+        [3, 'b'],
+        [4, ''],
+        [6, 'cd'],
+      ]);
+    });
+
     it('updates status, pending approval and run start; lists by owner', async () => {
       const store = await open();
       await store.sessions.create('a', { owner: 'alice' });
@@ -126,7 +148,11 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
         code: 'LOUSHO_SESSION_LEASE_LOST',
       });
       expect((await store.checkpoints.load('s'))!.messages).toEqual([msg('user', 'hi')]);
+      // The lease and the run's state alone, without the transcript.
+      expect(await store.checkpoints.leaseState?.('s')).toEqual({ leased: true, run: 'running' });
+      expect(await store.checkpoints.leaseState?.('nobody')).toBeUndefined();
       await store.checkpoints.release('s', 'h2');
+      expect(await store.checkpoints.leaseState?.('s')).toEqual({ leased: false, run: 'running' });
       expect((await store.checkpoints.acquire('s', 'h3')).acquired).toBe(true);
       expect(await store.checkpoints.renew('s', 'h2')).toBe(false);
       expect(await store.checkpoints.renew('s', 'h3')).toBe(true);
@@ -148,11 +174,12 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       // A new run replaces the run state but not the transcript.
       await store.checkpoints.save('s', {
         ...write('h', 3, [msg('user', 'd')], { start: { ...start, runId: 'run_2', runStart: 3 } }),
-        run: { ...write('h', 3, []).run, start: { ...start, runId: 'run_2', runStart: 3 }, progress: progress(0, 'done') },
+        run: { ...write('h', 3, []).run, start: { ...start, runId: 'run_2', runStart: 3 }, progress: { ...progress(0, 'done'), seq: 42, finishReason: 'stop' } },
       });
       await store.checkpoints.release('s', 'h');
       stored = await store.checkpoints.load('s');
-      expect(stored).toMatchObject({ leased: false, run: { runId: 'run_2', runStart: 3, state: 'done', stepUsage: [] } });
+      // Where the checkpoint stands in the log, and how the run ended, come back as written.
+      expect(stored).toMatchObject({ leased: false, run: { runId: 'run_2', runStart: 3, state: 'done', stepUsage: [], seq: 42, finishReason: 'stop' } });
       expect(stored!.messages).toHaveLength(4);
     });
   });

@@ -16,6 +16,7 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
         },
         send: (input) => hook().send(input),
         stop: () => hook().stop(),
+        resume: () => hook().resume(),
         approve: (note) => hook().approve(note),
         reject: (note) => hook().reject(note),
         answer: (text) => hook().answer(text),

@@ -36,6 +36,7 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         },
         send: (input) => store.send(input),
         stop: () => store.stop(),
+        resume: () => store.resume(),
         approve: (note) => store.approve(note),
         reject: (note) => store.reject(note),
         answer: (text) => store.answer(text),

@@ -31,6 +31,7 @@ export const vueDriver: BindingDriver = {
       }),
       send: (input) => chat.send(input),
       stop: () => chat.stop(),
+      resume: () => chat.resume(),
       approve: (note) => chat.approve(note),
       reject: (note) => chat.reject(note),
       answer: (text) => chat.answer(text),
