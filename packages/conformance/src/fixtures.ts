@@ -137,11 +137,19 @@ export interface ScriptedAgentOptions {
   askQuestion?: boolean;
   /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
   store?: AgentStore;
+  /** Sub-agents of the lead (each its own scripted agent: `researcher(...)`). */
+  subagents?: Record<string, unknown>;
+}
+
+/** A scripted sub-agent named `researcher`, with its own model and tools. */
+export function researcher(steps: ScriptItem[][], tools: any[]) {
+  const model = scriptedModel(steps);
+  return { agent: createAgent({ name: 'researcher', description: 'Researches a topic in depth.', provider: model, tools }), model };
 }
 
 export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
   const model = scriptedModel(steps);
-  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }), ...(extra.store && { store: extra.store }) });
+  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }), ...(extra.store && { store: extra.store }), ...(extra.subagents && { subagents: extra.subagents as never }) });
   return { agent, model };
 }
 
