@@ -97,6 +97,15 @@ class World {
     await binding.unmount();
   }
 
+  /**
+   * Over HTTP, the network between the binding and the server goes down (connections cut, new
+   * ones reset) or comes back. In process there is no network: nothing happens.
+   */
+  network(up: boolean): void {
+    if (up) this.server?.up();
+    else this.server?.down();
+  }
+
   /** The requests the HTTP server got since `from` ("GET /sessions/:id", ...); empty in process. */
   requests(from = 0): string[] {
     return (this.server?.requests ?? []).slice(from).map((request) => `${request.method} ${request.path}`);
@@ -295,6 +304,41 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(await b.send('and now?')).toMatchObject({ ok: true, finishReason: 'stop' });
         await eventually(() => expect(lastText(b.state())).toBe('Ready again.'));
         expect(b.state().status).toBe('idle');
+      });
+
+      scenario('a dropped connection: `reconnecting` while the server cannot be reached, then the exact state, no error, no call cancelled', async (w) => {
+        const { tool, started, release } = slowTool();
+        const hold = gate();
+        await w.setup([['Looking ', 'it up.', { tool: 'slow', id: 's1' }], ['Found ', { wait: hold }, 'it.']], { tools: [tool] });
+        const errors: unknown[] = [];
+        const b = await w.mount({ onError: (error) => errors.push(error) });
+        const sending = b.send('Find it');
+        await started.promise;
+        await eventually(() => expect(toolParts(b.state())).toEqual([expect.objectContaining({ state: 'running' })]));
+        const sessionId = b.state().sessionId!;
+
+        w.network(false);
+        // Over HTTP the binding shows that it is trying to reach the server again; in process
+        // nothing was lost and the reply is still streaming.
+        await eventually(() => expect(b.state().status).toBe(w.transport === 'http' ? 'reconnecting' : 'streaming'));
+        // Meanwhile the run goes on: the tool returns and the reply is written to its end.
+        release.open();
+        await eventually(() => expect(w.model.calls).toHaveLength(2));
+        hold.open();
+        await eventually(() => expect(w.agent.sessions.get(sessionId)!.status).toBe('idle'));
+        if (w.transport === 'http') {
+          // Nothing given up on: the call is still shown running, never cancelled.
+          expect(b.state().status).toBe('reconnecting');
+          expect(toolParts(b.state())).toEqual([expect.objectContaining({ state: 'running' })]);
+        }
+
+        w.network(true);
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', error: null }));
+        expect(shown(b.state())).toEqual(shown(w.fromLog(sessionId)));
+        expect(toolParts(b.state())).toEqual([expect.objectContaining({ state: 'done', result: 'slow result' })]);
+        expect(lastText(b.state())).toBe('Found it.');
+        expect(errors).toEqual([]);
       });
 
       scenario('a server error: shown in state.error with its code, onError called, cleared by the next turn', async (w) => {

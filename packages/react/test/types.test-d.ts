@@ -61,7 +61,7 @@ describe('useLoushoAgent types', () => {
       { url: '/api/agent', sessionId: 's1', headers: () => ({ authorization: 'Bearer t' }), storage: sessionStorage, storageKey: 'chat' },
       { throttleMs: 50, onFinish: ({ finishReason }) => void finishReason, onError: (error) => void error.code, onEvent: (event) => void event.seq },
     );
-    expectTypeOf(chat.status).toEqualTypeOf<'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'error' | 'aborted'>();
+    expectTypeOf(chat.status).toEqualTypeOf<'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'reconnecting' | 'error' | 'aborted'>();
     expectTypeOf(chat.sessionId).toEqualTypeOf<string | undefined>();
     expectTypeOf(chat.send('hi')).toEqualTypeOf<Promise<AgentActionResult>>();
     expectTypeOf(chat.approve).toEqualTypeOf<(note?: string) => Promise<AgentActionResult>>();

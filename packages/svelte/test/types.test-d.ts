@@ -65,7 +65,7 @@ describe('loushoAgent types', () => {
       { url: '/api/agent', sessionId: 's1', headers: () => ({ authorization: 'Bearer t' }), storage: sessionStorage, storageKey: 'chat' },
       { throttleMs: 50, onFinish: ({ finishReason }) => void finishReason, onError: (error) => void error.code, initialState: undefined },
     );
-    expectTypeOf(get(store).status).toEqualTypeOf<'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'error' | 'aborted'>();
+    expectTypeOf(get(store).status).toEqualTypeOf<'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'reconnecting' | 'error' | 'aborted'>();
     expectTypeOf(store.sessionId).toEqualTypeOf<string | undefined>();
     expectTypeOf(store.send('hi')).toEqualTypeOf<Promise<AgentActionResult>>();
     expectTypeOf(store.approve).toEqualTypeOf<(note?: string) => Promise<AgentActionResult>>();

@@ -49,7 +49,7 @@ describe('useLoushoAgent types', () => {
       { throttleMs: 50, onFinish: ({ finishReason }) => void finishReason, onError: (error) => void error.code, onEvent: (event) => void event.seq },
     );
     expectTypeOf(chat.messages).toEqualTypeOf<ReadonlyShallowRef<readonly UIMessage[]>>();
-    expectTypeOf(chat.status.value).toEqualTypeOf<'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'error' | 'aborted'>();
+    expectTypeOf(chat.status.value).toEqualTypeOf<'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'reconnecting' | 'error' | 'aborted'>();
     expectTypeOf(chat.sessionId.value).toEqualTypeOf<string | undefined>();
     expectTypeOf(chat.status).toMatchTypeOf<Readonly<ShallowRef<string>>>();
     // @ts-expect-error the refs are read-only

@@ -9,9 +9,12 @@ import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision
 // (docs/protocol.md, "Size"). Messages are one line: docs/protocol.md ("Client error codes")
 // says what each code means and what to do.
 
-/** Reconnections in a row that bring no new event before the client gives up on a stream. */
-const MAX_RECONNECTS = 3;
-const RECONNECT_DELAY_MS = 250;
+/** Attempts in a row without a new event, the last a stream the server ended early, before the client gives up. */
+const MAX_EMPTY_STREAMS = 3;
+/** How long the client keeps trying to reach the server after the connection was lost (default). */
+const RECONNECT_TIMEOUT_MS = 120_000;
+/** The longest wait between two attempts to reach the server. */
+const RETRY_CAP_MS = 8_000;
 /**
  * Default notification interval while a reply streams: 20 updates a second read as smooth text,
  * and on a long chat each update's layout and paint is most of the main thread's work, so
@@ -22,6 +25,10 @@ const DESTROYED = 'LOUSHO_CLIENT_DESTROYED';
 const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
+
+/** An error with a string `code` as it is; a failed `fetch` (a TypeError) as `LOUSHO_NETWORK_ERROR`, anything else as `LOUSHO_INTERNAL`. */
+const coded = (error: any): AgentClientError =>
+  typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', error?.message ?? error, { cause: error });
 
 /** Calls user code; an exception there is reported as uncaught (like a DOM listener's), never thrown into the client. */
 function callSafely<A>(fn: ((arg: A) => void) | undefined, arg: A): void {
@@ -42,7 +49,7 @@ export function createClientCore(
   options: AgentClientOptions,
 ): AgentClient {
   // The callbacks are read from `options` when they are called: a binding keeps them current there.
-  const { storage, throttleMs = DEFAULT_THROTTLE_MS } = options;
+  const { storage, throttleMs = DEFAULT_THROTTLE_MS, reconnectTimeoutMs = RECONNECT_TIMEOUT_MS } = options;
   // (A negative throttle waits for nothing, as 0 does.)
   const throttle = throttleMs < Infinity ? throttleMs : 0;
   const listeners = new Set<(state: AgentUIState) => void>();
@@ -64,6 +71,8 @@ export function createClientCore(
   let detachTimer: ReturnType<typeof setTimeout> | undefined;
   let notifyTimer: ReturnType<typeof setTimeout> | undefined;
   let lastNotify = -Infinity;
+  /** The state under `status: 'reconnecting'` while that is shown (the reducer never makes that status). */
+  let underReconnecting: AgentUIState | undefined;
 
   /** The session id in `storage`; storage can be blocked (privacy settings): then nothing is remembered. */
   function stored(method: 'getItem' | 'setItem' | 'removeItem', value?: string): string | null | undefined {
@@ -71,7 +80,7 @@ export function createClientCore(
       // (A method the storage lacks throws here too, and is ignored the same way.)
       return (storage as Record<typeof method, (key: string, value?: string) => string | null> | undefined)?.[method](storageKey, value);
     } catch {
-      // Nothing remembered (undefined).
+      // blocked: nothing remembered
     }
   }
 
@@ -86,7 +95,8 @@ export function createClientCore(
 
   /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
   function changed(urgent: boolean): void {
-    if (listeners.size && (urgent || notifyTimer === undefined)) {
+    // (A timer id is never falsy: a positive number in browsers, an object in Node.)
+    if (listeners.size && (urgent || !notifyTimer)) {
       const wait = lastNotify + throttle - Date.now();
       if (!urgent && wait > 0) notifyTimer = setTimeout(notify, wait);
       else notify();
@@ -100,6 +110,9 @@ export function createClientCore(
     }
   }
 
+  /** Shows the state as it was before `reconnecting`. */
+  const reconnected = (): unknown => state.status === 'reconnecting' && setState(underReconnecting!);
+
   // ---- outcomes ----
 
   /** An action's outcome: `ok` as the leg ended, or `error`. */
@@ -107,30 +120,27 @@ export function createClientCore(
     error ? { ok: false, state, error: { code: error.code, message: error.message } } : { ok: true, state, finishReason: state.finishReason };
 
   /** Resolves the waiting actions with `outcome(error)`. */
-  function settle(error?: { code: string; message: string }): AgentActionResult {
+  function settle(error?: { code: string; message: string }): void {
     const result = outcome(error);
     for (const resolve of waiters.splice(0)) resolve(result);
-    return result;
   }
+
+  /** Calls `onError` with `error`; returns it. */
+  const report = (error: AgentClientError): AgentClientError => (callSafely(options.onError, error), error);
 
   /** An action that cannot happen now (the state and the waiting actions are left alone): reported to `onError`. */
-  function refuse(code: string, message: string): AgentActionResult {
-    const error = new AgentClientError(code, message);
-    callSafely(options.onError, error);
-    return outcome(error);
-  }
+  const refuse = (error: AgentClientError): AgentActionResult => outcome(report(error));
 
   /**
-   * A failure of the transport or of a stream: into `state.error` (through the reducer, as a
-   * server-side `error` event would be), to `onError` and to the waiting actions. An error with a
-   * string `code` keeps it; a failed `fetch` (a TypeError) is `LOUSHO_NETWORK_ERROR`.
+   * A failure of the transport or of a stream: into `state.error` (status `error`), to `onError`
+   * and to the waiting actions. Tool calls keep their state: the server's run may well go on, and
+   * only the server says that a call was cancelled.
    */
-  function fail(error: any): AgentActionResult {
-    error = typeof error?.code === 'string' ? error : new AgentClientError(error instanceof TypeError ? 'LOUSHO_NETWORK_ERROR' : 'LOUSHO_INTERNAL', error?.message ?? error, { cause: error });
+  function fail(failure: unknown): void {
+    const error = coded(failure);
     serverRunning = false;
-    setState(reduceAgentEvents(state, { type: 'error', runId: state.runId, error: { code: error.code, message: error.message } } as AgentStreamEvent));
-    callSafely(options.onError, error);
-    return settle(error);
+    setState({ ...state, status: 'error', error: { code: error.code, message: error.message }, pendingApproval: null, finishReason: null });
+    settle(report(error));
   }
 
   /** Stops reading streams (the server's run goes on) and resolves the waiting actions with `code`. */
@@ -143,14 +153,15 @@ export function createClientCore(
 
   // ---- events ----
 
-  /** Applies one event; true when it changed the state (a replayed duplicate does not). */
-  function apply(event: AgentStreamEvent): boolean {
+  /** Applies one event (a replayed duplicate changes nothing). */
+  function apply(event: AgentStreamEvent): void {
     const { seq } = event;
     if (typeof seq === 'number') {
-      if (seq <= seen) return false;
+      if (seq <= seen) return;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
       // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
-      if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Event ${seq} came after ${seen}.`);
+      // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
+      if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
       seen = seq;
     }
     let next: AgentUIState;
@@ -159,7 +170,7 @@ export function createClientCore(
     } catch (cause) {
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
     }
-    if (next === state) return false;
+    if (next === state) return;
     const { error, finishReason } = (state = next);
     // A leg has ended when the state says how: `run.done` (a finish reason), `error`, or
     // `run.interrupted` (its process could not end it; a run taking over starts right after, with
@@ -167,15 +178,11 @@ export function createClientCore(
     serverRunning = !(error || finishReason);
     changed(!serverRunning);
     callSafely(options.onEvent, event);
-    if (error) {
-      const failure = new AgentClientError(error.code, error.message);
-      callSafely(options.onError, failure);
-      settle(failure);
-    } else if (finishReason) {
+    if (error) settle(report(new AgentClientError(error.code, error.message)));
+    else if (finishReason) {
       callSafely(options.onFinish, { state, finishReason });
       settle();
     }
-    return true;
   }
 
   const followOpener: Opener = (signal) => transport.follow(sessionId!, seen, signal);
@@ -193,7 +200,10 @@ export function createClientCore(
 
   /**
    * Reads a leg into the state. A stream that breaks or ends before the leg's end is resumed
-   * after the last applied event; a gap in the server's log re-reads the session. Never rejects.
+   * after the last applied event: at once, then with capped exponential backoff and jitter (at
+   * once when the browser is back online) while the server cannot be reached, showing
+   * `reconnecting`, for up to `reconnectTimeoutMs`. A gap in the server's log re-reads the
+   * session. Never rejects.
    */
   async function consume(open: Opener): Promise<void> {
     const controller = new AbortController();
@@ -201,45 +211,75 @@ export function createClientCore(
     leg?.abort();
     leg = controller;
     serverRunning = true;
-    let reconnects = 0;
+    /** Attempts since the last new event. */
+    let attempts = 0;
+    /** When the server stopped answering (the client went `reconnecting`). */
+    let lost = 0;
     try {
       // Until the leg ends (`serverRunning` false) or the reading is given up.
       while (serverRunning) {
-        let opened = false;
-        let progressed = false;
+        /** Set once the stream is open. */
+        let read: EventReader | undefined;
         let failure: any;
+        /** Progress: the stream brought events this client had not seen. */
+        const from = seen;
         try {
-          const read = await open(signal);
-          opened = true;
+          read = await open(signal);
+          reconnected();
           await read((event) => {
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
-            if (leg === controller && apply(event)) progressed = true;
+            if (leg === controller) apply(event);
           });
         } catch (error) {
           failure = error;
         }
         if (signal.aborted) return;
         const code = failure?.code;
-        open = followOpener;
         if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
           if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
-        } else if (failure && (!opened || /^LOUSHO_STREAM_/.test(code))) {
-          // A refused request, or a stream that cannot be read: reconnecting would not help.
+        } else if (failure && (read ? /^LOUSHO_STREAM_/.test(code) : open !== followOpener || !(failure instanceof TypeError || failure?.status > 501))) {
+          // A refused request, a stream that cannot be read, or an action's own request that did not
+          // get through (it may or may not have reached the server): trying again would not help.
+          // Worth retrying: the network (a failed `fetch` or body read), or a status from 502 up (a
+          // gateway or proxy that cannot reach the server: it restarts, or is down for a moment).
           throw failure;
         } else if (serverRunning) {
-          // The stream ended (or broke) before the leg did: resume after the last applied event.
-          reconnects = progressed ? 1 : reconnects + 1;
-          if (reconnects > MAX_RECONNECTS) throw failure ?? new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
-          if (reconnects > 1) await new Promise((resolve) => setTimeout(resolve, RECONNECT_DELAY_MS * (reconnects - 1)));
+          // The stream ended (or broke) before the leg did, or the server could not be reached:
+          // resume after the last applied event.
+          attempts = seen > from ? 1 : attempts + 1;
+          if (failure) {
+            // (Until a request gets through: that puts the status back.)
+            if (state.status !== 'reconnecting') {
+              setState({ ...(underReconnecting = state), status: 'reconnecting' });
+              lost = Date.now();
+            }
+            if (Date.now() - lost > reconnectTimeoutMs) throw failure;
+          } else if (attempts > MAX_EMPTY_STREAMS) {
+            throw new AgentClientError('LOUSHO_STREAM_INTERRUPTED', 'The stream ended early.');
+          }
+          // A random part of 500 ms, doubling up to 8 s ("full jitter": clients cut at once come back spread out).
+          // The wait ends early when the browser says it is back online (whichever comes second finds nothing to do).
+          if (attempts > 1)
+            await new Promise<void>((resolve) => {
+              const done = (): void => {
+                globalThis.removeEventListener?.('online', done);
+                resolve();
+              };
+              setTimeout(done, Math.random() * Math.min(RETRY_CAP_MS, 2 ** attempts * 125));
+              globalThis.addEventListener?.('online', done);
+            });
         }
         if (signal.aborted) return;
+        open = followOpener;
       }
       settle();
     } catch (error) {
       if (!signal.aborted) fail(error);
     } finally {
       if (leg === controller) leg = undefined;
+      // Unless a newer leg is read now. (A failure has replaced `reconnecting` with an error already; a reset, with a new session.)
+      if (!leg) reconnected();
     }
   }
 
@@ -254,11 +294,10 @@ export function createClientCore(
     try {
       await reload(signal);
     } catch (error) {
+      // (Which leaves nothing to follow.)
       if (!signal.aborted) fail(error);
-      return;
-    } finally {
-      if (restoring === controller) restoring = undefined;
     }
+    if (restoring === controller) restoring = undefined;
     if (!signal.aborted) follow();
   }
 
@@ -272,7 +311,7 @@ export function createClientCore(
   async function act(refusal: () => [string, string] | false | null | undefined | 0, open: Opener): Promise<AgentActionResult> {
     await start();
     const why = destroyed ? [DESTROYED, 'Destroyed.'] : serverRunning ? ['LOUSHO_SESSION_BUSY', 'A turn is running.'] : refusal();
-    if (why) return refuse(...(why as [string, string]));
+    if (why) return refuse(new AgentClientError(...(why as [string, string])));
     const result = new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
     void consume(open);
     return result;
@@ -306,17 +345,14 @@ export function createClientCore(
       // Back before the deferred detach ran (React StrictMode's unmount + mount): nothing to redo.
       clearTimeout(detachTimer);
       detachTimer = undefined;
-      if (detached) {
-        detached = false;
-        if (started) follow();
-      }
+      // Back after a detach: the leg the server runs is followed again (before the first `start()`,
+      // nothing runs as far as the client knows).
+      detached = false;
+      follow();
       void start();
-      let subscribed = true;
       return () => {
-        if (!subscribed) return;
-        subscribed = false;
-        listeners.delete(listener);
-        if (listeners.size || destroyed || detachTimer !== undefined) return;
+        // (A second call finds nothing to delete.)
+        if (!listeners.delete(listener) || listeners.size || destroyed || detachTimer) return;
         // (A throttled notification still due finds no listener: nothing to cancel.)
         detachTimer = setTimeout(() => {
           detachTimer = undefined;
@@ -341,14 +377,15 @@ export function createClientCore(
 
     async stop() {
       await start();
-      if (destroyed) return refuse(DESTROYED, 'Destroyed.');
+      if (destroyed) return refuse(new AgentClientError(DESTROYED, 'Destroyed.'));
       // While following the leg: resolve once its end (`run.done` with `aborted`) arrives.
       const ended = serverRunning && leg && new Promise<AgentActionResult>((resolve) => waiters.push(resolve));
       try {
-        // (Without a session, nothing runs: nothing to ask.)
+        // (Without a session there is nothing to stop.)
         if (sessionId) await transport.stop(sessionId);
       } catch (error) {
-        return fail(error);
+        // The stop did not get through: reported, and the state (and the leg followed) left as they are.
+        return refuse(coded(error));
       }
       return ended || { ok: true, state, finishReason: null };
     },

@@ -15,10 +15,10 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
   const base = `${source.url.replace(/\/+$/, '')}/sessions/`;
 
   /**
-   * A request to `sessions/<path>`: a POST with a JSON `body`, else a GET; an event stream when
+   * A request to `sessions/<path>`, with a JSON `body` when there is one; an event stream when
    * `sse`. A non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one).
    */
-  const request = async (path: string[], signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: string, method = body ? 'POST' : 'GET'): Promise<Response> => {
+  const request = async (path: string[], method: string, signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: string): Promise<Response> => {
     const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
     if (sse) headers.set('accept', 'text/event-stream');
     if (lastEventId) headers.set('last-event-id', lastEventId);
@@ -37,7 +37,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
    * event. Aborting `signal` cancels the body and ends the reading.
    */
   const stream = async (path: string[], signal: AbortSignal, body?: object, lastEventId?: string): Promise<EventReader> => {
-    const response = await request(path, signal, body, true, lastEventId);
+    const response = await request(path, body ? 'POST' : 'GET', signal, body, true, lastEventId);
     return async (onEvent) => {
       const content = response.body;
       if (!content || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
@@ -65,18 +65,19 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
 
   return {
     async load(sessionId, signal) {
-      const body = await request([sessionId], signal).then(jsonOf, (error: AgentClientError) => {
+      const body = await request([sessionId], 'GET', signal).then(jsonOf, (error: AgentClientError) => {
         if (error.status !== 404) throw error;
       });
       const state = body?.state as AgentUIState | undefined;
       if (body && !Array.isArray(state?.messages)) throw new AgentClientError('LOUSHO_BAD_RESPONSE', 'Unreadable session.');
       return body && { state: state!, running: body.status === 'running' };
     },
-    send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], signal, metadata ? { input, metadata } : { input }),
-    decide: (sessionId, approvalId, decision, signal) =>
-      stream([sessionId, 'approvals', approvalId], signal, decision.kind === 'question' ? { answer: decision.answer } : { approved: decision.approved, note: decision.note }),
+    // (JSON leaves out what is undefined: no `metadata` without one, no `note` without one.)
+    send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], signal, { input, metadata }),
+    // The decision without its `kind`: `{ approved, note? }` or `{ answer }`.
+    decide: (sessionId, approvalId, { kind: _, ...body }, signal) => stream([sessionId, 'approvals', approvalId], signal, body),
     follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, '' + afterSeq),
     resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
-    stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, undefined, false, undefined, 'POST')))?.stopped === true,
+    stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], 'POST')))?.stopped === true,
   };
 }

@@ -72,6 +72,13 @@ export interface AgentClientOptions {
    * them on every event). `getSnapshot()` is always current; the end of a run leg notifies at once.
    */
   throttleMs?: number;
+  /**
+   * When the connection breaks while a run goes on, the client resumes the run's stream: at once,
+   * then with capped exponential backoff (at once when the browser is back online), showing
+   * `status: 'reconnecting'`. It gives up (`LOUSHO_NETWORK_ERROR` in `state.error`) once it has
+   * not reached the server for this many ms (default 120,000: two minutes; `Infinity`: never).
+   */
+  reconnectTimeoutMs?: number;
   /** Where to remember the session id across page reloads (e.g. `sessionStorage`). Default: nowhere. */
   storage?: SessionIdStorage;
   /** The key in `storage` (default `lousho:session:<url>`, or `lousho:session` in process). */
@@ -100,7 +107,10 @@ export interface AgentClient {
   start(): Promise<void>;
   /** Starts a turn; resolves when the run leg ends (done, paused for approval, stopped or failed). */
   send(input: AgentClientInput, options?: { metadata?: Record<string, unknown> }): Promise<AgentActionResult>;
-  /** Stops the running turn on the server; resolves when it has ended. */
+  /**
+   * Stops the running turn on the server; resolves when it has ended. A stop request that fails
+   * (e.g. while `reconnecting`) resolves with `ok: false` and leaves the state as it was.
+   */
   stop(): Promise<AgentActionResult>;
   /**
    * Resumes a turn that was interrupted (its server process died or lost its database:

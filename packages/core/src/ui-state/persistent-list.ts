@@ -17,9 +17,9 @@ export class PersistentList<T, Shared = unknown> {
    * Data for every version derived from this one by `push` and `set` (not from versions made
    * before it was set): the message list keeps its tool-call index here.
    */
-  shared: Shared | undefined;
+  declare shared: Shared | undefined;
   /** How many elements it holds (a field rather than a getter: read on every event). */
-  readonly length: number;
+  declare readonly length: number;
   readonly #base: T[];
   readonly #size: number;
   /** The last elements: at most `LIST_WINDOW`, and at least one unless the list is empty. */

@@ -78,7 +78,7 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   let list = listOf<MessageList>(s)!;
   let cursor = cursorOfState(s);
-  let { status, pendingApproval, error, usage, finishReason, runId } = s;
+  let { status, pendingApproval, error, usage, finishReason } = s;
   // Reply content: the list with it, or undefined when the event changed no part (then only `seq` moves).
   let reply: MessageList | undefined | null;
   // A sub-agent's event goes into the transcript of the part that started it; its approval
@@ -108,17 +108,17 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       cursor |= CURSOR_STEP_BOUNDARY;
       break;
 
-    // The events below also say which run the state is in.
     case 'run.start': {
-      // A continuation goes on in the same assistant message; a new run starts a new one.
-      if (!event.continuation) {
+      // A continuation goes on in the same assistant message (the one a pause or an interruption
+      // left, also in a state read from JSON, which keeps no cursor); a new run starts a new one.
+      if (event.continuation) cursor |= CURSOR_OPEN;
+      else {
         cursor = 0;
         usage = null;
       }
       cursor |= CURSOR_STEP_BOUNDARY;
       status = 'submitted';
       pendingApproval = error = finishReason = null;
-      runId = event.runId;
       break;
     }
 
@@ -127,19 +127,16 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       cursor |= CURSOR_OPEN;
       status = 'awaiting-approval';
       pendingApproval = event.approval;
-      runId = event.runId;
       break;
 
     case 'approval.resolved':
       list = (nested || updateToolPart(list, cursor, event, toolFields, event)) ?? list;
       if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
       if (status === 'awaiting-approval' && !pendingApproval) status = 'submitted';
-      runId = event.runId;
       break;
 
     case 'step.done':
       usage = event.usage;
-      runId = event.runId;
       break;
 
     case 'run.interrupted':
@@ -162,7 +159,6 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       }
       error = failed ? event.error : null;
       if (!failed) usage = event.usage;
-      runId = event.runId;
       break;
     }
 
@@ -177,7 +173,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     cursor = CURSOR_OPEN;
     if (status === 'submitted' || status === 'idle') status = 'streaming';
   }
-  return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, runId);
+  // Every event says which run the state is in now.
+  return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, event.runId);
 }
 
 /**

@@ -9,10 +9,12 @@ import type { RunUsage } from '../usage/types.js';
  * - `submitted`: a run started but its reply has no content yet (show a "thinking" indicator).
  * - `streaming`: the reply is arriving (text, reasoning or tool calls).
  * - `awaiting-approval`: the run paused on a tool call or a question; see `pendingApproval`.
- * - `error`: the run failed; see `error`.
+ * - `reconnecting`: the connection to the server broke while a run went on, and the client is
+ *   trying to reach it again; everything else is as it was (set by the client, never by the reducer).
+ * - `error`: the run failed, or the client gave up reaching the server; see `error`.
  * - `aborted`: the run was stopped.
  */
-export type AgentUIStatus = 'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'error' | 'aborted';
+export type AgentUIStatus = 'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'reconnecting' | 'error' | 'aborted';
 
 export interface UITextPart {
   type: 'text';
