@@ -1,5 +1,8 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
+import { loadSubagents } from '../ui-state/load-subagents.js';
+import { nest, reduceEvent } from '../ui-state/reduce.js';
+import { initialAgentUIState } from '../ui-state/snapshot.js';
+import type { AgentUIState } from '../ui-state/types.js';
 import { AgentClientError } from './errors.js';
 import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
@@ -73,6 +76,10 @@ export function createClientCore(
   let lastNotify = -Infinity;
   /** The state under `status: 'reconnecting'` while that is shown (the reducer never makes that status). */
   let underReconnecting: AgentUIState | undefined;
+  /** Events received while the sub-agent nesting loads, in order (see `apply`). */
+  let held: AgentStreamEvent[] | undefined;
+  /** Settles once the events held last are applied. */
+  let flushed: Promise<unknown> | undefined;
 
   /** The session id in `storage`; storage can be blocked (privacy settings): then nothing is remembered. */
   function stored(method: 'getItem' | 'setItem' | 'removeItem', value?: string): string | null | undefined {
@@ -156,6 +163,7 @@ export function createClientCore(
   /** Applies one event (a replayed duplicate changes nothing). */
   function apply(event: AgentStreamEvent): void {
     const { seq } = event;
+    const last = seen;
     if (typeof seq === 'number') {
       if (seq <= seen) return;
       // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
@@ -164,9 +172,25 @@ export function createClientCore(
       if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
       seen = seq;
     }
+    // The reducer nests a sub-agent's events with a module loaded on demand: from the first such
+    // event until it is there, events wait in `held`, then are applied in order. A failed load
+    // forgets them and rewinds `seen`: the stream is resumed from the first of them (and the load tried again).
+    if (held) held.push(event);
+    else if (event.subagent && !nest) {
+      const mine = (held = [event]);
+      flushed = loadSubagents().then(
+        () => held === mine && mine.forEach(take, (held = undefined)),
+        () => held === mine && ((held = undefined), (seen = last)),
+      );
+    } else take(event);
+  }
+
+  /** Applies one event to the state (`apply` has checked its `seq`). */
+  function take(event: AgentStreamEvent): void {
+    const { seq } = event;
     let next: AgentUIState;
     try {
-      next = reduceAgentEvents(state, event);
+      next = reduceEvent(state, event);
     } catch (cause) {
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
     }
@@ -230,6 +254,8 @@ export function createClientCore(
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
             if (leg === controller) apply(event);
           });
+          // Events held for the sub-agent module count as read once they are applied.
+          await flushed;
         } catch (error) {
           failure = error;
         }
@@ -403,6 +429,7 @@ export function createClientCore(
       serverRunning = false;
       client.sessionId = sessionId = undefined;
       seen = 0;
+      held = undefined;
       stored('removeItem');
       started = Promise.resolve(); // a new session has nothing to restore
       setState(initialAgentUIState());

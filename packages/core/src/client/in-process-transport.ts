@@ -1,6 +1,7 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { startRun, type EventFeed } from './event-feed.js';
 import { followSession } from './follow-session.js';
+import { loadSubagents } from '../ui-state/load-subagents.js';
 import { sessionUIState } from './session-view.js';
 import type { ClientAgent, ClientTransport, EventReader } from './types.js';
 
@@ -39,6 +40,8 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
     async load(sessionId) {
       // From the agent's store first: a session from before a restart, or changed by another process.
       await agent.sessions.load(sessionId);
+      // The log may hold sub-agents' events: the reducer's nesting, from the client's own on-demand chunk.
+      await loadSubagents();
       const view = sessionUIState(agent.sessions, sessionId);
       return view && { state: view.state, running: view.session.status === 'running' };
     },

@@ -1,20 +1,25 @@
 import type { AgentSessions, SessionState } from '../agent/create-agent.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
-import { reduceAgentEvents, stateFromTranscript, type AgentUIState } from '../ui-state/index.js';
+import { stateFromTranscript, type AgentUIState } from '../ui-state/index.js';
+import { reduceEvent } from '../ui-state/reduce.js';
 
 /**
  * The UI state a session's event log builds: the transcript's first `runStartIndex` messages (a
  * session whose older runs were logged by a version that kept only the latest run's events; 0
  * otherwise), then the logged events, up to `throughSeq` when given. It is exactly what a client
  * that followed the session from its start built live: the log holds every run, compacted.
+ *
+ * The sub-agent nesting must be loaded first (`nestSubagents()` on a server, `loadSubagents()` in
+ * the in-process transport): this module is in the in-process transport's chunk, which must not
+ * import the nesting statically (it would cost the HTTP client a preload list; docs/protocol.md, "Size").
  */
 export function stateFromSessionLog(messages: readonly Message[], runStartIndex: number, log: readonly AgentStreamEvent[], throughSeq = Infinity): AgentUIState {
   const first = log[0] as (AgentStreamEvent & { fromSeq?: number }) | undefined;
   let state = stateFromTranscript(messages.slice(0, runStartIndex), null, { lastSeq: first ? (first.fromSeq ?? first.seq) - 1 : 0 });
   for (const event of log) {
     if (event.seq > throughSeq) break;
-    state = reduceAgentEvents(state, event);
+    state = reduceEvent(state, event);
   }
   return state;
 }

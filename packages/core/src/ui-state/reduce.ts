@@ -1,25 +1,27 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import type { SubagentRef } from '../agent/subagents/types.js';
-import { appendReplyPart, contentParts, endLegParts, merge, partsOf, pushMessage, toolStateForError, updateToolPart, withParts, type MessageList } from './message-ops.js';
+import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIPart, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+
+/** Puts a sub-agent's event into the transcript of the tool part that started it (`./subagents.ts`). */
+export type NestEvent = (list: MessageList, event: AgentStreamEvent, ref: SubagentRef) => MessageList | undefined;
 
 /**
- * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
- * changed, and whatever the event does not touch (earlier messages, other parts, the messages
- * array itself when no message changed) keeps its identity.
- *
- * - An event whose `seq` is not above `state.lastSeq` was already applied: the same state is
- *   returned, so a resumed stream never duplicates text or parts.
- * - An event type it does not know is ignored (same state returned).
- * - A text delta, and a change to one of the last parts of the streaming message, cost O(1) in
- *   the number of messages, of parts and in the length of the text.
- *
- * The type parameter only narrows tool parts for a known tool set (`UIToolPartOf<...>`); it is
- * not checked at run time.
+ * The sub-agent nesting, when loaded. Empty by default, so a browser client ships without it and
+ * loads it with import() at the first sub-agent event (client-core.ts); the public
+ * `reduceAgentEvents` (reduce-agent-events.ts) fills it.
  */
-export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
+export let nest: NestEvent | undefined;
+
+export const setNest = (fn: NestEvent): unknown => (nest = fn);
+
+/**
+ * `reduceAgentEvents` (reduce-agent-events.ts documents it) with the sub-agent nesting it finds in
+ * `nest`: that must be set before an event with `subagent` comes.
+ */
+export function reduceEvent<ToolPart extends AnyUIToolPart = UIToolPart>(
   state: AgentUIState<ToolPart> | undefined,
   event: AgentStreamEvent,
 ): AgentUIState<ToolPart> {
@@ -84,7 +86,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   // A sub-agent's event goes into the transcript of the part that started it; its approval
   // events also pause and resume the whole run (below).
   const sub = event.subagent;
-  const nested = sub && nestEvent(list, event, sub);
+  const nested = sub && nest!(list, event, sub);
 
   if (sub && !event.type.startsWith('approval')) reply = nested;
   else switch (event.type) {
@@ -175,38 +177,4 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   }
   // Every event says which run the state is in now.
   return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, event.runId);
-}
-
-/**
- * A sub-agent's event (it carries `subagent`) applied in the transcript of the tool part that
- * started that sub-agent, `part.subagent.parts`, at any depth: the list with it, or undefined
- * when there is no such part or nothing changed. Sub-agents run inside the current reply, so only
- * its last message is searched.
- */
-function nestEvent(list: MessageList, event: AgentStreamEvent, ref: SubagentRef): MessageList | undefined {
-  const m = list.length - 1;
-  const message = list.at(m);
-  const hit = message && route(message.parts, event, ref);
-  return hit && withParts(list, m, message!, partsOf(message!).set(hit[0], hit[1]));
-}
-
-/** The part of `parts` (searched from the end) whose sub-agent takes the event, and its next version. */
-function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentRef): [number, UIToolPart] | undefined {
-  for (let i = parts.length; i--; ) {
-    const part = parts[i] as UIToolPart;
-    const sub = part.subagent;
-    let inner: readonly UIPart[] | undefined;
-    if (part.toolCallId === ref.toolCallId) {
-      // The sub-agent's parts are a reply of their own: the reducer applies the event to them.
-      const own = { messages: [{ id: '', role: 'assistant', parts: sub ? sub.parts : [] }], status: 'streaming' } as unknown as AgentUIState;
-      inner = reduceAgentEvents(own, { ...event, subagent: undefined }).messages[0]!.parts;
-    } else if (sub) {
-      const hit = route(sub.parts, event, ref);
-      if (!hit) continue;
-      (inner = sub.parts.slice())[hit[0]] = hit[1];
-    } else continue;
-    // A call waiting for a person pauses the sub-agent (and every one it runs in).
-    return inner && [i, merge(part, { subagent: { name: (sub || ref).name, status: event.type === 'approval.requested' ? 'awaiting-approval' : 'running', parts: inner } })];
-  }
-  return undefined;
 }
