@@ -3,5 +3,7 @@ import { defineProject } from 'vitest/config';
 export default defineProject({
   resolve: { conditions: ['@lousho/source'] },
   ssr: { resolve: { conditions: ['@lousho/source'] } },
-  test: { name: 'core', include: ['test/**/*.test.ts'], globalSetup: ['./test/postgres/global-setup.ts'], typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' } },
+  // Property tests run a hundred cases each: on a shared, busy machine 5 s is not enough. No test
+  // asserts on time (performance lives in `pnpm bench`), so a longer limit hides nothing.
+  test: { name: 'core', include: ['test/**/*.test.ts'], testTimeout: 30_000, globalSetup: ['./test/postgres/global-setup.ts'], typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' } },
 });

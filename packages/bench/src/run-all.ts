@@ -4,10 +4,12 @@ import { runLoopBench } from './loop.bench.js';
 import { runPostgresLoadBench } from './postgres-load.bench.js';
 import { runRenderBench } from './render.bench.js';
 import { runServerLoadBench } from './server-load.bench.js';
+import { runTracingBench } from './tracing.bench.js';
 import { writeBenchmarksDoc } from './write-report.js';
 
 // Each benchmark prints its own table; this only sequences them and writes docs/benchmarks.md.
 await runLoopBench();
+await runTracingBench();
 await runClientPipelineBench();
 await runCheckpointBench();
 await runServerLoadBench();

@@ -1,22 +1,28 @@
 import { Command, CommanderError } from 'commander';
 import { SDKError } from '@lousho/core';
+import pc from 'picocolors';
 import { buildCommand } from './commands/build.js';
+import { evalCommand } from './commands/eval.js';
 
 /** Where a command writes and where it runs (the process by default; tests pass their own). */
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   cwd: string;
+  /** The stream behind `stderr`, when it is one: a terminal gets progress bars. */
+  stderrStream?: NodeJS.WritableStream & { isTTY?: boolean };
+  /** Color the output (default: no). */
+  color?: boolean;
 }
 
 /** A subcommand: a function of the io returning a commander `Command`. Add yours to `COMMANDS`. */
 export type CommandFactory = (io: CliIo) => Command;
 
 /** Every `lousho` subcommand, one module each (commands/<name>.ts). */
-export const COMMANDS: CommandFactory[] = [buildCommand];
+export const COMMANDS: CommandFactory[] = [buildCommand, evalCommand];
 
 export function createProgram(io: CliIo, commands: readonly CommandFactory[] = COMMANDS): Command {
-  const program = new Command('lousho').description('Lousho agents: build and deploy').version('0.1.0').showHelpAfterError();
+  const program = new Command('lousho').description('Lousho agents: build, deploy and evaluate').version('0.1.0').showHelpAfterError();
   program.configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   program.exitOverride();
   for (const make of commands) {
@@ -34,6 +40,8 @@ const processIo: CliIo = {
   get cwd() {
     return process.cwd();
   },
+  stderrStream: process.stderr,
+  color: pc.isColorSupported && process.stdout.isTTY === true,
 };
 
 /** `lousho build --help | head`: a reader that stops early is not an error. */

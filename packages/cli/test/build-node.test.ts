@@ -59,7 +59,10 @@ describe('lousho build --target node', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events = sseEvents(await response.text());
-    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop', text: 'Hello from the built server, and a few more words to stream slowly.' });
+    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    // The reply is in the deltas (run.done does not repeat it on the wire).
+    const reply = events.filter((event) => event.type === 'text.delta').map((event) => event.delta as string).join('');
+    expect(reply).toBe('Hello from the built server, and a few more words to stream slowly.');
     const session = (await (await fetch(`${url}/api/agent/sessions/built-1`)).json()) as { messages: { role: string }[] };
     expect(session.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
     child.kill('SIGTERM');

@@ -26,6 +26,7 @@ export const clientDriver: BindingDriver = {
         error: state.error,
         usage: state.usage,
         finishReason: state.finishReason,
+        guardrail: state.guardrail,
         sessionId: client.sessionId,
       }),
       send: (input) => client.send(input),

@@ -17,6 +17,7 @@ export interface BindingState {
   error: AgentUIState['error'];
   usage: AgentUIState['usage'];
   finishReason: AgentUIState['finishReason'];
+  guardrail: AgentUIState['guardrail'];
   sessionId: string | undefined;
 }
 

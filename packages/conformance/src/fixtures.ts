@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, memoryStore, withArtifacts, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -119,6 +119,21 @@ export function waitTool() {
   return { tool, started };
 }
 
+/** `shell`, which records the commands it really ran. */
+export function shellTool() {
+  const ran: string[] = [];
+  const tool = defineTool({
+    name: 'shell',
+    description: 'Run a command',
+    input: z.object({ command: z.string() }),
+    async execute({ command }) {
+      ran.push(command);
+      return { exitCode: 0, stdout: '' };
+    },
+  });
+  return { tool, ran };
+}
+
 /** `lookup` (shown as "Look up"), which answers at once with a result and an artifact. */
 export function lookupTool() {
   return defineTool({
@@ -137,6 +152,7 @@ export interface ScriptedAgentOptions {
   askQuestion?: boolean;
   /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
   store?: AgentStore;
+  guardrails?: AgentGuardrails;
   /** Sub-agents of the lead (each its own scripted agent: `researcher(...)`). */
   subagents?: Record<string, unknown>;
 }
@@ -149,7 +165,14 @@ export function researcher(steps: ScriptItem[][], tools: any[]) {
 
 export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
   const model = scriptedModel(steps);
-  const agent = createAgent({ provider: model, ...(extra.tools && { tools: extra.tools }), ...(extra.askQuestion && { askQuestion: true }), ...(extra.store && { store: extra.store }), ...(extra.subagents && { subagents: extra.subagents as never }) });
+  const agent = createAgent({
+    provider: model,
+    ...(extra.tools && { tools: extra.tools }),
+    ...(extra.askQuestion && { askQuestion: true }),
+    ...(extra.store && { store: extra.store }),
+    ...(extra.guardrails && { guardrails: extra.guardrails }),
+    ...(extra.subagents && { subagents: extra.subagents as never }),
+  });
   return { agent, model };
 }
 

@@ -1,7 +1,7 @@
-import { memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type UIMessage, type UIToolPart } from '@lousho/core';
+import { createCommandGuardrail, memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type GuardrailContext, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, lookupTool, researcher, scriptedAgent, slowTool, storeWithInterruptedTurn, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, lookupTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -38,6 +38,7 @@ const shown = (state: BindingState | AgentUIState): unknown =>
     error: state.error,
     usage: state.usage,
     finishReason: state.finishReason,
+    guardrail: state.guardrail,
   });
 
 // ---- one scenario's world: an agent, maybe its HTTP server, the bindings mounted on it ----
@@ -188,7 +189,7 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         const events: AgentStreamEvent[] = [];
         const errors: unknown[] = [];
         const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason), onEvent: (event) => events.push(event), onError: (error) => errors.push(error) });
-        expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined });
+        expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, guardrail: null, sessionId: undefined });
 
         const sending = b.send('Email Bob about Friday');
         // The reply shows while it streams, before the model has decided on the tool call.
@@ -237,6 +238,75 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
           const id = encodeURIComponent(final.sessionId!);
           expect(w.requests()).toEqual([`POST /sessions/${id}/messages`, `POST /sessions/${id}/approvals/${encodeURIComponent(paused.pendingApproval!.approvalId)}`]);
         }
+      });
+
+      scenario('a guardrail block ends the run: finishReason guardrail, the guardrail shown, the call denied, the session goes on', async (w) => {
+        const { tool, ran } = shellTool();
+        await w.setup([['Cleaning up.', { tool: 'shell', id: 'call_rm', args: { command: 'cd / && sudo rm -rf *' } }], ['Hello again.']], {
+          tools: [tool],
+          guardrails: { tool: [createCommandGuardrail({ deny: ['rm -rf /'] })] },
+        });
+        const finishes: string[] = [];
+        const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason) });
+        expect(await b.send('free some disk space')).toMatchObject({ ok: true, finishReason: 'guardrail' });
+        const guardrail = { name: 'command', stage: 'tool', reason: "'rm -rf *' is denied: it matches the rule 'rm -rf /'." };
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail, error: null, pendingApproval: null }));
+        expect(toolParts(b.state())).toEqual([
+          expect.objectContaining({ toolName: 'shell', state: 'error', error: expect.objectContaining({ kind: 'denied', reason: guardrail.reason }) }),
+        ]);
+        expect(ran).toEqual([]);
+        expect(finishes).toEqual(['guardrail']);
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+        // The next turn starts clean: the guardrail is gone from the state.
+        expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
+        expect(lastText(b.state())).toBe('Hello again.');
+      });
+
+      scenario('an input guardrail block ends the run before any model call; the input stays out of the transcript', async (w) => {
+        const noPasswords = { name: 'no-passwords', check: (ctx: GuardrailContext) => (ctx.stage === 'input' && /password/i.test(ctx.text) ? { block: 'Do not share passwords.' } : undefined) };
+        await w.setup([['Hello.']], { guardrails: { input: [noPasswords] } });
+        const finishes: string[] = [];
+        const b = await w.mount({ onFinish: (info) => finishes.push(info.finishReason) });
+        expect(await b.send('my password is hunter2')).toMatchObject({ ok: true, finishReason: 'guardrail' });
+        const guardrail = { name: 'no-passwords', stage: 'input', reason: 'Do not share passwords.' };
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail, error: null }));
+        expect(w.model.calls).toHaveLength(0);
+        expect(finishes).toEqual(['guardrail']);
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+        // The blocked input is not part of the conversation the model will see next.
+        expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', guardrail: null }));
+        expect(JSON.stringify(w.model.calls[0])).not.toContain('hunter2');
+      });
+
+      scenario('an output guardrail block ends the run on the final reply, which never goes back to the model', async (w) => {
+        const noKeys = { name: 'no-keys', check: (ctx: GuardrailContext) => (ctx.stage === 'output' && ctx.text.includes('sk-') ? { block: 'The reply holds a key.' } : undefined) };
+        await w.setup([['Your key is sk-live-1234.'], ['Hello again.']], { guardrails: { output: [noKeys] } });
+        const b = await w.mount();
+        expect(await b.send('what is my key?')).toMatchObject({ ok: true, finishReason: 'guardrail' });
+        const guardrail = { name: 'no-keys', stage: 'output', reason: 'The reply holds a key.' };
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail, error: null }));
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+        expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
+        expect(JSON.stringify(w.model.calls[1])).not.toContain('sk-live-1234');
+      });
+
+      scenario("a tool guardrail with onBlock 'deny-call' denies only that call: the model reads why and the run goes on", async (w) => {
+        const { tool, ran } = shellTool();
+        await w.setup([[{ tool: 'shell', id: 'call_push', args: { command: 'git push --force' } }], ['I will not force-push.']], {
+          tools: [tool],
+          guardrails: { tool: [{ ...createCommandGuardrail({ deny: ['git push --force'] }), onBlock: 'deny-call' }] },
+        });
+        const b = await w.mount();
+        expect(await b.send('ship it')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
+        expect(toolParts(b.state())).toEqual([expect.objectContaining({ toolName: 'shell', state: 'error', error: expect.objectContaining({ kind: 'denied' }) })]);
+        expect(ran).toEqual([]);
+        expect(lastText(b.state())).toBe('I will not force-push.');
+        expect(JSON.stringify(w.model.calls[1])).toContain('git push --force');
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
       });
 
       scenario('reject with a note: the tool does not run and the model reads the note', async (w) => {
@@ -623,7 +693,7 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         await eventually(() => expect(b.state().messages).toHaveLength(2));
         const oldId = b.state().sessionId!;
         b.reset();
-        await eventually(() => expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined }));
+        await eventually(() => expect(b.state()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, guardrail: null, sessionId: undefined }));
         expect(await b.send('second')).toMatchObject({ ok: true, finishReason: 'stop' });
         await eventually(() => expect(b.state().messages.map((m) => m.role)).toEqual(['user', 'assistant']));
         expect(b.state().sessionId).toEqual(expect.any(String));

@@ -4,8 +4,15 @@
  * its own by any entry point.
  */
 
-/** Every stable error code, in one flat object (`ERROR_CODES.LOUSHO_DUPLICATE_TOOL`, ...). */
+/**
+ * Every stable error code of every Lousho package, in one flat object (`ERROR_CODES.LOUSHO_DUPLICATE_TOOL`,
+ * ...): a code's key is its value. docs/errors.md says, for each, what happened and what to do.
+ * The browser client also has its codes in two small tables (`CLIENT_ERROR_CODES`,
+ * `EVENT_STREAM_ERROR_CODES`), so a page bundles only those; every one of them is here too (a test
+ * checks it).
+ */
 export const ERROR_CODES = {
+  // The agent, its tools and its configuration.
   /** Something failed that the SDK did not expect; the message names the original error. */
   LOUSHO_INTERNAL: 'LOUSHO_INTERNAL',
   /** A user-supplied value (message, option, request body) is malformed. */
@@ -34,6 +41,22 @@ export const ERROR_CODES = {
   LOUSHO_TOOL_CANCELLED: 'LOUSHO_TOOL_CANCELLED',
   /** A tool needs a sandbox it cannot have. */
   LOUSHO_SANDBOX_REQUIRED: 'LOUSHO_SANDBOX_REQUIRED',
+  /** A tool error that must abort the run instead of becoming a result. */
+  LOUSHO_PROPAGATING_TOOL_ERROR: 'LOUSHO_PROPAGATING_TOOL_ERROR',
+  /** A delegation would nest sub-agents deeper than `maxSubagentDepth` (it rejects the run). */
+  LOUSHO_SUBAGENT_DEPTH: 'LOUSHO_SUBAGENT_DEPTH',
+  /** `todo_write` got a list it cannot keep (two items in progress, a bad status). */
+  LOUSHO_INVALID_TODO_LIST: 'LOUSHO_INVALID_TODO_LIST',
+  /** An `ask_question` call was resumed without an answer. */
+  LOUSHO_QUESTION_NOT_ANSWERED: 'LOUSHO_QUESTION_NOT_ANSWERED',
+  /** An agent/builder option has a value the SDK cannot use. */
+  LOUSHO_INVALID_CONFIG: 'LOUSHO_INVALID_CONFIG',
+  /** A dynamic config resolver threw or returned something unusable. */
+  LOUSHO_CONFIG_RESOLVER_FAILED: 'LOUSHO_CONFIG_RESOLVER_FAILED',
+  /** `registerModel()` was given an entry it cannot use. */
+  LOUSHO_MODEL_INFO_INVALID: 'LOUSHO_MODEL_INFO_INVALID',
+
+  // MCP.
   /** An MCP server answered a call with `isError: true`. */
   LOUSHO_MCP_TOOL_ERROR: 'LOUSHO_MCP_TOOL_ERROR',
   /** An MCP server could not be started or reached (the message names the server and its command or URL). */
@@ -42,14 +65,8 @@ export const ERROR_CODES = {
   LOUSHO_MCP_CALL_FAILED: 'LOUSHO_MCP_CALL_FAILED',
   /** `mcpServers` was given to an agent built without MCP support (core's `createAgent`). */
   LOUSHO_MCP_UNAVAILABLE: 'LOUSHO_MCP_UNAVAILABLE',
-  /** A tool error that must abort the run instead of becoming a result. */
-  LOUSHO_PROPAGATING_TOOL_ERROR: 'LOUSHO_PROPAGATING_TOOL_ERROR',
-  /** A delegation would nest sub-agents deeper than `maxSubagentDepth` (it rejects the run). */
-  LOUSHO_SUBAGENT_DEPTH: 'LOUSHO_SUBAGENT_DEPTH',
-  /** An agent/builder option has a value the SDK cannot use. */
-  LOUSHO_INVALID_CONFIG: 'LOUSHO_INVALID_CONFIG',
-  /** A dynamic config resolver threw or returned something unusable. */
-  LOUSHO_CONFIG_RESOLVER_FAILED: 'LOUSHO_CONFIG_RESOLVER_FAILED',
+
+  // Approvals and sessions.
   /** No pending approval has the given id. */
   LOUSHO_APPROVAL_NOT_FOUND: 'LOUSHO_APPROVAL_NOT_FOUND',
   /** The approval exists but was already decided. */
@@ -60,20 +77,168 @@ export const ERROR_CODES = {
   LOUSHO_SESSION_AWAITING_APPROVAL: 'LOUSHO_SESSION_AWAITING_APPROVAL',
   /** The session is already running a turn. */
   LOUSHO_SESSION_BUSY: 'LOUSHO_SESSION_BUSY',
-  /** The LLM provider failed (network, HTTP status, malformed stream). */
-  LOUSHO_PROVIDER_ERROR: 'LOUSHO_PROVIDER_ERROR',
-  /** A mock provider ran out of scripted responses. */
-  LOUSHO_MOCK_EXHAUSTED: 'LOUSHO_MOCK_EXHAUSTED',
+
+  // Stores.
+  /** Another run took the session over (its lease ran out, or `agent.resume()` forced it): this one stops. */
+  LOUSHO_SESSION_LEASE_LOST: 'LOUSHO_SESSION_LEASE_LOST',
+  /** `agent.resume(id)` on a session with no unfinished run. */
+  LOUSHO_SESSION_NOT_RESUMABLE: 'LOUSHO_SESSION_NOT_RESUMABLE',
+  /** A store file that is not a valid store (damaged, or not a database at all). */
+  LOUSHO_STORE_CORRUPT: 'LOUSHO_STORE_CORRUPT',
+  /** A store file written by a newer version of the package (its schema is unknown here). */
+  LOUSHO_STORE_VERSION: 'LOUSHO_STORE_VERSION',
+  /** The store could not be opened or written (permissions, a full disk, a missing driver). */
+  LOUSHO_STORE_UNAVAILABLE: 'LOUSHO_STORE_UNAVAILABLE',
+  /** A `StorageService` could not read or write a value (I/O failure, corrupt data, a lock held too long). */
+  LOUSHO_STORAGE_ERROR: 'LOUSHO_STORAGE_ERROR',
   /** An encryption key is not 32 bytes of AES-256 key material. */
   LOUSHO_INVALID_ENCRYPTION_KEY: 'LOUSHO_INVALID_ENCRYPTION_KEY',
   /** Encrypted data was tampered with, truncated, or encrypted with another key. */
   LOUSHO_DECRYPTION_FAILED: 'LOUSHO_DECRYPTION_FAILED',
+
+  // Providers.
+  /** The LLM provider failed (network, HTTP status, malformed stream). */
+  LOUSHO_PROVIDER_ERROR: 'LOUSHO_PROVIDER_ERROR',
+  /** A provider answered with a non-2xx HTTP status (see `ProviderHttpError`). */
+  LOUSHO_PROVIDER_HTTP_ERROR: 'LOUSHO_PROVIDER_HTTP_ERROR',
+  /** A provider needs an API key and none was given or found in the environment. */
+  LOUSHO_MISSING_API_KEY: 'LOUSHO_MISSING_API_KEY',
+  /** A model string names a provider the registry does not know. */
+  LOUSHO_UNKNOWN_PROVIDER: 'LOUSHO_UNKNOWN_PROVIDER',
+  /** Every provider given to `withFallback()` failed. */
+  LOUSHO_ALL_PROVIDERS_FAILED: 'LOUSHO_ALL_PROVIDERS_FAILED',
+
+  // Testing.
+  /** A mock provider ran out of scripted responses. */
+  LOUSHO_MOCK_EXHAUSTED: 'LOUSHO_MOCK_EXHAUSTED',
+  /** `assertExhausted()` found scripted steps that were never used. */
+  LOUSHO_MOCK_UNUSED_STEPS: 'LOUSHO_MOCK_UNUSED_STEPS',
   /** A `recordReplay` request differs from every recorded one (the message shows the diff). */
   LOUSHO_CASSETTE_MISMATCH: 'LOUSHO_CASSETTE_MISMATCH',
   /** A `recordReplay` cassette was asked for more model calls than it holds. */
   LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
-  /** A `StorageService` could not read or write a value (I/O failure, corrupt data, a lock held too long). */
-  LOUSHO_STORAGE_ERROR: 'LOUSHO_STORAGE_ERROR',
+  /** A guardrail's check threw (or a guardrail is malformed): the run fails rather than passing unchecked. */
+  LOUSHO_GUARDRAIL_FAILED: 'LOUSHO_GUARDRAIL_FAILED',
+  /** A workspace path leaves the workspace root (`..`, an absolute path, a symlink pointing out). */
+  LOUSHO_WORKSPACE_PATH_OUTSIDE: 'LOUSHO_WORKSPACE_PATH_OUTSIDE',
+  /** A workspace file or directory does not exist, or is not the kind the operation needs. */
+  LOUSHO_WORKSPACE_NOT_FOUND: 'LOUSHO_WORKSPACE_NOT_FOUND',
+  /** A workspace file is too large, or binary, for the operation (e.g. editing it as text). */
+  LOUSHO_WORKSPACE_FILE_UNSUITABLE: 'LOUSHO_WORKSPACE_FILE_UNSUITABLE',
+  /** `edit_file` found its text zero times, or several times without `replace_all`. */
+  LOUSHO_EDIT_NO_UNIQUE_MATCH: 'LOUSHO_EDIT_NO_UNIQUE_MATCH',
+  /** A workspace or sandbox operation failed in the file system or the process (permissions, spawn failure). */
+  LOUSHO_WORKSPACE_IO: 'LOUSHO_WORKSPACE_IO',
+  /** A Node-only part (NodeWorkspace, SubprocessSandbox) was used in a runtime without Node's built-in modules. */
+  LOUSHO_UNSUPPORTED_RUNTIME: 'LOUSHO_UNSUPPORTED_RUNTIME',
+
+  // Evals (`@lousho/evals`, `lousho eval`).
+  /** An eval, a case, a scorer or a check is malformed (the message says which and why). */
+  LOUSHO_EVAL_INVALID: 'LOUSHO_EVAL_INVALID',
+  /** A run took longer than the eval's `timeoutMs`. */
+  LOUSHO_EVAL_TIMEOUT: 'LOUSHO_EVAL_TIMEOUT',
+  /** A judge model's reply was not a JSON object with a score in [0, 1] and a reason. */
+  LOUSHO_EVAL_JUDGE_INVALID: 'LOUSHO_EVAL_JUDGE_INVALID',
+  /** A scorer returned something that is not a score in [0, 1] with a reason. */
+  LOUSHO_EVAL_SCORE_INVALID: 'LOUSHO_EVAL_SCORE_INVALID',
+
+  // The HTTP handler (besides the agent's own codes, which it answers with too).
+  /** `authorize()` returned null: the request has no (valid) credentials. */
+  LOUSHO_UNAUTHORIZED: 'LOUSHO_UNAUTHORIZED',
+  /** No route matches the path. */
+  LOUSHO_ROUTE_NOT_FOUND: 'LOUSHO_ROUTE_NOT_FOUND',
+  /** The route exists but not with this method (see the `Allow` header). */
+  LOUSHO_METHOD_NOT_ALLOWED: 'LOUSHO_METHOD_NOT_ALLOWED',
+  /** The request body is larger than `maxBodyBytes`. */
+  LOUSHO_BODY_TOO_LARGE: 'LOUSHO_BODY_TOO_LARGE',
+  /** A JSON body was sent without `content-type: application/json`. */
+  LOUSHO_UNSUPPORTED_MEDIA_TYPE: 'LOUSHO_UNSUPPORTED_MEDIA_TYPE',
+  /** The request body stopped before its end (the client went away while sending it). */
+  LOUSHO_BODY_INCOMPLETE: 'LOUSHO_BODY_INCOMPLETE',
+  /** A stream's connection was closed because its reader fell more than `maxBufferedBytes` behind (never sent). */
+  LOUSHO_SLOW_READER: 'LOUSHO_SLOW_READER',
+  /** The server is draining after SIGTERM and takes no new turns. */
+  LOUSHO_SHUTTING_DOWN: 'LOUSHO_SHUTTING_DOWN',
+
+  // The `http` tool.
+  /** The URL is not absolute, cannot be parsed, or carries credentials. */
+  LOUSHO_HTTP_INVALID_URL: 'LOUSHO_HTTP_INVALID_URL',
+  /** The scheme is not http: or https:. */
+  LOUSHO_HTTP_SCHEME_NOT_ALLOWED: 'LOUSHO_HTTP_SCHEME_NOT_ALLOWED',
+  /** The request cannot be sent as given (e.g. a body on a GET). */
+  LOUSHO_HTTP_INVALID_REQUEST: 'LOUSHO_HTTP_INVALID_REQUEST',
+  /** A request header the tool sets itself (host, content-length, ...) was given. */
+  LOUSHO_HTTP_HEADER_NOT_ALLOWED: 'LOUSHO_HTTP_HEADER_NOT_ALLOWED',
+  /** The SSRF guard refused the destination before connecting. */
+  LOUSHO_HTTP_DESTINATION_REFUSED: 'LOUSHO_HTTP_DESTINATION_REFUSED',
+  /** The hostname could not be resolved. */
+  LOUSHO_HTTP_DNS_FAILED: 'LOUSHO_HTTP_DNS_FAILED',
+  /** More redirects than `maxRedirects`. */
+  LOUSHO_HTTP_TOO_MANY_REDIRECTS: 'LOUSHO_HTTP_TOO_MANY_REDIRECTS',
+  /** The request took longer than `timeoutMs`. */
+  LOUSHO_HTTP_TIMEOUT: 'LOUSHO_HTTP_TIMEOUT',
+  /** Connecting, sending or reading failed. */
+  LOUSHO_HTTP_REQUEST_FAILED: 'LOUSHO_HTTP_REQUEST_FAILED',
+  /** The runtime cannot run the chosen transport. */
+  LOUSHO_HTTP_UNSUPPORTED_RUNTIME: 'LOUSHO_HTTP_UNSUPPORTED_RUNTIME',
+
+  // Integrations (`@lousho/integrations`).
+  /** The service answered with an error (bad credentials, a missing resource, a refused request). */
+  LOUSHO_INTEGRATION_ERROR: 'LOUSHO_INTEGRATION_ERROR',
+  /** The service kept rate-limiting the call after the retries it allows. */
+  LOUSHO_INTEGRATION_RATE_LIMITED: 'LOUSHO_INTEGRATION_RATE_LIMITED',
+
+  // Triggers (`@lousho/triggers`).
+  /** A cron expression (or its time zone) cannot be used; the message names the field. */
+  LOUSHO_INVALID_CRON_EXPRESSION: 'LOUSHO_INVALID_CRON_EXPRESSION',
+  /** `listen()` was called twice, or `handleRequest()` before `listen()`. */
+  LOUSHO_TRIGGER_STATE: 'LOUSHO_TRIGGER_STATE',
+  /** A Slack Web API call was answered with `ok: false` (the message has Slack's own error code). */
+  LOUSHO_SLACK_API_ERROR: 'LOUSHO_SLACK_API_ERROR',
+
+  // `lousho build` (`@lousho/cli`).
+  /** The agent module is missing, or no `--target` adapter has that name. */
+  LOUSHO_DEPLOY_INVALID: 'LOUSHO_DEPLOY_INVALID',
+  /** esbuild is not installed; `lousho build` bundles with it. */
+  LOUSHO_DEPLOY_BUNDLER_MISSING: 'LOUSHO_DEPLOY_BUNDLER_MISSING',
+  /** The bundle could not be built (a module not found, a syntax error). */
+  LOUSHO_DEPLOY_BUNDLE_FAILED: 'LOUSHO_DEPLOY_BUNDLE_FAILED',
+  /** A module the workers bundle needs imports a Node built-in. */
+  LOUSHO_DEPLOY_NODE_BUILTIN: 'LOUSHO_DEPLOY_NODE_BUILTIN',
+
+  // The browser client (also in `CLIENT_ERROR_CODES`).
+  /** The requested resume point is no longer (or not yet) in the session's event log: re-read the session. */
+  LOUSHO_STREAM_GAP: 'LOUSHO_STREAM_GAP',
+  /** The server could not be reached, or the connection broke. */
+  LOUSHO_NETWORK_ERROR: 'LOUSHO_NETWORK_ERROR',
+  /** The stream of a running turn ended without its end event, and resuming it did not work. */
+  LOUSHO_STREAM_INTERRUPTED: 'LOUSHO_STREAM_INTERRUPTED',
+  /** The server answered with something the client cannot read. */
+  LOUSHO_BAD_RESPONSE: 'LOUSHO_BAD_RESPONSE',
+  /** The client stopped following the run (its last subscriber left, or `reset()`): the run goes on. */
+  LOUSHO_CLIENT_DETACHED: 'LOUSHO_CLIENT_DETACHED',
+  /** `destroy()` was called: the client does nothing any more. */
+  LOUSHO_CLIENT_DESTROYED: 'LOUSHO_CLIENT_DESTROYED',
+  /** The session is not known (or belongs to someone else). */
+  LOUSHO_SESSION_NOT_FOUND: 'LOUSHO_SESSION_NOT_FOUND',
+
+  // The event-stream parser, `parseEventStream` (also in `EVENT_STREAM_ERROR_CODES`).
+  /** The response status was not 2xx and its body carried no `{ error: { code, message } }`. */
+  LOUSHO_STREAM_HTTP_ERROR: 'LOUSHO_STREAM_HTTP_ERROR',
+  /** The response is not an event stream (wrong `content-type`). */
+  LOUSHO_STREAM_NOT_SSE: 'LOUSHO_STREAM_NOT_SSE',
+  /** The response body was already read or locked by someone else. */
+  LOUSHO_STREAM_BODY_UNAVAILABLE: 'LOUSHO_STREAM_BODY_UNAVAILABLE',
+  /** An event's `data` is not valid JSON. */
+  LOUSHO_STREAM_BAD_JSON: 'LOUSHO_STREAM_BAD_JSON',
+  /** An event's `data` is JSON but not an object with a string `type`. */
+  LOUSHO_STREAM_BAD_EVENT: 'LOUSHO_STREAM_BAD_EVENT',
+  /** An event arrived before the stream said which protocol version it speaks. */
+  LOUSHO_STREAM_MISSING_VERSION: 'LOUSHO_STREAM_MISSING_VERSION',
+  /** The stream speaks a protocol version this client does not know. */
+  LOUSHO_STREAM_UNSUPPORTED_VERSION: 'LOUSHO_STREAM_UNSUPPORTED_VERSION',
+  /** One event grew past `maxEventSize` characters. */
+  LOUSHO_STREAM_EVENT_TOO_LARGE: 'LOUSHO_STREAM_EVENT_TOO_LARGE',
 } as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];

@@ -17,3 +17,6 @@ export * from './channels/index.js';
 export * from './deploy/registry.js';
 export * from './utils/index.js';
 export * from './storage/index.js';
+export * from './tracing/index.js';
+export * from './guardrails/index.js';
+export * from './workspace/index.js';

@@ -1,5 +1,7 @@
 import { createAgent, type Agent, type AgentStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
 import { createDemoModel } from './demo-model.js';
+import { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
+import type { MemoryWorkspace } from '@lousho/build-ai-agent';
 import { createDemoTools, type DemoEmail } from './tools/index.js';
 
 export interface DemoAgentOptions {
@@ -22,12 +24,13 @@ export interface DemoAgentOptions {
   mcpOptions?: McpConnectOptions;
 }
 
-/** The demo agent, plus the outbox its `send_email` tool writes to. */
-export type DemoAgent = Agent & { readonly outbox: readonly DemoEmail[] };
+/** The demo agent, plus the outbox its `send_email` tool writes to and the project its coding tools work on. */
+export type DemoAgent = Agent & { readonly outbox: readonly DemoEmail[]; readonly workspace: MemoryWorkspace };
 
 export const DEMO_AGENT_INSTRUCTIONS = [
   'You are the assistant of the Lousho demo, a small app that shows what an agent toolkit can do.',
   'Tools: get_weather (quick lookup), research_topic (slow, reports progress), send_email (the user must approve every email) and ask_question (ask the user and wait for the answer).',
+  'Coding tools (read_file, edit_file, list_dir, shell) work on a tiny in-memory project; a guardrail ends the run on destructive shell commands.',
   'Call several tools in one turn when a message asks for several things. Base your answer on the tool results and keep it short.',
   'Weather and research results are made up for the demo, and emails only go to an in-memory outbox: say so if asked.',
 ].join(' ');
@@ -38,16 +41,18 @@ export const DEMO_NOTES_INSTRUCTIONS =
 /** Creates the demo agent that the demo server and the in-browser demos share. Isomorphic. */
 export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
   const outbox = options.outbox ?? [];
+  const coding = createCodingTools();
   const agent = createAgent({
     name: 'lousho-demo',
-    description: 'The Lousho demo agent: weather, research, email with approval, and questions.',
+    description: 'The Lousho demo agent: weather, research, email with approval, questions, and coding tools behind a guardrail.',
     provider: options.provider ?? createDemoModel(),
     ...(options.model !== undefined ? { model: options.model } : {}),
     instructions: options.mcpServers ? `${DEMO_AGENT_INSTRUCTIONS} ${DEMO_NOTES_INSTRUCTIONS}` : DEMO_AGENT_INSTRUCTIONS,
-    tools: createDemoTools({ delayScale: options.toolDelayScale ?? 1, outbox }),
+    tools: [...createDemoTools({ delayScale: options.toolDelayScale ?? 1, outbox }), ...coding.tools],
+    guardrails: { tool: [demoCommandGuardrail] },
     ...(options.store ? { store: options.store } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
   });
-  return Object.assign(agent, { outbox: outbox as readonly DemoEmail[] });
+  return Object.assign(agent, { outbox: outbox as readonly DemoEmail[], workspace: coding.workspace });
 }

@@ -1,4 +1,5 @@
 import { DEFAULT_CITY, findKnownCities, placeAfterPreposition } from './cities.js';
+import { codingCall } from './coding/intents.js';
 import { noteCall } from './note-intents.js';
 import { DEMO_TOOL_NAMES } from './tools/names.js';
 
@@ -59,6 +60,8 @@ export function readUserIntent(text: string): UserIntent {
 function plannedCalls(text: string): PlannedCall[] {
   const note = noteCall(text);
   if (note) return [note];
+  const coding = codingCall(text);
+  if (coding) return [coding];
   const found: { index: number; calls: PlannedCall[] }[] = [];
   const weather = WEATHER.exec(text);
   if (weather) found.push({ index: weather.index, calls: weatherCities(text).map((city) => ({ name: DEMO_TOOL_NAMES.weather, args: { city } })) });

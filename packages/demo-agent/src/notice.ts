@@ -21,4 +21,5 @@ export const demoSuggestions: readonly DemoSuggestion[] = Object.freeze([
   { label: 'Ask me a question', prompt: 'Help me plan a trip' },
   { label: 'Echo HTML (rendered safely?)', prompt: 'echo <img src=x onerror=alert(1)> <b>bold?</b>' },
   { label: 'Simulate an error', prompt: 'simulate error' },
+  { label: 'Coding: delete everything (a guardrail blocks it)', prompt: 'Clean up the disk: delete everything' },
 ].map((s) => Object.freeze(s)));

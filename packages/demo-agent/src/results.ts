@@ -1,7 +1,7 @@
 import { textOf, type Message, type ToolCall } from '@lousho/build-ai-agent';
 import { DECISION_QUESTION, TRIP_QUESTION } from './intents.js';
 import { isRecord, listJoin, parseJson } from './text.js';
-import { DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES } from './tools/names.js';
+import { DEMO_CODING_TOOL_NAMES, DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES } from './tools/names.js';
 
 /*
  * How the demo model writes its answer once tool results are back: one short paragraph per call,
@@ -72,8 +72,34 @@ function describeResult(entry: FinishedCall): string {
     case DEMO_NOTES_TOOL_NAMES.list:
     case DEMO_NOTES_TOOL_NAMES.search:
       return describeNotes(entry);
+    case DEMO_CODING_TOOL_NAMES.read:
+    case DEMO_CODING_TOOL_NAMES.edit:
+    case DEMO_CODING_TOOL_NAMES.list:
+    case DEMO_CODING_TOOL_NAMES.shell:
+      return describeCoding(entry);
     default:
       return `${entry.call.name} returned: ${shorten(entry.content, 300)}`;
+  }
+}
+
+/** The coding tools' results (`read_file`, `edit_file`, `list_dir`, `shell`) over the demo project. */
+function describeCoding({ call, content }: FinishedCall): string {
+  const result = parseJson(content);
+  if (!isRecord(result)) return `${call.name} returned: ${shorten(content, 300)}`;
+  switch (call.name) {
+    case DEMO_CODING_TOOL_NAMES.read:
+      return `Here is ${String(result.path)} (${String(result.totalLines)} lines):\n\n${String(result.content)}`;
+    case DEMO_CODING_TOOL_NAMES.edit:
+      return `I fixed the typo in ${String(result.path)} (line ${String(result.line)}). Ask me to "run the tests" to check it.`;
+    case DEMO_CODING_TOOL_NAMES.list: {
+      const entries = Array.isArray(result.entries) ? result.entries.filter(isRecord) : [];
+      return `The project holds: ${entries.map((e) => (e.type === 'directory' ? `${String(e.name)}/` : String(e.name))).join(', ')}.`;
+    }
+    default: {
+      const output = `${String(result.stdout ?? '')}${String(result.stderr ?? '')}`.trim();
+      const verdict = result.exitCode === 0 ? 'It passed' : `It failed (exit code ${String(result.exitCode)})`;
+      return `${verdict}:\n\n${shorten(output, 600)}${result.exitCode === 0 ? '' : '\n\nAsk me to "fix the typo" and run the tests again.'}`;
+    }
   }
 }
 
@@ -167,6 +193,12 @@ function describeCall(name: string, args: Record<string, unknown>): string {
     case DEMO_NOTES_TOOL_NAMES.list:
     case DEMO_NOTES_TOOL_NAMES.search:
       return 'read your notes';
+    case DEMO_CODING_TOOL_NAMES.shell:
+      return `run \`${String(args.command)}\``;
+    case DEMO_CODING_TOOL_NAMES.read:
+      return `read ${String(args.path)}`;
+    case DEMO_CODING_TOOL_NAMES.edit:
+      return `edit ${String(args.path)}`;
     default:
       return `run ${name}`;
   }
@@ -200,6 +232,18 @@ export function announceCalls(calls: readonly { name: string; args: Record<strin
         break;
       case DEMO_NOTES_TOOL_NAMES.search:
         clauses.push(`search your notes for "${String(call.args.query)}"`);
+        break;
+      case DEMO_CODING_TOOL_NAMES.shell:
+        clauses.push(`run \`${String(call.args.command)}\` in the demo project`);
+        break;
+      case DEMO_CODING_TOOL_NAMES.read:
+        clauses.push(`read ${String(call.args.path)}`);
+        break;
+      case DEMO_CODING_TOOL_NAMES.edit:
+        clauses.push(`fix the typo in ${String(call.args.path)}`);
+        break;
+      case DEMO_CODING_TOOL_NAMES.list:
+        clauses.push('list the files of the demo project');
         break;
       default:
         clauses.push(`run ${call.name}`);

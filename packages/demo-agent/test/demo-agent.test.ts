@@ -189,7 +189,7 @@ describe('what the UIs show', () => {
 
   it('offers suggestions that each do what their label says', async () => {
     expect(demoSuggestions.length).toBeGreaterThanOrEqual(4);
-    expect(demoSuggestions.length).toBeLessThanOrEqual(6);
+    expect(demoSuggestions.length).toBeLessThanOrEqual(7);
     const outcomes: string[] = [];
     for (const { prompt } of demoSuggestions) {
       const events = await eventsOf(fastAgent().stream(prompt));
@@ -204,6 +204,7 @@ describe('what the UIs show', () => {
       'ask_question:awaiting-approval',
       'text:stop',
       'error',
+      'shell:guardrail',
     ]);
     const echo = demoSuggestions.find((s) => s.prompt.startsWith('echo '))!;
     expect((await fastAgent().send(echo.prompt)).text).toBe(echo.prompt.slice('echo '.length));

@@ -1,11 +1,9 @@
-import { SDKError } from '@lousho/core';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 
-/** Codes of the integration tools' errors (a tool call that fails gives the model `{ error, message, kind }`). */
+/** @deprecated Every code is in `ERROR_CODES`; use it. This table keeps the codes it always had, with the same values. */
 export const INTEGRATION_ERROR_CODES = {
-  /** The service answered with an error (bad credentials, a missing resource, a refused request). */
-  LOUSHO_INTEGRATION_ERROR: 'LOUSHO_INTEGRATION_ERROR',
-  /** The service kept rate-limiting the call after the retries it allows. */
-  LOUSHO_INTEGRATION_RATE_LIMITED: 'LOUSHO_INTEGRATION_RATE_LIMITED',
+  LOUSHO_INTEGRATION_ERROR: ERROR_CODES.LOUSHO_INTEGRATION_ERROR,
+  LOUSHO_INTEGRATION_RATE_LIMITED: ERROR_CODES.LOUSHO_INTEGRATION_RATE_LIMITED,
 } as const;
 
 /** A failed call to an integrated service: its name, the HTTP status and the service's own message, never a credential. */

@@ -30,6 +30,8 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly error: AgentUIState['error'];
   readonly usage: AgentUIState['usage'];
   readonly finishReason: AgentUIState['finishReason'];
+  /** With `finishReason: 'guardrail'`: which guardrail ended the run, at what stage, and why. */
+  readonly guardrail: AgentUIState['guardrail'];
   /** The session's id, once there is one (given, restored from storage, or made by the first `send`). */
   readonly sessionId: string | undefined;
   readonly send: AgentClient['send'];

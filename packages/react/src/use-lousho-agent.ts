@@ -22,8 +22,8 @@ const clientKey = (source: LoushoAgentSource, options: UseLoushoAgentOptions): u
  * session id that changed to the one the client already follows (an app that puts the id the
  * first `send` made into its route, then passes it back).
  */
-const keeps = (client: AgentClient, held: unknown[], key: unknown[]): boolean =>
-  key.every((value, i) => Object.is(value, held[i]) || (i === 1 && value !== undefined && value === client.sessionId));
+const keeps = (held: unknown[], key: unknown[], client?: AgentClient): boolean =>
+  key.every((value, i) => Object.is(value, held[i]) || (i === 1 && value !== undefined && value === client?.sessionId));
 
 /**
  * A client for `source`. Creating it does no I/O (safe while rendering on the server); the first
@@ -57,10 +57,10 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
   const key = clientKey(source, options);
   const [initial, setHeld] = useState(() => makeClient(source, options));
   let held = initial;
-  if (key.some((value, i) => !Object.is(value, held.key[i]))) {
+  if (!keeps(held.key, key)) {
     // Another session: a new client now (React re-renders with it at once); the old one is
     // destroyed once this commits.
-    held = keeps(held.client, held.key, key) ? { ...held, key } : makeClient(source, options);
+    held = keeps(held.key, key, held.client) ? { ...held, key } : makeClient(source, options);
     setHeld(held);
   }
   const client = held.client;
@@ -80,14 +80,15 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
     if (old && old !== client) old.destroy();
   }, [client]);
 
-  const state = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);
+  const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);
   return {
-    messages: state.messages,
-    status: state.status,
-    pendingApproval: state.pendingApproval,
-    error: state.error,
-    usage: state.usage,
-    finishReason: state.finishReason,
+    messages,
+    status,
+    pendingApproval,
+    error,
+    usage,
+    finishReason,
+    guardrail,
     sessionId: client.sessionId,
     send: client.send,
     stop: client.stop,

@@ -42,8 +42,8 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
     const state = seeding ? seed! : snapshot;
     const sessionId = client.sessionId;
     if (last?.state !== state || last.sessionId !== sessionId) {
-      const { messages, status, pendingApproval, error, usage, finishReason } = state;
-      last = { state, sessionId, value: { messages, status, pendingApproval, error, usage, finishReason, sessionId } };
+      const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = state;
+      last = { state, sessionId, value: { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } };
     }
     return last.value;
   };

@@ -52,7 +52,7 @@ describe('the Svelte store contract', () => {
     const store = loushoAgent({ agent }, { throttleMs: 0 });
     const a = watch(store);
     const b = watch(store);
-    expect(a.values).toEqual([{ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined }]);
+    expect(a.values).toEqual([{ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, guardrail: null, sessionId: undefined }]);
     expect(b.values[0]).toBe(a.values[0]);
     expect(get(store)).toBe(a.values[0]);
 
@@ -207,7 +207,7 @@ describe('initialState with a session id from storage, and reset', () => {
     expect(requestsSince(server, from)).toEqual([]);
 
     store.reset();
-    expect(view.latest()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, sessionId: undefined });
+    expect(view.latest()).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, guardrail: null, sessionId: undefined });
     expect(storage.data.size).toBe(0);
     expect(await store.send('two')).toMatchObject({ ok: true, finishReason: 'stop' });
     await eventually(() => expect(lastText(view.latest())).toBe('Second.'));

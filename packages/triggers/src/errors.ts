@@ -1,15 +1,12 @@
-import { SDKError } from '@lousho/core';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 
-/** Stable codes of the errors this package throws. */
+/** @deprecated Every code is in `ERROR_CODES`; use it. This table keeps the codes it always had, with the same values. */
 export const TRIGGER_ERROR_CODES = {
-  /** A cron expression (or its time zone) cannot be used; the message names the field. */
-  LOUSHO_INVALID_CRON_EXPRESSION: 'LOUSHO_INVALID_CRON_EXPRESSION',
-  /** An adapter option has a value the adapter cannot use. */
-  LOUSHO_INVALID_CONFIG: 'LOUSHO_INVALID_CONFIG',
-  /** `listen()` was called twice, or `handleRequest()` before `listen()`. */
-  LOUSHO_TRIGGER_STATE: 'LOUSHO_TRIGGER_STATE',
+  LOUSHO_INVALID_CRON_EXPRESSION: ERROR_CODES.LOUSHO_INVALID_CRON_EXPRESSION,
+  LOUSHO_INVALID_CONFIG: ERROR_CODES.LOUSHO_INVALID_CONFIG,
+  LOUSHO_TRIGGER_STATE: ERROR_CODES.LOUSHO_TRIGGER_STATE,
 } as const;
 
 export function invalidConfig(message: string, hint: string): SDKError {
-  return new SDKError(TRIGGER_ERROR_CODES.LOUSHO_INVALID_CONFIG, message, { hint });
+  return new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, message, { hint });
 }

@@ -60,6 +60,8 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly error: ReadonlyShallowRef<AgentUIState['error']>;
   readonly usage: ReadonlyShallowRef<AgentUIState['usage']>;
   readonly finishReason: ReadonlyShallowRef<AgentUIState['finishReason']>;
+  /** With `finishReason: 'guardrail'`: which guardrail ended the run, at what stage, and why. */
+  readonly guardrail: ReadonlyShallowRef<AgentUIState['guardrail']>;
   /** The session's id, once there is one (given, restored from storage, or made by the first `send`). */
   readonly sessionId: ReadonlyShallowRef<string | undefined>;
   readonly send: AgentClient['send'];

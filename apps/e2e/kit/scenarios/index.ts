@@ -2,13 +2,14 @@ import { useBrowser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
 import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
+import { describeGuardrail } from './guardrail.js';
 import { describeMcpNotes } from './mcp-notes.js';
 import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
 
-export { describeAccessibility, describeApproval, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
+export { describeAccessibility, describeApproval, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -20,5 +21,6 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeReload(target, browser);
   describeSafety(target, browser);
   describeStop(target, browser);
+  describeGuardrail(target, browser);
   describeMcpNotes(target, browser);
 }

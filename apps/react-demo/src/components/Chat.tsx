@@ -6,6 +6,7 @@ import type { Mode } from '../mode.ts';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { Composer } from './Composer.tsx';
 import { ErrorBanner, type ShownError } from './ErrorBanner.tsx';
+import { GuardrailNotice } from './GuardrailNotice.tsx';
 import { MessageList } from './MessageList.tsx';
 import { QuestionForm } from './QuestionForm.tsx';
 import { StatusBar } from './StatusBar.tsx';
@@ -25,8 +26,8 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
     ...(mode === 'page' ? { storageKey: IN_PAGE_SESSION_KEY } : {}),
     onError: (error) => setActionError({ code: error.code, message: error.message }),
   });
-  const { messages, status, pendingApproval, error, usage, finishReason } = agent;
-  const busy = status === 'submitted' || status === 'streaming';
+  const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = agent;
+  const busy = status === 'submitted' || status === 'streaming' || status === 'reconnecting';
 
   const send = useCallback(
     (text: string) => {
@@ -62,7 +63,7 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
           <section className="welcome" aria-label="Getting started">
             <h1>Chat with the demo agent</h1>
             <p>
-              It can look up the weather, run a slow research task with progress, send an email once you approve it, and ask you a question.
+              It can look up the weather, run a slow research task with progress, send an email once you approve it, ask you a question, and work on a tiny code project behind a guardrail.
               Pick a suggestion or write your own message.
             </p>
             <Suggestions onPick={send} disabled={busy || pendingApproval !== null} />
@@ -73,6 +74,7 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
       </div>
 
       <div className="dock">
+        {guardrail ? <GuardrailNotice guardrail={guardrail} /> : null}
         {shownError ? <ErrorBanner error={shownError} onRetry={lastUserText(messages) !== undefined ? retry : undefined} onDismiss={dismiss} /> : null}
         {pendingApproval?.kind === 'tool' ? (
           <ApprovalPanel

@@ -6,6 +6,7 @@ const STATUS_LABELS: Readonly<Record<AgentUIStatus, string>> = {
   idle: 'Ready',
   submitted: 'Thinking…',
   streaming: 'Replying…',
+  reconnecting: 'Reconnecting…',
   'awaiting-approval': 'Waiting for you',
   error: 'Failed',
   aborted: 'Stopped',

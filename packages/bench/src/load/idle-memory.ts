@@ -45,5 +45,8 @@ await new Promise((r) => setTimeout(r, 50));
 const after = settledHeap();
 // Keep the agent reachable until after the measurement.
 const stored = agent.sessions.eventsAfter(`idle_${count - 1}`, 0).length;
-process.send?.({ bytesPerSession: (after - before) / count, eventsPerSession: stored });
+const result = { bytesPerSession: (after - before) / count, eventsPerSession: stored };
+// Alone (no parent to tell): print it.
+if (process.send) process.send(result);
+else console.log(JSON.stringify(result));
 process.on('disconnect', () => process.exit(0));

@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '@lousho/core';
 import type { AgentHandlerOptions, Channel, HandlerAgent } from '@lousho/core';
 
 /** What a served agent module may export. */
@@ -23,7 +24,8 @@ export async function agentOf(mod: AgentModule, env: Record<string, unknown>): P
   let value = mod.default ?? mod.agent;
   if (typeof value === 'function') value = await (value as (env: Record<string, unknown>) => unknown)(env);
   if (!isAgent(value)) {
-    throw new Error(
+    throw new SDKError(
+      ERROR_CODES.LOUSHO_DEPLOY_INVALID,
       'The agent module must export the agent as its default export (or as `agent`), or a function of the environment returning one: export default createAgent({ ... }).',
     );
   }

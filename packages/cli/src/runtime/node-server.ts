@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createAgentHandler, mountChannels } from '@lousho/core';
+import { ERROR_CODES, createAgentHandler, mountChannels } from '@lousho/core';
 import { toNodeHandler } from '@lousho/core/node';
 import { agentOf, CHANNELS_PATH, HEALTH_PATH, turnSessionId, type AgentModule } from './agent-module.js';
 
@@ -55,7 +55,7 @@ export async function startNodeServer(mod: AgentModule, options: NodeServerOptio
     const startsWork = turn !== undefined || (serveChannels !== undefined && url.pathname.startsWith(`${CHANNELS_PATH}/`));
     if (draining && startsWork) {
       req.resume();
-      reply(json(503, { error: { code: 'LOUSHO_SHUTTING_DOWN', message: 'The server is shutting down; retry on another instance.' } }), { connection: 'close', 'retry-after': '1' });
+      reply(json(503, { error: { code: ERROR_CODES.LOUSHO_SHUTTING_DOWN, message: 'The server is shutting down; retry on another instance.' } }), { connection: 'close', 'retry-after': '1' });
       return;
     }
     if (turn !== undefined) turns.add(turn);

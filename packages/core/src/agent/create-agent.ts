@@ -7,6 +7,7 @@ import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
+import { runTraceOptions } from '../tracing/run-tracer.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
@@ -18,6 +19,7 @@ import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
 import { checkSubagents } from './subagents/catalog.js';
 import { setDelegationHandle } from './subagents/handle.js';
+import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
@@ -130,7 +132,9 @@ export interface Agent<TObject = unknown, TTools = unknown> {
   close(): Promise<void>;
 }
 
+/** Options of `agent.resume(sessionId, options)`: finishing a run a crash (or a lost lease) cut off. */
 export interface ResumeOptions {
+  /** Stops the resumed run, as `send()`'s `signal` does. */
   signal?: AbortSignal;
   /**
    * Take the session over even while another run's lease on it has not run out (default true:
@@ -189,6 +193,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
   checkSubagents(config.subagents);
   const maxSubagentDepth = normalizeSubagentDepth(config.maxSubagentDepth);
+  const guardrails = normalizeGuardrails(config.guardrails);
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
   const store = config.store ?? {};
@@ -310,6 +315,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     permissions: config.permissions ?? [],
     maxSubagentDepth,
     ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+    ...(guardrails ? { guardrails } : {}),
     ...(config.output ? { output: config.output } : {}),
     ...(useApprove && config.approve ? { approve: config.approve } : {}),
     ...(config.onEvent ? { onEvent: config.onEvent } : {}),
@@ -352,6 +358,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       buffered: !useApprove,
+      trace: runTraceOptions(config.traceExporter, options.traceParent, config),
       durable: { leg: new DurableLeg(checkpointStore, approvalStore, sessionId), mode, ...(mode === 'resume' && force ? { force: true } : {}) },
       sessionStore,
       prepare: async ({ recovered, snapshot: current }) => {
@@ -426,6 +433,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
       ...(options.signal ? { signal: options.signal } : {}),
       approvalStore,
       continuation: continuationFor(record, decision),
+      trace: runTraceOptions(config.traceExporter, undefined, config),
       durable: { leg, mode: 'approval' },
       sessionStore,
       prepare: async () => {

@@ -3,11 +3,13 @@ import type { Message } from '../messages.js';
 import { serializeError, SDKError } from '../errors.js';
 import { STORE_ERROR_CODES } from '../stores/errors.js';
 import type { RunState, SessionStore } from '../stores/types.js';
+import { RunTracer, type RunTraceOptions } from '../tracing/run-tracer.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
 import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
 import { serialized } from './serial.js';
+import { checkInputGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -37,6 +39,8 @@ export interface DriveRunParams {
   durable?: { leg: DurableLeg; mode: LegMode; force?: boolean };
   /** Where the session's status is kept for other processes (createAgent's store). */
   sessionStore?: SessionStore;
+  /** Tracing: the leg gets an `invoke_agent` span (see tracing/run-tracer.ts). */
+  trace?: RunTraceOptions | undefined;
 }
 
 /** The store could not be reached or written (e.g. the database went away). */
@@ -96,6 +100,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
   // checkpoint stays as it is (`running`): the run is interrupted, and resumable once the store is back.
   if (leg) leg.onFailure = (error) => controller.abort(error);
   let started = false;
+  let tracer: RunTracer | undefined;
   /** The leg's last events were emitted (`run.done`). */
   let ended = false;
 
@@ -127,8 +132,10 @@ export function driveRun(params: DriveRunParams): AgentRun {
       }
       if (buffered) unsubscribe = session.subscribe((event) => queue.push(event));
       started = true;
+      if (params.trace) tracer = RunTracer.begin(params.trace, snapshot, continuation !== undefined);
       await params.prepare?.({ recovered, snapshot });
-      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: serialized(() => save('running')) } : {}) };
+      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: serialized(() => save('running')) } : {}), ...(tracer ? { tracer } : {}) };
+      tracer?.configure(deps);
 
       // The session's log keeps every run; its first one says where in the transcript the log starts.
       const logStarts = session.runStartIndex === undefined;
@@ -147,12 +154,19 @@ export function driveRun(params: DriveRunParams): AgentRun {
         if (params.input.length > 0) await deps.checkpoint?.(snapshot);
         return params.input.length > 0;
       };
+      // Input guardrails see the input before it joins the transcript: a blocked input never reaches a
+      // model. (A recovered run still finishes its interrupted turn, then ends on the block.)
+      const blocked = await checkInputGuardrails(deps, snapshot, params.input);
       // A recovered run first finishes the interrupted turn: new input waits until the model has
       // answered it (docs/durable.md, "A new message to an interrupted session").
-      if (recovered && params.input.length > 0) snapshot.pendingInput = [...(snapshot.pendingInput ?? []), ...params.input];
+      // (The block is kept off the snapshot while the interrupted turn finishes: it would stop its tools.)
+      if (blocked) {
+        if (recovered) snapshot.guardrail = undefined;
+      } else if (recovered && params.input.length > 0) snapshot.pendingInput = [...(snapshot.pendingInput ?? []), ...params.input];
       else if (!recovered) await appendInput();
 
-      const outcome = await runLoop(deps, snapshot, continuation);
+      let outcome: Awaited<ReturnType<typeof runLoop>> = blocked && !recovered ? { finishReason: 'guardrail', text: '', guardrail: blocked } : await runLoop(deps, snapshot, continuation);
+      if (blocked && recovered && !outcome.paused && !outcome.guardrail && outcome.finishReason !== 'aborted') outcome = { ...outcome, finishReason: 'guardrail', guardrail: blocked };
       session.messages = snapshot.messages;
       session.lastUsage = snapshot.usage;
 
@@ -178,6 +192,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       // failed one (the leg is interrupted: its end cannot be stored after a hole).
       await session.settled();
       if (leg?.failure) throw leg.failure.error;
+      tracer?.finish(outcome.finishReason, outcome.paused?.approval.approvalId);
       // The leg's last events are stored while it still holds the lease (appends are fenced by it):
       // a reader that finds the lease free and a leg's end missing knows its process died. This
       // process's listeners get them once the lease is free, so one may start the next turn at once.
@@ -195,6 +210,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       });
       ended = true;
       await session.settled();
@@ -207,7 +223,14 @@ export function driveRun(params: DriveRunParams): AgentRun {
       leave();
       session.releaseListeners();
       if (outcome.paused) emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
-      emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
+      emitListener(deps, {
+        type: 'finish',
+        runId: snapshot.runId,
+        finishReason: outcome.finishReason,
+        usage: snapshot.usage,
+        text: outcome.text,
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
+      });
       try {
         await session.flush();
       } catch {
@@ -228,6 +251,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId, pendingApproval: outcome.paused.approval } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       };
     } catch (error) {
       if (!started) {
@@ -238,6 +262,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         queue.fail(error);
         throw error;
       }
+      tracer?.fail(error);
       session.messages = snapshot.messages;
       if (ended) {
         // The leg's end is in the log (or reached this process's listeners without a number when the

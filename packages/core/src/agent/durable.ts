@@ -97,6 +97,7 @@ export class Checkpointer {
           steps: snapshot.steps,
           usage: snapshot.usage,
           ...(snapshot.repairUsed ? { repairUsed: true } : {}),
+          ...(snapshot.traceSpan ? { traceSpan: snapshot.traceSpan } : {}),
           ...(snapshot.pendingInput?.length ? { pendingInput: snapshot.pendingInput } : {}),
           ...(snapshot.budgetFrom ? { budgetFrom: snapshot.budgetFrom } : {}),
           ...(state === 'paused' && snapshot.paused ? { paused: snapshot.paused } : {}),
@@ -334,6 +335,7 @@ export function snapshotOf(sessionId: string, stored: StoredCheckpoint, run: Sto
     toolCalls: run.toolCalls.slice(),
     ...(run.repairUsed ? { repairUsed: true } : {}),
     ...(run.children ? { children: copyChildren(run.children) } : {}),
+    ...(run.traceSpan ? { traceSpan: run.traceSpan } : {}),
     ...(run.pendingInput?.length ? { pendingInput: run.pendingInput.slice() } : {}),
     ...(run.budgetFrom ? { budgetFrom: run.budgetFrom } : {}),
   };

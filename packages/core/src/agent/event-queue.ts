@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
 
 /**
@@ -32,7 +33,7 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
-    if (this.#iterated) throw new TypeError('A run can be iterated once; use agent.session(id) or a client to watch it from several places.');
+    if (this.#iterated) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'A run can be iterated once.', { hint: 'Use agent.session(id) or a client to watch it from several places.' });
     this.#iterated = true;
     try {
       for (;;) {

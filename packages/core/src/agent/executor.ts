@@ -3,6 +3,8 @@ import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import type { CheckpointStore } from '../stores/types.js';
 import { ToolRegistry } from '../tools/registry.js';
+import { runTraceOptions } from '../tracing/run-tracer.js';
+import type { TraceParent } from '../tracing/types.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { AgentConfig } from './agent-config.js';
 import { InMemoryApprovalStore, type ApprovalStore } from './approval-store.js';
@@ -10,6 +12,7 @@ import { claimApproval, continuationFor, type ApprovalDecision } from './approva
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
+import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionRuntime } from './session-runtime.js';
@@ -42,6 +45,8 @@ export interface ExecuteOptions extends LoopOptions {
   /** Steps already taken by an earlier leg of this run; they count against `maxSteps`. */
   initialSteps?: number;
   metadata?: Record<string, unknown>;
+  /** The span this run nests under (e.g. a tool's `ctx.trace`); its exporter is used without `traceExporter`. */
+  traceParent?: TraceParent;
 }
 
 export type ResumeAfterApprovalOptions = Omit<ExecuteOptions, 'input' | 'messages' | 'initialSteps'> & {
@@ -81,6 +86,7 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
   const maxTokens = options.maxTokens ?? agent.maxTokens;
   const hooks = options.hooks ? ('list' in options.hooks ? options.hooks.list() : options.hooks) : [];
   checkSubagents(options.subagents);
+  const guardrails = normalizeGuardrails(options.guardrails);
   return {
     provider: options.provider,
     ...(agent.instructions ? { system: agent.instructions } : {}),
@@ -94,6 +100,7 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
     permissions: options.permissions ?? [],
     maxSubagentDepth: normalizeSubagentDepth(options.maxSubagentDepth),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
+    ...(guardrails ? { guardrails } : {}),
     ...(options.output ? { output: options.output } : {}),
     ...(useApprove && options.approve ? { approve: options.approve } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
@@ -147,6 +154,7 @@ function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun 
     ...(options.signal ? { signal: options.signal } : {}),
     approvalStore,
     buffered: !useApprove,
+    trace: runTraceOptions(options.traceExporter, options.traceParent, options.agent),
     ...(options.checkpointStore && options.sessionId !== undefined
       ? { durable: { leg: new DurableLeg(options.checkpointStore, approvalStore, sessionId), mode: 'turn' as const } }
       : {}),
@@ -204,6 +212,7 @@ export async function resumeAfterApproval(options: ResumeAfterApprovalOptions, c
     ...(signal ? { signal } : {}),
     approvalStore: store,
     continuation: continuationFor(record, decision),
+    trace: runTraceOptions(options.traceExporter, options.traceParent, options.agent),
     ...(leg && leg.sessionId === record.sessionId ? { durable: { leg, mode: 'approval' as const } } : {}),
   }).result;
 }

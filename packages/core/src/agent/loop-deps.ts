@@ -1,8 +1,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { UnsequencedStreamEvent, AgentListenerEvent } from '../events/types.js';
+import type { AgentGuardrails } from '../guardrails/types.js';
 import type { AgentHook, PermissionRule } from '../hooks/types.js';
 import type { LLMProvider, ToolSpec } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
+import type { RunTracer } from '../tracing/run-tracer.js';
 import type { SandboxAdapter } from '../tools/types.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { SubagentRef } from './subagents/types.js';
@@ -26,6 +28,10 @@ export interface LoopDeps extends AgentCallbacks {
   /** Decides approvals in code instead of pausing. */
   approve?: ApproveFn;
   sandbox?: SandboxAdapter;
+  /** The tracing stage (spans of the leg, its model calls and tool calls); absent when tracing is off. */
+  tracer?: RunTracer;
+  /** Input, output and tool guardrails (see guardrail-stage.ts). */
+  guardrails?: Required<AgentGuardrails>;
   /** Stream events (the session numbers them). */
   emit(event: UnsequencedStreamEvent): void;
   /** Called after every model response, every recorded tool result and every pause. */

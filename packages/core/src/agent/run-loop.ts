@@ -7,6 +7,8 @@ import { StreamAssembler } from '../providers/generate.js';
 import type { GenerateOptions, GenerateResult, ModelFinishReason } from '../providers/types.js';
 import { toolSchemaToJSONSchema, validateToolSchema } from '../tools/schema.js';
 import { UsageTracker } from '../usage/tracker.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
+import { checkOutputGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { PausedBatch, RunSnapshot } from './run-snapshot.js';
 import { runToolBatch, type BatchResult } from './tool-batch.js';
@@ -19,6 +21,7 @@ export interface LoopOutcome {
   object?: unknown;
   outputError?: { message: string; issues: { path: string; message: string }[] };
   paused?: PausedBatch;
+  guardrail?: GuardrailInfo;
 }
 
 /**
@@ -84,6 +87,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       snapshot.paused = { approval: batch.approval, step, calls, index: batch.index, ...(batch.settled ? { settled: batch.settled } : {}) };
       return finish('awaiting-approval', { paused: snapshot.paused });
     }
+    if (snapshot.guardrail) return finish('guardrail', { guardrail: snapshot.guardrail, text: '' });
     return undefined;
   }
 
@@ -111,9 +115,12 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const visibleLength = snapshot.messages.length;
     const assembler = new StreamAssembler();
     const callIds = new Map<number, string>();
+    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+    const chat = deps.tracer?.chat(step, request, modelId);
     let aborted = false;
     try {
       for await (const chunk of deps.provider.stream(request)) {
+        chat?.chunk();
         assembler.push(chunk);
         switch (chunk.type) {
           case 'text-delta':
@@ -140,7 +147,10 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
         }
       }
     } catch (err) {
-      if (!(signal?.aborted || isAbortError(err))) throw err;
+      if (!(signal?.aborted || isAbortError(err))) {
+        chat?.fail(err);
+        throw err;
+      }
       aborted = true;
     }
 
@@ -149,7 +159,6 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       const partial = assembler.text;
       // The request went out and tokens came back: the stopped call costs something too. Counted
       // with what the provider reported, else estimated (from the prompt and what streamed).
-      const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
       const streamed = partial + assembler.reasoning;
       const calls = assembler.toolCalls;
       snapshot.stepUsage.push(
@@ -161,6 +170,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
         }),
       );
       snapshot.usage = usage.snapshot();
+      chat?.aborted(snapshot.stepUsage.at(-1));
       if (partial) {
         snapshot.messages.push(Object.freeze({ role: 'assistant', content: partial, metadata: { aborted: true } }) as Message);
         lastText = partial;
@@ -173,7 +183,6 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const toolCalls = assembler.toolCalls;
     lastModelFinish = assembler.finishReason;
     const response: GenerateResult = { text, toolCalls, finishReason: lastModelFinish, ...(assembler.usage ? { usage: assembler.usage } : {}) };
-    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
     const stepUsage = usage.record({
       model: modelId,
       ...(assembler.usage ? { reported: assembler.usage } : {}),
@@ -182,6 +191,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     });
     snapshot.usage = usage.snapshot();
     snapshot.stepUsage.push(stepUsage);
+    chat?.end(stepUsage, lastModelFinish, text, toolCalls);
 
     const assistant: Message = { role: 'assistant', content: text };
     if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
@@ -195,6 +205,9 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     await deps.checkpoint?.(snapshot);
 
     if (toolCalls.length === 0) {
+      // Every reply that ends a turn is checked, an interrupted turn's too (the user sees it).
+      const guardrail = await checkOutputGuardrails(deps, snapshot, text);
+      if (guardrail) return finish('guardrail', { guardrail, text: '' });
       // The interrupted turn is answered: now the input that waited for it.
       if (addPendingInput()) {
         await deps.checkpoint?.(snapshot);

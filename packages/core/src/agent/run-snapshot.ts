@@ -1,7 +1,9 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { Message, ToolCall } from '../messages.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
+import type { SpanRef } from '../tracing/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 import type { RunConfigContext, ToolCallRecord } from './types.js';
 
 /** A tool batch stopped at a call that waits for a person. */
@@ -64,6 +66,8 @@ export interface RunSnapshot {
   /** Whether the structured-output repair step was used. */
   repairUsed?: boolean;
   paused?: PausedBatch;
+  /** The guardrail that ended the run, once one blocked. */
+  guardrail?: GuardrailInfo;
   /**
    * Sub-agents started by the current tool batch, by the `toolCallId` that started them: their
    * state is checkpointed with the run's, so a resumed run goes on with them instead of starting
@@ -78,4 +82,6 @@ export interface RunSnapshot {
   pendingInput?: Message[];
   /** The step count when the latest input was added: `maxSteps` counts the steps after it. */
   budgetFrom?: number;
+  /** With tracing: the span of the run's latest leg, which the next leg (after a pause or a crash) links to. */
+  traceSpan?: SpanRef;
 }

@@ -57,6 +57,7 @@ export async function runToolBatch(
 
   const record = (index: number, outcome: ToolOutcome) => {
     outcomes[index] = outcome;
+    deps.tracer?.toolEnd(outcome);
     snapshot.toolCalls.push(announceOutcome(scope, outcome));
     // Append the in-order run of finished calls to the transcript; checkpoint when it grows.
     let grew = false;
@@ -86,17 +87,21 @@ export async function runToolBatch(
 
   let paused: { index: number; approval: PendingApprovalInfo } | undefined;
   let index = start;
+  // A guardrail that ends the run (`snapshot.guardrail`) stops the batch like a propagating error;
+  // a call that paused while it ran (a sub-agent waiting for a person) stops it from starting more.
+  const stopped = () => signal?.aborted || propagating || snapshot.guardrail || runningPaused.size > 0;
   for (; index < calls.length; index++) {
-    if (signal?.aborted || propagating || runningPaused.size > 0) break;
+    if (stopped()) break;
     if (outcomes[index]) continue;
     while (running.size >= limit) await Promise.race(running);
-    if (signal?.aborted || propagating || runningPaused.size > 0) break;
+    if (stopped()) break;
     const call = calls[index]!;
     if (restNotRun && index > start) {
       launch(index, Promise.resolve(notRunOutcome(call, 'The approval this run resumed from did not keep this call, so it was never started.')));
       continue;
     }
     let prepared: PreparedCall;
+    deps.tracer?.toolStart(call);
     try {
       if (index === start && first) {
         prepared = await first(scope);
@@ -115,7 +120,8 @@ export async function runToolBatch(
       paused = { index, approval: prepared.approval };
       break;
     }
-    launch(index, executeCall(scope, prepared));
+    const run = prepared;
+    launch(index, deps.tracer ? deps.tracer.runTool(call.id, run.ctx, () => executeCall(scope, run)) : executeCall(scope, run));
   }
 
   // No tool is left running detached: wait for everything in flight, whatever stopped the loop.
@@ -152,6 +158,12 @@ export async function runToolBatch(
       any = true;
     }
     return { kind: 'paused', ...paused, ...(any ? { settled: after } : {}) };
+  }
+  if (snapshot.guardrail) {
+    for (let i = start; i < calls.length; i++) {
+      if (!outcomes[i]) record(i, notRunOutcome(calls[i]!, `The guardrail '${snapshot.guardrail.name}' ended the run before this call was started.`));
+    }
+    await checkpointChain;
   }
   return { kind: 'done' };
 }

@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '../errors.js';
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { ToolCallHookContext, ToolCallHookResult } from '../hooks/types.js';
 import type { Message, ToolCall } from '../messages.js';
@@ -7,6 +8,7 @@ import { PropagatingToolError, toolErrorResult } from '../tools/errors.js';
 import { validateToolSchema } from '../tools/schema.js';
 import { parseToolArguments, validateToolArguments } from '../tools/validate-args.js';
 import type { ToolArtifact, ToolDescriptor, ToolErrorResult, ToolExecutionContext } from '../tools/types.js';
+import { checkToolGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { ToolCallRecord } from './types.js';
@@ -95,7 +97,7 @@ function announceCall(scope: CallScope, call: ToolCall, tool: ToolDescriptor | u
 
 /**
  * Everything that happens to a call before it runs, in the documented order: argument validation,
- * pre-tool hooks, permission rules, `needsApproval`, the pause. Runs one call at a time, in call order.
+ * pre-tool hooks, permission rules, tool guardrails, `needsApproval`, the pause. Runs one call at a time, in call order.
  * Throws only for propagating errors (a hook that throws, a `PropagatingToolError`).
  */
 export async function prepareCall(scope: CallScope, call: ToolCall): Promise<PreparedCall> {
@@ -125,6 +127,8 @@ export async function prepareCall(scope: CallScope, call: ToolCall): Promise<Pre
     const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'denied', error: rule.reason ?? `A permission rule denied '${call.name}'.`, details: rule.reason ? { reason: rule.reason } : {} });
     return { kind: 'done', outcome: errorOutcome(call, args, error), hookCtx };
   }
+  const guarded = await checkToolGuardrails(scope, call, args, hookCtx);
+  if (guarded) return guarded;
 
   const ctx = executionContext(scope, call, messages);
   let needs = tool.approvalKind === 'question' || rule?.decision === 'ask';
@@ -276,7 +280,7 @@ export async function executeCall(scope: CallScope, prepared: Extract<PreparedCa
       raw = await tool.execute(args as never, ctx);
     } else {
       const legacy = tool.tool?.execute;
-      if (!legacy) throw new Error(`Tool '${call.name}' has no execute function.`);
+      if (!legacy) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_TOOL_DEFINITION, `Tool '${call.name}' has no execute function.`, { hint: 'Give the tool an execute(args, ctx) function.' });
       raw = await legacy(args, { toolCallId: call.id, messages: ctx.messages, abortSignal: ctx.abortSignal });
     }
     // A sub-agent waits for a person: no result yet, no post-hooks; the batch pauses on it.

@@ -6,6 +6,8 @@ import type { SandboxAdapter, ToolArtifact, ToolDescriptor, ToolErrorResult } fr
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
 import type { AgentStore } from '../stores/types.js';
+import type { TraceExporter, TraceParent } from '../tracing/types.js';
+import type { AgentGuardrails, GuardrailInfo } from '../guardrails/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
 import type { Agent } from './create-agent.js';
@@ -82,6 +84,17 @@ export interface LoopOptions extends AgentCallbacks {
   subagents?: SubagentsOption<Agent<any, any>>;
   /** How deep sub-agents may nest: 1 (the default) lets this agent delegate, and its sub-agents not. */
   maxSubagentDepth?: number;
+  /**
+   * Traces every run: an `invoke_agent` span per run (and per continuation after a pause), `chat`
+   * per model call, `execute_tool` per tool call (see docs/tracing.md). E.g. `createOtelTraceExporter()`
+   * from `@lousho/build-ai-agent/otel`.
+   */
+  traceExporter?: TraceExporter;
+  /**
+   * Checks on the input (before any model call), on each tool call (after permission rules, before
+   * `needsApproval`) and on the final reply. A block ends the run with `finishReason: 'guardrail'`.
+   */
+  guardrails?: AgentGuardrails;
 }
 
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>
@@ -115,6 +128,11 @@ export interface RunOptions {
   signal?: AbortSignal;
   sessionId?: string;
   metadata?: Record<string, unknown>;
+  /**
+   * The span this run nests under, with its exporter (used when the agent has no `traceExporter`
+   * of its own): a tool's `ctx.trace` for a run inside a tool call, or the `trace` of `withSpan()`.
+   */
+  traceParent?: TraceParent;
 }
 
 export interface ExecutionResult<TObject = unknown> {
@@ -137,6 +155,8 @@ export interface ExecutionResult<TObject = unknown> {
   /** With `output`: the validated object. */
   object?: TObject;
   outputError?: { message: string; issues: { path: string; message: string }[] };
+  /** Set when a guardrail ended the run (`finishReason: 'guardrail'`): which, at what stage, and why. */
+  guardrail?: GuardrailInfo;
 }
 
 /** A streaming run: iterate its events; `result` settles when the run ends. */

@@ -1,5 +1,4 @@
 import { ERROR_CODES } from '../errors.js';
-import { HTTP_ERROR_CODES } from '../http/errors.js';
 import type { AgentInput } from '../messages.js';
 import { defineChannel } from './define-channel.js';
 import { errorJson } from './mount-channels.js';
@@ -30,7 +29,7 @@ export function httpChannel(options: HttpChannelOptions = {}): Channel {
       const refusal = await checkJsonPost(req);
       if (refusal) return { respond: refusal };
       if (options.authorize && (await options.authorize(req.request)) !== true) {
-        return { respond: errorJson(401, HTTP_ERROR_CODES.LOUSHO_UNAUTHORIZED, 'This request is not authorized.') };
+        return { respond: errorJson(401, ERROR_CODES.LOUSHO_UNAUTHORIZED, 'This request is not authorized.') };
       }
       const parsed = parseJson(req.rawBody);
       if (!parsed.ok) return { respond: errorJson(400, ERROR_CODES.LOUSHO_INVALID_INPUT, parsed.message) };
@@ -44,7 +43,7 @@ export function httpChannel(options: HttpChannelOptions = {}): Channel {
 /** 405 (with `Allow: POST`) for anything but POST. */
 export function methodNotPost(method: string): Response | undefined {
   if (method.toUpperCase() === 'POST') return undefined;
-  const response = errorJson(405, HTTP_ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED, `${method} is not allowed here; use POST.`);
+  const response = errorJson(405, ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED, `${method} is not allowed here; use POST.`);
   response.headers.set('allow', 'POST');
   return response;
 }
@@ -55,7 +54,7 @@ async function checkJsonPost(req: ChannelRequest): Promise<Response | undefined>
   if (wrongMethod) return wrongMethod;
   const type = req.headers['content-type'];
   if (!type || !JSON_TYPE.test(type)) {
-    return errorJson(415, HTTP_ERROR_CODES.LOUSHO_UNSUPPORTED_MEDIA_TYPE, 'The body must be JSON sent with "content-type: application/json".');
+    return errorJson(415, ERROR_CODES.LOUSHO_UNSUPPORTED_MEDIA_TYPE, 'The body must be JSON sent with "content-type: application/json".');
   }
   return undefined;
 }

@@ -2,7 +2,6 @@ import type { Agent } from '../agent/create-agent.js';
 import type { ExecutionResult } from '../agent/types.js';
 import { ERROR_CODES, SDKError, serializeError } from '../errors.js';
 import { ANONYMOUS_PRINCIPAL } from '../http/handler.js';
-import { HTTP_ERROR_CODES } from '../http/errors.js';
 import { normalizeBasePath } from '../http/routes.js';
 import { inputToMessages, textOf, type AgentInput } from '../messages.js';
 import { concatBytes } from './constant-time.js';
@@ -134,12 +133,12 @@ export function mountChannels(agent: ChannelAgent, channels: readonly Channel[],
     }
     const pathname = url.pathname.replace(/\/+$/, '');
     const channel = routes.find((candidate) => pathname === basePath + candidate.path);
-    if (!channel) return errorJson(404, HTTP_ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, `No channel at ${url.pathname}.`);
+    if (!channel) return errorJson(404, ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, `No channel at ${url.pathname}.`);
     let rawBody: Uint8Array;
     try {
       rawBody = await readBody(request, maxBodyBytes);
     } catch (error) {
-      if (error instanceof BodyTooLarge) return errorJson(413, HTTP_ERROR_CODES.LOUSHO_BODY_TOO_LARGE, `The body is larger than the limit of ${maxBodyBytes} bytes.`);
+      if (error instanceof BodyTooLarge) return errorJson(413, ERROR_CODES.LOUSHO_BODY_TOO_LARGE, `The body is larger than the limit of ${maxBodyBytes} bytes.`);
       throw error;
     }
     const headers: Record<string, string> = {};

@@ -162,16 +162,15 @@ export function createClientCore(
 
   /** Applies one event (a replayed duplicate changes nothing). */
   function apply(event: AgentStreamEvent): void {
+    // (Every event of a session has its `seq`: both transports read a session's log.)
     const { seq } = event;
     const last = seen;
-    if (typeof seq === 'number') {
-      if (seq <= seen) return;
-      // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
-      // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
-      // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
-      if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
-      seen = seq;
-    }
+    if (seq <= seen) return;
+    // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
+    // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
+    // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
+    if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
+    seen = seq;
     // The reducer nests a sub-agent's events with a module loaded on demand: from the first such
     // event until it is there, events wait in `held`, then are applied in order. A failed load
     // forgets them and rewinds `seen`: the stream is resumed from the first of them (and the load tried again).
@@ -192,7 +191,7 @@ export function createClientCore(
     try {
       next = reduceEvent(state, event);
     } catch (cause) {
-      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is malformed.`, { cause });
+      throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is not an event.`, { cause });
     }
     if (next === state) return;
     const { error, finishReason } = (state = next);

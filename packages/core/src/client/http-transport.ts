@@ -15,16 +15,16 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
   const base = `${source.url.replace(/\/+$/, '')}/sessions/`;
 
   /**
-   * A request to `sessions/<path>`, with a JSON `body` when there is one; an event stream when
-   * `sse`. A non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one).
+   * A request to `sessions/<path>`: a POST of the JSON `body` when there is one, else a GET; an
+   * event stream when `sse`. A non-2xx answer throws the server's `{ error: { code, message } }` (`LOUSHO_BAD_RESPONSE` without one).
    */
-  const request = async (path: string[], method: string, signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: string): Promise<Response> => {
+  const request = async (path: string[], signal?: AbortSignal, body?: object, sse?: boolean, lastEventId?: string): Promise<Response> => {
     const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
     if (sse) headers.set('accept', 'text/event-stream');
     if (lastEventId) headers.set('last-event-id', lastEventId);
     if (body) headers.set('content-type', 'application/json');
     // Looked up per call: a global fetch may be installed (or mocked) after the client was made.
-    const response = await (source.fetch ?? fetch)(base + path.map(encodeURIComponent).join('/'), { method, headers, body: JSON.stringify(body), signal });
+    const response = await (source.fetch ?? fetch)(base + path.map(encodeURIComponent).join('/'), { method: body ? 'POST' : 'GET', headers, body: JSON.stringify(body), signal });
     if (response.ok) return response;
     const { status } = response;
     const error = (await jsonOf(response))?.error;
@@ -37,7 +37,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
    * event. Aborting `signal` cancels the body and ends the reading.
    */
   const stream = async (path: string[], signal: AbortSignal, body?: object, lastEventId?: string): Promise<EventReader> => {
-    const response = await request(path, body ? 'POST' : 'GET', signal, body, true, lastEventId);
+    const response = await request(path, signal, body, true, lastEventId);
     return async (onEvent) => {
       const content = response.body;
       if (!content || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
@@ -65,7 +65,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
 
   return {
     async load(sessionId, signal) {
-      const body = await request([sessionId], 'GET', signal).then(jsonOf, (error: AgentClientError) => {
+      const body = await request([sessionId], signal).then(jsonOf, (error: AgentClientError) => {
         if (error.status !== 404) throw error;
       });
       const state = body?.state as AgentUIState | undefined;
@@ -78,6 +78,6 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     decide: (sessionId, approvalId, { kind: _, ...body }, signal) => stream([sessionId, 'approvals', approvalId], signal, body),
     follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, '' + afterSeq),
     resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
-    stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], 'POST')))?.stopped === true,
+    stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, {})))?.stopped === true,
   };
 }

@@ -3,6 +3,7 @@ import type { ModelFinishReason } from '../providers/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { SubagentRef } from '../agent/subagents/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 
 /** Why a run ended. See "Finish reasons" in the docs. */
 export type FinishReason =
@@ -99,12 +100,18 @@ export type AgentStreamEvent =
       type: 'run.done';
       finishReason: FinishReason;
       usage: RunUsage;
-      /** The final assistant text of the run. */
-      text: string;
+      /**
+       * The final assistant text of the run, on the events of `agent.stream()` in the process
+       * that ran the leg. Not sent on the wire nor kept in the session's log: the deltas before
+       * it carried the reply (docs/protocol.md).
+       */
+      text?: string;
       steps: number;
       approvalId?: string;
       object?: unknown;
       outputError?: { message: string; issues: { path: string; message: string }[] };
+      /** With `finishReason: 'guardrail'`: the guardrail that blocked, its stage and its reason. */
+      guardrail?: GuardrailInfo;
     })
   /** The run failed; `run.done` does not follow. */
   | (StreamEventBase & { type: 'error'; error: SerializedError })
@@ -144,7 +151,7 @@ export type AgentListenerEvent = (
       replacedByHook?: string;
     }
   | { type: 'approval-requested'; runId: string; approval: PendingApprovalInfo }
-  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string }
+  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string; guardrail?: GuardrailInfo }
 ) & {
   /** Set on a sub-agent's listener events (its run's `finish` included). */
   subagent?: SubagentRef;

@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '../errors.js';
 import type { AgentHook } from './types.js';
 
 /** Holds agent hooks; they run in registration order. */
@@ -10,7 +11,7 @@ export class HookRegistry {
 
   register(hook: AgentHook): this {
     if (!hook || typeof hook.name !== 'string' || hook.name.length === 0) {
-      throw new TypeError('HookRegistry.register(hook): a hook needs a non-empty `name` (it is reported in events and denials).');
+      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, 'HookRegistry.register(hook): a hook needs a non-empty `name` (it is reported in events and denials).', { hint: "Give the hook a name: { name: 'redact-pii', preToolCall() { ... } }." });
     }
     this.#hooks.push(hook);
     return this;

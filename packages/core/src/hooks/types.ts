@@ -72,4 +72,6 @@ export interface PermissionDecisionRecord {
   rule?: PermissionRule;
   /** Set when the call is a sub-agent's. */
   subagent?: SubagentRef;
+  /** The guardrail that denied, when a tool guardrail did. */
+  guardrail?: string;
 }

@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
-import { echo, HTTP_ERROR_CODES, HttpError } from './errors.js';
+import { echo, HttpError } from './errors.js';
 
 /** `application/json` or any `+json` type (parameters such as `charset` allowed). */
 const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
@@ -15,7 +15,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     await discard(request);
     throw new HttpError(
       415,
-      HTTP_ERROR_CODES.LOUSHO_UNSUPPORTED_MEDIA_TYPE,
+      ERROR_CODES.LOUSHO_UNSUPPORTED_MEDIA_TYPE,
       `The body must be JSON sent with "content-type: application/json"${type ? ` (got "${echo(type)}")` : ''}.`,
     );
   }
@@ -52,7 +52,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
     } catch {
       // The client went away (or the connection broke) while sending: nobody is wrong here, and
       // nobody may be left to answer. Not an unexpected failure of the server.
-      throw new HttpError(400, HTTP_ERROR_CODES.LOUSHO_BODY_INCOMPLETE, 'The request body ended before it was complete.');
+      throw new HttpError(400, ERROR_CODES.LOUSHO_BODY_INCOMPLETE, 'The request body ended before it was complete.');
     }
     const { done, value } = chunk;
     if (done) break;
@@ -73,7 +73,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
 }
 
 function tooLarge(maxBytes: number): HttpError {
-  return new HttpError(413, HTTP_ERROR_CODES.LOUSHO_BODY_TOO_LARGE, `The body is larger than the limit of ${maxBytes} bytes.`);
+  return new HttpError(413, ERROR_CODES.LOUSHO_BODY_TOO_LARGE, `The body is larger than the limit of ${maxBytes} bytes.`);
 }
 
 /** Tells the sender we will not read its body (frees the connection sooner). */

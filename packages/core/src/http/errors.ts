@@ -2,29 +2,17 @@ import { ERROR_CODES, SDKError, serializeError, type SerializedError } from '../
 import { CLIENT_ERROR_CODES } from '../client/errors.js';
 import { STORE_ERROR_CODES } from '../stores/errors.js';
 
-/** Codes the HTTP handler answers with, besides the agent's own (busy, awaiting approval, ...). */
+/** @deprecated Every code is in `ERROR_CODES`; use it. This table keeps the codes it always had, with the same values. */
 export const HTTP_ERROR_CODES = {
-  /** `authorize()` returned null: the request has no (valid) credentials. */
-  LOUSHO_UNAUTHORIZED: 'LOUSHO_UNAUTHORIZED',
-  /** No route matches the path. */
-  LOUSHO_ROUTE_NOT_FOUND: 'LOUSHO_ROUTE_NOT_FOUND',
-  /** The route exists but not with this method (see the `Allow` header). */
-  LOUSHO_METHOD_NOT_ALLOWED: 'LOUSHO_METHOD_NOT_ALLOWED',
-  /** The session is unknown, or belongs to another principal. */
-  LOUSHO_SESSION_NOT_FOUND: CLIENT_ERROR_CODES.LOUSHO_SESSION_NOT_FOUND,
-  /** The request body is larger than `maxBodyBytes`. */
-  LOUSHO_BODY_TOO_LARGE: 'LOUSHO_BODY_TOO_LARGE',
-  /** A JSON body was sent without `content-type: application/json`. */
-  LOUSHO_UNSUPPORTED_MEDIA_TYPE: 'LOUSHO_UNSUPPORTED_MEDIA_TYPE',
-  /** The resume point is outside the session's event log. */
-  LOUSHO_STREAM_GAP: CLIENT_ERROR_CODES.LOUSHO_STREAM_GAP,
-  /** The request body stopped before its end (the client went away while sending it). */
-  LOUSHO_BODY_INCOMPLETE: 'LOUSHO_BODY_INCOMPLETE',
-  /**
-   * Why a stream's connection was closed: its reader fell more than `maxBufferedBytes` behind.
-   * Never sent (the client sees the connection end and resumes); it is the body stream's error.
-   */
-  LOUSHO_SLOW_READER: 'LOUSHO_SLOW_READER',
+  LOUSHO_UNAUTHORIZED: ERROR_CODES.LOUSHO_UNAUTHORIZED,
+  LOUSHO_ROUTE_NOT_FOUND: ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND,
+  LOUSHO_METHOD_NOT_ALLOWED: ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED,
+  LOUSHO_SESSION_NOT_FOUND: ERROR_CODES.LOUSHO_SESSION_NOT_FOUND,
+  LOUSHO_BODY_TOO_LARGE: ERROR_CODES.LOUSHO_BODY_TOO_LARGE,
+  LOUSHO_UNSUPPORTED_MEDIA_TYPE: ERROR_CODES.LOUSHO_UNSUPPORTED_MEDIA_TYPE,
+  LOUSHO_STREAM_GAP: ERROR_CODES.LOUSHO_STREAM_GAP,
+  LOUSHO_BODY_INCOMPLETE: ERROR_CODES.LOUSHO_BODY_INCOMPLETE,
+  LOUSHO_SLOW_READER: ERROR_CODES.LOUSHO_SLOW_READER,
 } as const;
 
 /** The most characters of a client-chosen value (an id, a path) an error message repeats. */
@@ -41,24 +29,22 @@ export function echo(value: string): string {
 
 /** The error a stream's body fails with when its reader fell too far behind (see `maxBufferedBytes`). */
 export function slowReaderError(): SDKError {
-  return new SDKError(HTTP_ERROR_CODES.LOUSHO_SLOW_READER, 'The client fell too far behind this stream; the connection was closed (it resumes from its last event).');
+  return new SDKError(ERROR_CODES.LOUSHO_SLOW_READER, 'The client fell too far behind this stream; the connection was closed (it resumes from its last event).');
 }
 
 /** True for the errors that end a connection as a normal event, never worth an `onError` report. */
 export function isExpectedDisconnect(error: unknown): boolean {
-  return SDKError.is(error) && error.code === HTTP_ERROR_CODES.LOUSHO_SLOW_READER;
+  return SDKError.is(error) && error.code === ERROR_CODES.LOUSHO_SLOW_READER;
 }
 
 /** An error answered as `{ error: { code, message } }` with `status`. */
-export class HttpError extends Error {
+export class HttpError extends SDKError {
   readonly status: number;
-  readonly code: string;
   readonly headers: Record<string, string> | undefined;
   constructor(status: number, code: string, message: string, headers?: Record<string, string>) {
-    super(message);
+    super(code, message);
     this.name = 'HttpError';
     this.status = status;
-    this.code = code;
     this.headers = headers;
   }
 }

@@ -30,10 +30,8 @@ export function approximateJsonSize(value: unknown, depth = 0): number {
 
 /** About how many bytes an event takes in an event stream (its JSON, plus the `id:` and `data:` framing). */
 export function approximateEventSize(event: AgentStreamEvent): number {
-  // The hot case, a delta: its text, its ids and a frame of about fixed size.
-  const { delta, runId, sessionId } = event as { delta?: unknown; runId?: unknown; sessionId?: unknown };
-  if (typeof delta === 'string' && typeof runId === 'string') {
-    return delta.length + runId.length + (typeof sessionId === 'string' ? sessionId.length : 0) + 110;
-  }
+  // The hot case, a delta: its text and a frame of about fixed size (v2 leaves the ids out).
+  const { delta } = event as { delta?: unknown };
+  if (typeof delta === 'string') return delta.length + 48;
   return approximateJsonSize(event) + 32;
 }

@@ -7,7 +7,7 @@ import { sessionUIState } from '../client/session-view.js';
 import { initialAgentUIState } from '../ui-state/index.js';
 import { nestSubagents } from '../ui-state/reduce-agent-events.js';
 import { readJsonBody } from './body.js';
-import { echo, HTTP_ERROR_CODES, HttpError, toHttpError } from './errors.js';
+import { echo, HttpError, toHttpError } from './errors.js';
 import { approximateEventSize } from './event-size.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { matchRoute, normalizeBasePath, type Route } from './routes.js';
@@ -70,7 +70,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   };
 
   const notFound = (sessionId: string): HttpError =>
-    new HttpError(404, HTTP_ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, `No session '${echo(sessionId)}'.`);
+    new HttpError(404, ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, `No session '${echo(sessionId)}'.`);
 
   /**
    * Loads the session from the agent's store (it may have been created before a restart, or by
@@ -195,12 +195,12 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
       }
       const principal = await authorize(request);
       if (typeof principal !== 'string' || principal === '') {
-        throw new HttpError(401, HTTP_ERROR_CODES.LOUSHO_UNAUTHORIZED, 'This request is not authorized; sign in or send valid credentials.');
+        throw new HttpError(401, ERROR_CODES.LOUSHO_UNAUTHORIZED, 'This request is not authorized; sign in or send valid credentials.');
       }
       const match = matchRoute(request.method.toUpperCase(), url.pathname, basePath);
-      if ('notFound' in match) throw new HttpError(404, HTTP_ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, `No route for ${echo(request.method)} ${echo(url.pathname)}.`);
+      if ('notFound' in match) throw new HttpError(404, ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, `No route for ${echo(request.method)} ${echo(url.pathname)}.`);
       if ('allow' in match) {
-        throw new HttpError(405, HTTP_ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED, `${echo(request.method)} is not allowed here; use ${match.allow}.`, { allow: match.allow });
+        throw new HttpError(405, ERROR_CODES.LOUSHO_METHOD_NOT_ALLOWED, `${echo(request.method)} is not allowed here; use ${match.allow}.`, { allow: match.allow });
       }
       return await route(match.route, request, url, principal);
     } catch (error) {

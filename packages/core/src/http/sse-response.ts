@@ -1,4 +1,4 @@
-import { encodeSseComment, encodeSseEvent, encodeSseVersion, sseHeaders } from '../protocol/index.js';
+import { createSseEventEncoder, encodeSseComment, encodeSseVersion, sseHeaders } from '../protocol/index.js';
 import { serializeError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import type { EventFeed } from '../client/event-feed.js';
@@ -27,7 +27,7 @@ const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
 
 /**
  * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
- * `data: json`. Pull-based, one chunk deep: events are taken and encoded only when the stream's
+ * `data: json`, saying only what the stream did not say yet (`createSseEventEncoder`). Pull-based, one chunk deep: events are taken and encoded only when the stream's
  * reader wants more (its desired size; in Node, the socket's `drain`), at most about
  * `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the rest in the feed. Deltas
  * of one part that waited together are merged into one event (`coalesceDeltas`). When the feed
@@ -37,6 +37,10 @@ const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
  */
 export function sseResponse(feed: EventFeed, options: SseResponseOptions): Response {
   const encoder = new TextEncoder();
+  // One per stream: each event leaves out what the stream already said (protocol v2).
+  const encodeEvent = createSseEventEncoder();
+  /** The last event written. */
+  let sent: AgentStreamEvent | undefined;
   const { signal } = options;
   const onAbort = (): void => feed.close();
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -57,8 +61,10 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
           batch = await feed.take(options.keepAliveMs, CHUNK);
         } catch (error) {
           options.onFailure?.(error);
-          const last = { type: 'error', error: serializeError(error) } as unknown as AgentStreamEvent;
-          safely(() => controller.enqueue(encoder.encode(encodeSseEvent(last))));
+          // In the run (and session) of the stream's last event: a v2 stream's events all have
+          // the context the stream last said (a reader would restore it anyway).
+          const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
+          safely(() => controller.enqueue(encoder.encode(encodeEvent(failure))));
           safely(() => controller.close());
           return;
         }
@@ -69,7 +75,7 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
         }
         let text = '';
         if (batch.length === 0) text = KEEP_ALIVE;
-        else for (const event of coalesceDeltas(batch)) text += encodeSseEvent(event);
+        else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
         safely(() => controller.enqueue(encoder.encode(text)));
       },
       cancel() {

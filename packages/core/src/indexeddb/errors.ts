@@ -1,5 +1,4 @@
-import { SDKError } from '../errors.js';
-import { STORE_ERROR_CODES } from '../stores/errors.js';
+import { ERROR_CODES, SDKError } from '../errors.js';
 
 /** A browser database the store cannot use: it names the database and says what to do. Nothing was changed. */
 export class IndexedDbStoreError extends SDKError {
@@ -13,7 +12,7 @@ export class IndexedDbStoreError extends SDKError {
 
 export function unavailableError(database: string, detail: string, cause?: unknown): IndexedDbStoreError {
   return new IndexedDbStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
+    ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
     database,
     `The IndexedDB database '${database}' could not be used: ${detail}.`,
     'IndexedDB needs a browser (or a worker) that allows storage for this site: private windows and blocked site data can refuse it, and a full disk refuses writes. Without it, leave `store` out (sessions then live in memory).',
@@ -23,7 +22,7 @@ export function unavailableError(database: string, detail: string, cause?: unkno
 
 export function newerVersionError(database: string, supported: number, cause?: unknown): IndexedDbStoreError {
   return new IndexedDbStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_VERSION,
+    ERROR_CODES.LOUSHO_STORE_VERSION,
     database,
     `The IndexedDB database '${database}' was written by a newer version of @lousho/core; this version reads up to version ${supported}. It was left untouched.`,
     'Load the same version of @lousho/core (and @lousho/build-ai-agent) in every page of this site, or give this store another database name.',

@@ -4,7 +4,7 @@ import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/app
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
-import { fromJson, toJson } from '../stores/json-text.js';
+import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
   CheckpointStore,
@@ -130,7 +130,7 @@ export class IndexedDbSessionStore implements SessionStore {
       const numbered: AgentStreamEvent[] = [];
       for (const { runId, event } of events) {
         const stamped = { ...event, seq: ++record.lastSeq, runId, sessionId: id } as AgentStreamEvent;
-        log.put({ sessionId: id, seq: stamped.seq, body: toJson(stamped) } satisfies EventRow);
+        log.put({ sessionId: id, seq: stamped.seq, body: storedEventBody(stamped) } satisfies EventRow);
         numbered.push(stamped);
       }
       await request(sessions.put({ ...record, updatedAt: now }));
@@ -142,21 +142,21 @@ export class IndexedDbSessionStore implements SessionStore {
     const rows = await this.#run([EVENTS], 'readonly', (tx) =>
       request<EventRow[]>(tx.objectStore(EVENTS).getAll(IDBKeyRange.bound([id, afterSeq], [id, []], true))),
     );
-    return rows.map((row) => parse<AgentStreamEvent>(row));
+    return rows.map((row) => storedEvent(row.body, row.seq, id));
   }
 
   async compactEvents(id: string, throughSeq: number, fromSeq = -Infinity): Promise<void> {
     await this.#run([EVENTS], 'readwrite', async (tx) => {
       const log = tx.objectStore(EVENTS);
       const rows = await request<EventRow[]>(log.getAll(IDBKeyRange.bound([id, fromSeq], [id, throughSeq])));
-      const events = rows.map((row) => parse<AgentStreamEvent>(row));
+      const events = rows.map((row) => storedEvent(row.body, row.seq, id));
       const compacted = compactEventLog(events);
       if (compacted === events) return;
       // Merged deltas go; the last delta of each merged run is rewritten with the joined text.
       const kept = new Set(compacted.map((event) => event.seq));
       for (const event of events) if (!kept.has(event.seq)) log.delete([id, event.seq]);
       const original = new Set(events);
-      for (const event of compacted) if (!original.has(event)) log.put({ sessionId: id, seq: event.seq, body: toJson(event) } satisfies EventRow);
+      for (const event of compacted) if (!original.has(event)) log.put({ sessionId: id, seq: event.seq, body: storedEventBody(event) } satisfies EventRow);
     });
   }
 }

@@ -1,14 +1,11 @@
-/**
- * `registerModel` was given an entry it cannot use. Stand-in with the SDK's error shape
- * (`code` + `hint`) until the shared SDKError lands.
- */
-export class ModelInfoError extends Error {
-  readonly code = 'LOUSHO_MODEL_INFO_INVALID' as const;
-  readonly hint: string;
+import { ERROR_CODES, SDKError } from '../errors.js';
+
+/** `registerModel()` was given an entry it cannot use; the message names the field. */
+export class ModelInfoError extends SDKError {
+  declare readonly code: typeof ERROR_CODES.LOUSHO_MODEL_INFO_INVALID;
 
   constructor(message: string, hint: string) {
-    super(`${message} ${hint}`);
+    super(ERROR_CODES.LOUSHO_MODEL_INFO_INVALID, `${message} ${hint}`, { hint });
     this.name = 'ModelInfoError';
-    this.hint = hint;
   }
 }

@@ -1,5 +1,4 @@
-import { SDKError } from '../errors.js';
-import { STORE_ERROR_CODES } from '../stores/errors.js';
+import { ERROR_CODES, SDKError } from '../errors.js';
 
 /** A problem with the PostgreSQL store; `url` names the database without its password. */
 export class PostgresStoreError extends SDKError {
@@ -47,7 +46,7 @@ function detailOf(error: unknown): string {
 
 export function unreachableError(url: string, error: unknown): PostgresStoreError {
   return new PostgresStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
+    ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
     url,
     `Cannot connect to PostgreSQL at ${url}: ${detailOf(error)}.`,
     'Check that the server is running and reachable from here, and that DATABASE_URL (host, port, user, password, database) is right.',
@@ -57,7 +56,7 @@ export function unreachableError(url: string, error: unknown): PostgresStoreErro
 
 export function connectionLostError(url: string, error: unknown): PostgresStoreError {
   return new PostgresStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
+    ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
     url,
     `Lost the connection to PostgreSQL at ${url}: ${detailOf(error)}. The session keeps its last checkpoint.`,
     'Once the database is back, send the next message or call agent.resume(sessionId): the run goes on from its last checkpoint.',
@@ -67,7 +66,7 @@ export function connectionLostError(url: string, error: unknown): PostgresStoreE
 
 export function queryFailedError(url: string, error: unknown): PostgresStoreError {
   return new PostgresStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
+    ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
     url,
     `PostgreSQL at ${url} refused a store query: ${detailOf(error)}.`,
     "Check the database user's privileges on the store's schema and the server's log.",
@@ -77,7 +76,7 @@ export function queryFailedError(url: string, error: unknown): PostgresStoreErro
 
 export function newerSchemaError(url: string, schema: string, found: number, supported: number): PostgresStoreError {
   return new PostgresStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_VERSION,
+    ERROR_CODES.LOUSHO_STORE_VERSION,
     url,
     `The Lousho tables in schema "${schema}" of ${url} have schema version ${found}, written by a newer version of @lousho/core; this version reads up to ${supported}. Nothing was changed.`,
     'Upgrade @lousho/core (and @lousho/build-ai-agent) in this process to the version the other processes run, or point it at another database or schema.',
@@ -86,7 +85,7 @@ export function newerSchemaError(url: string, schema: string, found: number, sup
 
 export function foreignSchemaError(url: string, schema: string, detail: string): PostgresStoreError {
   return new PostgresStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_CORRUPT,
+    ERROR_CODES.LOUSHO_STORE_CORRUPT,
     url,
     `Schema "${schema}" of ${url} is not a usable Lousho store (${detail}). Nothing was changed.`,
     'Point the store at another schema (the `schema` option) or database, or restore the Lousho tables from a backup.',
@@ -95,7 +94,7 @@ export function foreignSchemaError(url: string, schema: string, detail: string):
 
 export function driverMissingError(url: string, cause: unknown): PostgresStoreError {
   return new PostgresStoreError(
-    STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
+    ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
     url,
     'The PostgreSQL store needs the `pg` package (node-postgres), which is not installed.',
     'Install it next to @lousho/build-ai-agent: npm install pg@8',

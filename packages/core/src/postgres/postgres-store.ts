@@ -5,7 +5,7 @@ import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/app
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
-import { fromJson, toJson } from '../stores/json-text.js';
+import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { num, sessionRecordOf, type SessionRow } from '../stores/session-row.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
@@ -57,15 +57,13 @@ export interface PostgresStoreOptions {
   noSignals?: boolean;
 }
 
-/** A stored event: the body keeps everything but `seq`, which is the row's key. */
-function eventOf(row: { seq: string | number; body: string }): AgentStreamEvent {
-  return { ...(JSON.parse(row.body) as object), seq: num(row.seq) } as AgentStreamEvent;
-}
+/** A stored event: the body keeps everything but the row's key (session and `seq`), see `storedEventBody`. */
+const eventOf =
+  (sessionId: string) =>
+  (row: { seq: string | number; body: string }): AgentStreamEvent =>
+    storedEvent(row.body, num(row.seq), sessionId);
 
-function bodyOf(event: AgentStreamEvent): string {
-  const { seq: _seq, ...rest } = event;
-  return toJson(rest);
-}
+const bodyOf = storedEventBody;
 
 /** What every part shares: the pool, the schema and the error translation. */
 class Db {
@@ -207,7 +205,7 @@ export class PostgresSessionStore implements SessionStore {
       `SELECT seq, body FROM ${this.#db.s}.lousho_events WHERE session_id = $1 AND seq > $2 ORDER BY seq`,
       [id, afterSeq],
     );
-    return rows.map(eventOf);
+    return rows.map(eventOf(id));
   }
 
   async compactEvents(id: string, throughSeq: number, fromSeq = 0): Promise<void> {
@@ -219,7 +217,7 @@ export class PostgresSessionStore implements SessionStore {
         `SELECT seq, body FROM ${s}.lousho_events WHERE session_id = $1 AND seq >= $3 AND seq <= $2 ORDER BY seq`,
         [id, throughSeq, fromSeq],
       );
-      const events = rows.map(eventOf);
+      const events = rows.map(eventOf(id));
       const compacted = compactEventLog(events);
       if (compacted === events) return;
       // Rows of merged deltas go; the last delta of each merged run is rewritten with the joined text.

@@ -4,6 +4,7 @@ export {
   PROTOCOL_EVENT_NAME,
   sseHeaders,
   encodeSseEvent,
+  createSseEventEncoder,
   encodeSseVersion,
   encodeSseComment,
   encodeSseRetry,

@@ -2,11 +2,12 @@ import type { AgentStreamEvent } from '../events/types.js';
 
 /**
  * The version of the event wire format. A server announces it first in every stream; a client
- * refuses a stream whose version it does not know instead of misreading it.
+ * refuses a stream whose version it does not know instead of misreading it. v2 says once what
+ * does not change within a stream (see `createSseEventEncoder`); v1 repeated it in every event.
  */
-export const PROTOCOL_VERSION = 'lousho.v1';
+export const PROTOCOL_VERSION = 'lousho.v2';
 
-/** The versions this build can read. */
+/** The versions this build can read (the decoder compares with `PROTOCOL_VERSION`: a build that reads more than one says so there too). */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [PROTOCOL_VERSION];
 
 /**
@@ -23,13 +24,60 @@ export const sseHeaders: Readonly<Record<string, string>> = /* @__PURE__ */ Obje
 });
 
 /**
- * One agent event as an SSE frame: `id:` is the event's sequence number (what `Last-Event-ID`
- * carries on reconnect), `data:` the event as JSON. `JSON.stringify` escapes CR and LF inside
- * strings, so one `data:` line always suffices.
+ * The event types whose `step` a stream says only when it changes: `step.*`, `text.*` and
+ * `reasoning.*` (tested on their first two letters; a type test in core keeps every event type
+ * with those letters one that has a `step`). An event of these types without `step` on the wire
+ * has the step of the last one that said it. Other types that have a `step` always say it.
+ */
+export const STEP_SCOPED = /^(st|te|re)/;
+
+/**
+ * The events of one stream as SSE frames, each saying only what the stream did not say yet:
+ * `id:` is the event's `seq` (not repeated in the JSON); `data:` is the event as one line of
+ * JSON without `runId` and `sessionId` when the last event that said them said the same values,
+ * without the `step` of a `STEP_SCOPED` type when it is the step last said, and without
+ * `run.done`'s `text` (the deltas before it carried the reply). A text delta is `id: N` +
+ * `data: {"type":"text.delta","delta":"…"}` (the spaces after the colons are optional in SSE;
+ * they cost 2 bytes and keep hand-written `data: ` readers working). The reader
+ * (`createEventStreamDecoder`, `parseEventStream`, the HTTP client) restores every field, so the
+ * events read are the events written. One encoder per stream: it remembers what was said. All
+ * events of a stream belong to one session (or all to none).
+ */
+export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
+  let runId: unknown, sessionId: unknown, step: unknown;
+  return (event) => {
+    const { type } = event;
+    const scoped = STEP_SCOPED.test(type);
+    let json = '{';
+    for (const key in event) {
+      const value = (event as unknown as Record<string, unknown>)[key];
+      if (value === undefined || key === 'seq' || (key === 'text' && type === 'run.done')) continue;
+      if (key === 'runId') {
+        if (runId === value) continue;
+        runId = value;
+      } else if (key === 'sessionId') {
+        if (sessionId === value) continue;
+        sessionId = value;
+      } else if (key === 'step' && scoped) {
+        if (step === value) continue;
+        step = value;
+      }
+      // Top-level keys are the event types' own field names: plain identifiers, nothing to escape.
+      json += `${json.length > 1 ? ',' : ''}"${key}":${JSON.stringify(value)}`;
+    }
+    json += '}';
+    return typeof event.seq === 'number' ? `id: ${event.seq}\ndata: ${json}\n\n` : `data: ${json}\n\n`;
+  };
+}
+
+/**
+ * One agent event as an SSE frame of its own: `id:` is its `seq`, `data:` the event as JSON with
+ * every context field (a stream of such frames is valid, only longer). `JSON.stringify` escapes
+ * CR and LF inside strings, so one `data:` line always suffices. To write a stream, use
+ * `createSseEventEncoder()`, which leaves out what the stream already said.
  */
 export function encodeSseEvent(event: AgentStreamEvent): string {
-  const json = JSON.stringify(event);
-  return typeof event.seq === 'number' ? `id: ${event.seq}\ndata: ${json}\n\n` : `data: ${json}\n\n`;
+  return createSseEventEncoder()(event);
 }
 
 /** The version frame every stream starts with. */

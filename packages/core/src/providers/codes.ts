@@ -1,11 +1,8 @@
-/** Stable codes of the errors the network providers add to the SDK's own (`ERROR_CODES`). */
+import { ERROR_CODES } from '../errors.js';
+/** @deprecated Every code is in `ERROR_CODES`; use it. This table keeps the codes it always had, with the same values. */
 export const PROVIDER_ERROR_CODES = {
-  /** A provider answered with a non-2xx HTTP status (see `ProviderHttpError`). */
-  LOUSHO_PROVIDER_HTTP_ERROR: 'LOUSHO_PROVIDER_HTTP_ERROR',
-  /** A provider needs an API key and none was given or found in the environment. */
-  LOUSHO_MISSING_API_KEY: 'LOUSHO_MISSING_API_KEY',
-  /** A model string names a provider the registry does not know. */
-  LOUSHO_UNKNOWN_PROVIDER: 'LOUSHO_UNKNOWN_PROVIDER',
-  /** Every provider given to `withFallback()` failed. */
-  LOUSHO_ALL_PROVIDERS_FAILED: 'LOUSHO_ALL_PROVIDERS_FAILED',
+  LOUSHO_PROVIDER_HTTP_ERROR: ERROR_CODES.LOUSHO_PROVIDER_HTTP_ERROR,
+  LOUSHO_MISSING_API_KEY: ERROR_CODES.LOUSHO_MISSING_API_KEY,
+  LOUSHO_UNKNOWN_PROVIDER: ERROR_CODES.LOUSHO_UNKNOWN_PROVIDER,
+  LOUSHO_ALL_PROVIDERS_FAILED: ERROR_CODES.LOUSHO_ALL_PROVIDERS_FAILED,
 } as const;

@@ -18,7 +18,7 @@ export type MockProviderErrorCode =
   /** A mockModel() script ran out. */
   | typeof ERROR_CODES.LOUSHO_MOCK_EXHAUSTED
   /** assertExhausted() found steps that were never used. */
-  | 'LOUSHO_MOCK_UNUSED_STEPS'
+  | typeof ERROR_CODES.LOUSHO_MOCK_UNUSED_STEPS
   /** A script step or an option is malformed. */
   | typeof ERROR_CODES.LOUSHO_INVALID_INPUT;
 

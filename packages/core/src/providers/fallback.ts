@@ -4,7 +4,6 @@
  */
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { isAbortError } from './abort.js';
-import { PROVIDER_ERROR_CODES } from './codes.js';
 import { isRetryableError } from './retryable.js';
 import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
 
@@ -17,7 +16,7 @@ export interface FallbackOptions {
 
 /** Every provider of a withFallback() failed; `errors` holds each failure, in order. */
 export class AllProvidersFailedError extends SDKError {
-  declare readonly code: typeof PROVIDER_ERROR_CODES.LOUSHO_ALL_PROVIDERS_FAILED;
+  declare readonly code: typeof ERROR_CODES.LOUSHO_ALL_PROVIDERS_FAILED;
   readonly errors: readonly unknown[];
   /** True when at least one failure was transient, so trying the whole chain later may work. */
   readonly retryable: boolean;
@@ -25,7 +24,7 @@ export class AllProvidersFailedError extends SDKError {
   constructor(providers: readonly LLMProvider[], errors: readonly unknown[]) {
     const parts = errors.map((error, i) => `${providers[i]?.name ?? `provider ${i + 1}`}: ${messageOf(error)}`);
     const hint = 'Each provider failed for the reason shown; fix the first one or add another fallback.';
-    super(PROVIDER_ERROR_CODES.LOUSHO_ALL_PROVIDERS_FAILED, `All ${errors.length} providers failed. ${parts.join(' | ')}`, {
+    super(ERROR_CODES.LOUSHO_ALL_PROVIDERS_FAILED, `All ${errors.length} providers failed. ${parts.join(' | ')}`, {
       hint,
       cause: errors.at(-1),
     });

@@ -5,7 +5,6 @@
  * built, so an API key never reaches a log, a model or a browser.
  */
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { PROVIDER_ERROR_CODES } from './codes.js';
 import { ProviderStreamError } from './errors.js';
 
 /** What every network provider error tells callers. */
@@ -32,7 +31,7 @@ export interface ProviderHttpErrorInit {
 
 /** A provider answered with a non-2xx HTTP status. */
 export class ProviderHttpError extends SDKError implements ProviderFailureInfo {
-  declare readonly code: typeof PROVIDER_ERROR_CODES.LOUSHO_PROVIDER_HTTP_ERROR;
+  declare readonly code: typeof ERROR_CODES.LOUSHO_PROVIDER_HTTP_ERROR;
   readonly provider: string;
   readonly status: number;
   /** The API's error message (scrubbed of secrets), or undefined when the body had none. */
@@ -47,7 +46,7 @@ export class ProviderHttpError extends SDKError implements ProviderFailureInfo {
     const hint = httpHint(init);
     const detail = init.apiMessage ? `: ${init.apiMessage}${/[.!?…]$/.test(init.apiMessage) ? '' : '.'}` : '.';
     const reason = STATUS_TEXT[init.status];
-    super(PROVIDER_ERROR_CODES.LOUSHO_PROVIDER_HTTP_ERROR, `${init.label} request failed with HTTP ${init.status}${reason ? ` ${reason}` : ''}${detail} ${hint}`, { hint });
+    super(ERROR_CODES.LOUSHO_PROVIDER_HTTP_ERROR, `${init.label} request failed with HTTP ${init.status}${reason ? ` ${reason}` : ''}${detail} ${hint}`, { hint });
     this.name = 'ProviderHttpError';
     this.provider = init.provider;
     this.status = init.status;

@@ -5,7 +5,6 @@
  */
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { AnthropicProvider } from './anthropic.js';
-import { PROVIDER_ERROR_CODES } from './codes.js';
 import { providerEnv, readVar, type ProviderEnv } from './env.js';
 import { OllamaProvider } from './ollama.js';
 import { OpenAIProvider } from './openai.js';
@@ -87,7 +86,7 @@ export class LLMProviderRegistry {
     if (!factory) {
       const known = this.names();
       throw new SDKError(
-        PROVIDER_ERROR_CODES.LOUSHO_UNKNOWN_PROVIDER,
+        ERROR_CODES.LOUSHO_UNKNOWN_PROVIDER,
         `Unknown provider "${provider}" in model string "${modelString}". Known providers: ${known.length > 0 ? known.join(', ') : '(none)'}.`,
         { hint: `Write the model as provider/model, e.g. "openai/gpt-4o-mini", or register "${provider}" first.` },
       );
@@ -122,7 +121,7 @@ export function providerFromEnv(
   try {
     provider = registry.create(modelString, { env: vars, ...(options.fetch ? { fetch: options.fetch } : {}) });
   } catch (error) {
-    if (SDKError.is(error) && error.code === PROVIDER_ERROR_CODES.LOUSHO_MISSING_API_KEY) return undefined;
+    if (SDKError.is(error) && error.code === ERROR_CODES.LOUSHO_MISSING_API_KEY) return undefined;
     throw error;
   }
   return { provider, model: parseModelString(modelString).model ?? provider.defaultModel ?? provider.name };

@@ -1,6 +1,5 @@
 /** Small helpers shared by the wire-format decoders and request mappers. */
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { PROVIDER_ERROR_CODES } from './codes.js';
 import type { ServerSentEvent } from './event-stream.js';
 import { ProviderResponseError, redactSecrets } from './http-error.js';
 import type { ProviderIdentity } from './transport.js';
@@ -55,7 +54,7 @@ export function malformedChunk(who: ProviderIdentity, what: string): ProviderRes
 /** The error for a provider created without the key it needs. */
 export function missingApiKey(label: string, variable: string): SDKError {
   return new SDKError(
-    PROVIDER_ERROR_CODES.LOUSHO_MISSING_API_KEY,
+    ERROR_CODES.LOUSHO_MISSING_API_KEY,
     `${label} needs an API key: set the ${variable} environment variable or pass \`apiKey\`.`,
     { hint: `Set ${variable} (e.g. in your .env file) or pass { apiKey } to the provider.` },
   );

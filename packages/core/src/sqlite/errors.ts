@@ -1,5 +1,4 @@
-import { SDKError } from '../errors.js';
-import { STORE_ERROR_CODES } from '../stores/errors.js';
+import { ERROR_CODES, SDKError } from '../errors.js';
 
 /** A store file that cannot be used as it is: it names the file and says what to do. Nothing was changed. */
 export class StoreFileError extends SDKError {
@@ -13,7 +12,7 @@ export class StoreFileError extends SDKError {
 
 export function corruptFileError(path: string, detail: string, cause?: unknown): StoreFileError {
   return new StoreFileError(
-    STORE_ERROR_CODES.LOUSHO_STORE_CORRUPT,
+    ERROR_CODES.LOUSHO_STORE_CORRUPT,
     path,
     `The store file '${path}' is not a usable Lousho SQLite store (${detail}). It was left untouched.`,
     `Restore '${path}' from a backup, or move it away so a new store is created there (its sessions are then lost).`,
@@ -23,7 +22,7 @@ export function corruptFileError(path: string, detail: string, cause?: unknown):
 
 export function newerSchemaError(path: string, found: number, supported: number): StoreFileError {
   return new StoreFileError(
-    STORE_ERROR_CODES.LOUSHO_STORE_VERSION,
+    ERROR_CODES.LOUSHO_STORE_VERSION,
     path,
     `The store file '${path}' has schema version ${found}, written by a newer version of @lousho/core; this version reads up to ${supported}. It was left untouched.`,
     'Upgrade @lousho/core (and @lousho/build-ai-agent) to the version that wrote the file, or point this process at another file.',
@@ -32,7 +31,7 @@ export function newerSchemaError(path: string, found: number, supported: number)
 
 export function unavailableError(path: string, detail: string, cause?: unknown): StoreFileError {
   return new StoreFileError(
-    STORE_ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
+    ERROR_CODES.LOUSHO_STORE_UNAVAILABLE,
     path,
     `The store file '${path}' could not be used: ${detail}.`,
     'Check that the folder exists and is writable, that the disk has room, and that better-sqlite3@12 is installed (npm install better-sqlite3@12).',

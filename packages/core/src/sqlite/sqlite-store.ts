@@ -5,7 +5,7 @@ import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/app
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
-import { fromJson, toJson } from '../stores/json-text.js';
+import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { sessionRecordOf, type SessionRow } from '../stores/session-row.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
@@ -78,15 +78,15 @@ export class SqliteSessionStore implements SessionStore {
       const numbered: AgentStreamEvent[] = [];
       for (const { runId, event } of events) {
         const stamped = { ...event, seq: ++seq, runId, sessionId: id } as AgentStreamEvent;
-        insert.run(id, seq, toJson(stamped));
+        insert.run(id, seq, storedEventBody(stamped));
         numbered.push(stamped);
       }
       this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ? WHERE id = ?').run(seq, now, id);
       return numbered;
     }).immediate;
     this.#compactTx = statements.db.transaction((id: string, throughSeq: number, fromSeq: number) => {
-      const rows = this.#s.get('SELECT body FROM lousho_events WHERE session_id = ? AND seq >= ? AND seq <= ? ORDER BY seq').all(id, fromSeq, throughSeq) as { body: string }[];
-      const events = rows.map((r) => JSON.parse(r.body) as AgentStreamEvent);
+      const rows = this.#s.get('SELECT seq, body FROM lousho_events WHERE session_id = ? AND seq >= ? AND seq <= ? ORDER BY seq').all(id, fromSeq, throughSeq) as { seq: number; body: string }[];
+      const events = rows.map((r) => storedEvent(r.body, r.seq, id));
       const compacted = compactEventLog(events);
       if (compacted === events) return;
       // Rows of merged deltas go; the last delta of each merged run is rewritten with the joined text.
@@ -95,7 +95,7 @@ export class SqliteSessionStore implements SessionStore {
       for (const event of events) if (!kept.has(event.seq)) remove.run(id, event.seq);
       const rewrite = this.#s.get('UPDATE lousho_events SET body = ? WHERE session_id = ? AND seq = ?');
       const original = new Set(events);
-      for (const event of compacted) if (!original.has(event)) rewrite.run(toJson(event), id, event.seq);
+      for (const event of compacted) if (!original.has(event)) rewrite.run(storedEventBody(event), id, event.seq);
     }).immediate;
   }
 
@@ -172,8 +172,8 @@ export class SqliteSessionStore implements SessionStore {
 
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
     return this.#guard(() => {
-      const rows = this.#s.get('SELECT body FROM lousho_events WHERE session_id = ? AND seq > ? ORDER BY seq').all(id, afterSeq) as { body: string }[];
-      return rows.map((r) => JSON.parse(r.body) as AgentStreamEvent);
+      const rows = this.#s.get('SELECT seq, body FROM lousho_events WHERE session_id = ? AND seq > ? ORDER BY seq').all(id, afterSeq) as { seq: number; body: string }[];
+      return rows.map((r) => storedEvent(r.body, r.seq, id));
     });
   }
 

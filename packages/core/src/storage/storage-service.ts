@@ -49,7 +49,7 @@ export function storageKeySegment(id: string): string {
   }
   if (out === '' || out === '.' || out === '..') out = `~${out.replace(/\./g, '~2E')}`;
   if (out.length > 200) {
-    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, `An id of ${id.length} characters is too long to be a storage key.`, { hint: 'Use ids of at most 60 characters.' });
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, `An id of ${id.length} characters is too long to be a storage key.`, { hint: 'Use ids of at most 200 ASCII letters and digits; any other character takes 3 to 12 places once encoded.' });
   }
   return out;
 }

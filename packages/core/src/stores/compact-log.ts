@@ -2,8 +2,16 @@ import type { AgentStreamEvent } from '../events/types.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 
-/** A logged delta that stands for the deltas `fromSeq..seq`; `pieceSizes` (never sent) says where each one ends. */
-type MergedDelta = DeltaEvent & { fromSeq: number; pieceSizes?: number[] };
+/**
+ * A logged delta that stands for the deltas `fromSeq..seq`; `pieceSizes` (never sent) says how
+ * long each one was: one character per piece, its char code the piece's length (a string of
+ * one-byte characters costs a byte per piece; an array of numbers eight), or, when a piece is
+ * longer than 65,535 characters (and in logs written before), an array of lengths.
+ */
+type MergedDelta = DeltaEvent & { fromSeq: number; pieceSizes?: string | number[] };
+
+/** The most a piece's length may be to be kept as one char code. */
+const MAX_CODE = 0xffff;
 
 function isDelta(event: AgentStreamEvent): event is DeltaEvent {
   return event.type === 'text.delta' || event.type === 'reasoning.delta' || event.type === 'tool.input.delta';
@@ -25,20 +33,41 @@ function continues(previous: DeltaEvent, next: DeltaEvent): boolean {
  */
 export const MAX_MERGED_DELTA_CHARS = 32 * 1024;
 
-function piecesOf(event: DeltaEvent): number[] {
-  const merged = event as MergedDelta;
-  return merged.pieceSizes ?? [event.delta.length];
+function piecesOf(event: DeltaEvent): ArrayLike<number> {
+  const pieces = (event as MergedDelta).pieceSizes;
+  if (pieces === undefined) return [event.delta.length];
+  if (typeof pieces !== 'string') return pieces;
+  const sizes: number[] = [];
+  for (let i = 0; i < pieces.length; i++) sizes.push(pieces.charCodeAt(i));
+  return sizes;
+}
+
+/** Piece lengths as kept: a string of char codes when every one fits, else the array. */
+function packPieces(sizes: number[]): string | number[] {
+  for (const size of sizes) if (size > MAX_CODE) return sizes;
+  // Built flat, a few thousand codes per call (`+=` per piece would leave a rope of one node each).
+  const parts: string[] = [];
+  for (let i = 0; i < sizes.length; i += 4096) parts.push(String.fromCharCode(...sizes.slice(i, i + 4096)));
+  return parts.join('');
+}
+
+/** `run.done` as the log keeps it: without `text`, which the deltas before it already hold. */
+function leanRunDone(event: AgentStreamEvent): AgentStreamEvent | undefined {
+  if (event.type !== 'run.done' || event.text === undefined) return undefined;
+  const { text: _text, ...rest } = event;
+  return rest;
 }
 
 /**
  * A finished leg's events in the form kept for replay: each run of consecutive deltas of one part
  * becomes a single delta with their joined text, the seq of the last one and `fromSeq` of the
  * first (a run longer than `MAX_MERGED_DELTA_CHARS` becomes several); it also keeps the size of
- * each piece, so `replayAfter` can still resume exactly from a point inside it. Reducing the
+ * each piece, so `replayAfter` can still resume exactly from a point inside it. `run.done` loses
+ * its `text` (the reply is in the deltas before it; the wire leaves it out too). Reducing the
  * compacted log gives the same state as the full one.
  *
  * Why: a 500-delta reply kept as 500 events costs ~70 KB per idle session; merged, a few KB.
- * Returns the input array itself when there is nothing to merge.
+ * Returns the input array itself when there is nothing to change.
  */
 export function compactEventLog(events: readonly AgentStreamEvent[]): readonly AgentStreamEvent[] {
   let out: AgentStreamEvent[] | undefined;
@@ -55,7 +84,9 @@ export function compactEventLog(events: readonly AgentStreamEvent[]): readonly A
       }
     }
     if (end - i < 2) {
-      out?.push(first);
+      const lean = leanRunDone(first);
+      if (lean) (out ??= events.slice(0, i) as AgentStreamEvent[]).push(lean);
+      else out?.push(first);
       i = end;
       continue;
     }
@@ -66,11 +97,12 @@ export function compactEventLog(events: readonly AgentStreamEvent[]): readonly A
     for (let k = i; k < end; k++) {
       const delta = events[k] as DeltaEvent;
       texts.push(delta.delta);
-      for (const size of piecesOf(delta)) sizes.push(size);
+      const pieces = piecesOf(delta);
+      for (let p = 0; p < pieces.length; p++) sizes.push(pieces[p]!);
     }
     const last = events[end - 1] as DeltaEvent;
     const fromSeq = (first as Partial<MergedDelta>).fromSeq ?? first.seq;
-    out.push({ ...last, delta: texts.join(''), fromSeq, pieceSizes: sizes } as MergedDelta);
+    out.push({ ...last, delta: texts.join(''), fromSeq, pieceSizes: packPieces(sizes) } as MergedDelta);
     i = end;
   }
   return out ?? events;
@@ -91,7 +123,7 @@ export function replayAfter(events: readonly AgentStreamEvent[], afterSeq: numbe
       out.push(event);
       continue;
     }
-    const { pieceSizes, ...rest } = merged as MergedDelta & { pieceSizes: number[] };
+    const { pieceSizes, ...rest } = merged as MergedDelta & { pieceSizes: string | number[] };
     const from = merged.fromSeq!;
     if (from > afterSeq) {
       out.push(rest as AgentStreamEvent);
@@ -99,7 +131,7 @@ export function replayAfter(events: readonly AgentStreamEvent[], afterSeq: numbe
     }
     // Pieces from..afterSeq were already seen: skip their text.
     let skip = 0;
-    for (let i = 0; i <= afterSeq - from; i++) skip += pieceSizes[i]!;
+    for (let i = 0; i <= afterSeq - from; i++) skip += typeof pieceSizes === 'string' ? pieceSizes.charCodeAt(i) : pieceSizes[i]!;
     out.push({ ...rest, delta: rest.delta.slice(skip), fromSeq: afterSeq + 1 } as AgentStreamEvent);
   }
   return out;

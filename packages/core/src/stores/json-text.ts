@@ -1,3 +1,4 @@
+import type { AgentStreamEvent } from '../events/types.js';
 /** How the SQL stores keep values: as JSON text. */
 
 /** JSON text of a value; a value that is not JSON (a cycle, a bigint) is stored as an explanation. */
@@ -11,4 +12,23 @@ export function toJson(value: unknown): string {
 
 export function fromJson<T>(text: string | null | undefined): T | undefined {
   return text == null ? undefined : (JSON.parse(text) as T);
+}
+
+/**
+ * An event as a store's row keeps it, next to the row's session id and seq: JSON without those two
+ * and without `run.done`'s `text` (the deltas before it hold the reply). The lean shape of the
+ * wire, minus what only a stream can say once: each row stays readable on its own.
+ */
+export function storedEventBody(event: AgentStreamEvent): string {
+  const { seq: _seq, sessionId: _sessionId, ...rest } = event as AgentStreamEvent & { text?: unknown };
+  if (rest.type === 'run.done') delete rest.text;
+  return toJson(rest);
+}
+
+/** The event a row holds (`storedEventBody`), whole again: its seq and session from the row's key. Rows of older versions, which held both, read the same. */
+export function storedEvent(body: string, seq: number, sessionId: string): AgentStreamEvent {
+  const event = JSON.parse(body) as AgentStreamEvent;
+  event.seq = seq;
+  event.sessionId = sessionId;
+  return event;
 }

@@ -5,6 +5,7 @@ import type { ApprovalStore } from '../agent/approval-store.js';
 import type { SessionStatus } from '../agent/session-runtime.js';
 import type { ChildSnapshot, PausedBatch } from '../agent/run-snapshot.js';
 import type { RunConfigContext, ToolCallRecord } from '../agent/types.js';
+import type { SpanRef } from '../tracing/types.js';
 
 /**
  * Every store method may answer synchronously (memory, SQLite) or with a Promise (a networked
@@ -130,6 +131,8 @@ export interface RunProgress {
   finishReason?: FinishReason;
   /** ... or its `error`. */
   error?: SerializedError;
+  /** With tracing: the span of the run's latest leg, which a leg resumed after a crash links to. */
+  traceSpan?: SpanRef;
 }
 
 /** A list written append-only: keep the first `keep` stored items, drop the rest, add `append`. */

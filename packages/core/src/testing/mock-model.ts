@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../errors.js';
 import { abortError, throwIfAborted } from '../providers/abort.js';
 import { MockProviderError } from '../providers/errors.js';
 import { StreamAssembler } from '../providers/generate.js';
@@ -104,7 +105,7 @@ export class MockModel implements LLMProvider {
     const left = this.remaining;
     if (left === 0) return;
     throw new MockProviderError(
-      'LOUSHO_MOCK_UNUSED_STEPS',
+      ERROR_CODES.LOUSHO_MOCK_UNUSED_STEPS,
       `mockModel: ${left} of ${this.#script.length} script ${plural(left, 'step was', 'steps were')} never used ` +
         `(the model was called ${this.#calls.length} ${plural(this.#calls.length, 'time', 'times')}).`,
       'Remove the extra steps, or check `calls` to see why the agent stopped calling the model early.',

@@ -1,6 +1,8 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Message } from '../messages.js';
 import type { JSONSchema } from '../providers/types.js';
+import type { TraceParent } from '../tracing/types.js';
+import type { ExecOptions, ExecResult } from '../workspace/types.js';
 
 /**
  * Any schema a tool accepts: zod 4, zod 3 (>= 3.24) and any other Standard Schema.
@@ -24,6 +26,11 @@ export interface ToolExecutionContext {
    * paths without a UI.
    */
   reportProgress?: (progress: unknown) => void;
+  /**
+   * With tracing: the call's `execute_tool` span and its exporter. Pass it on so nested work nests
+   * under the call: `agent.send(prompt, { traceParent: ctx.trace })`, or `withSpan(ctx.trace, name, fn)`.
+   */
+  trace?: TraceParent;
 }
 
 /** Data a tool result carries for the application and UI, never sent to the model. */
@@ -62,8 +69,20 @@ export interface ToolErrorResult {
   reason?: string;
 }
 
+/**
+ * Where `requiresSandbox` tools run. `run(fn)` wraps a tool's `sandboxExecute` (which receives the
+ * sandbox and runs its work through it); `exec` runs a command inside the sandbox (what
+ * `SandboxShell` and most `sandboxExecute` functions use). See docs/workspace.md.
+ */
 export interface SandboxAdapter {
+  /** A name for messages (`'subprocess'`, `'docker'`, …). */
+  readonly name?: string;
+  /** Runs `fn` (a tool's `sandboxExecute`) under the sandbox's bookkeeping. */
   run<T>(fn: () => Promise<T> | T): Promise<T>;
+  /** Runs a command line (`/bin/sh -c`), or an argv without a shell, inside the sandbox. */
+  exec?(command: string | readonly string[], options?: ExecOptions): Promise<ExecResult>;
+  /** Releases what the sandbox holds and kills anything still running in it. */
+  dispose?(): Promise<void>;
 }
 
 /** Who decides whether a call may run: `true`, or a predicate of the parsed arguments. */

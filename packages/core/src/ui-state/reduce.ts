@@ -4,6 +4,7 @@ import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForEr
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 
 /** Puts a sub-agent's event into the transcript of the tool part that started it (`./subagents.ts`). */
 export type NestEvent = (list: MessageList, event: AgentStreamEvent, ref: SubagentRef) => MessageList | undefined;
@@ -80,7 +81,7 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   let list = listOf<MessageList>(s)!;
   let cursor = cursorOfState(s);
-  let { status, pendingApproval, error, usage, finishReason } = s;
+  let { status, pendingApproval, error, usage, finishReason, guardrail } = s;
   // Reply content: the list with it, or undefined when the event changed no part (then only `seq` moves).
   let reply: MessageList | undefined | null;
   // A sub-agent's event goes into the transcript of the part that started it; its approval
@@ -120,7 +121,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       }
       cursor |= CURSOR_STEP_BOUNDARY;
       status = 'submitted';
-      pendingApproval = error = finishReason = null;
+      pendingApproval = error = finishReason = guardrail = null;
       break;
     }
 
@@ -160,6 +161,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
         list = endLegParts(list, (event as { parts?: number }).parts);
       }
       error = failed ? event.error : null;
+      // (An `error` event has no guardrail.)
+      guardrail = (event as { guardrail?: GuardrailInfo }).guardrail || null;
       if (!failed) usage = event.usage;
       break;
     }
@@ -176,5 +179,5 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     if (status === 'submitted' || status === 'idle') status = 'streaming';
   }
   // Every event says which run the state is in now.
-  return new Snapshot(list, cursor, seq, status, pendingApproval, error, usage, finishReason, event.runId);
+  return new Snapshot(list, cursor, { status, pendingApproval, error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq });
 }

@@ -1,4 +1,5 @@
 import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 import type { RunUsage } from '../usage/types.js';
 import type { MessageList } from './message-ops.js';
 import { ListView, PersistentList } from './persistent-list.js';
@@ -16,6 +17,9 @@ export let cursorOfState: (state: Snapshot) => number;
 /** Up to this many messages, `messages` is a plain array copied per event; past it, built on first read (see `ListView`). */
 export const EAGER_MESSAGES_LIMIT = 64;
 
+/** The fields of a state besides its messages. */
+export type StateFields = Omit<AgentUIState, 'messages'>;
+
 /**
  * The reducer's state object. Messages are kept in a `PersistentList`, so an event that changes
  * the last message costs the same with 10 or 10,000 messages before it. States that share the
@@ -28,6 +32,7 @@ export class Snapshot extends ListView implements AgentUIState {
   declare readonly error: SerializedError | null;
   declare readonly usage: RunUsage | null;
   declare readonly finishReason: FinishReason | null;
+  declare readonly guardrail: GuardrailInfo | null;
   declare readonly lastSeq: number;
   declare readonly runId: string | undefined;
   readonly #cursor: number;
@@ -36,30 +41,17 @@ export class Snapshot extends ListView implements AgentUIState {
     cursorOfState = (state) => state.#cursor;
   }
 
-  /** A state showing `list`, with `cursor` and the given fields (positional: the reducer fills them from locals, one state per event). */
-  constructor(
-    list: MessageList,
-    cursor: number,
-    lastSeq: number,
-    status: AgentUIStatus,
-    pendingApproval: PendingApprovalInfo | null,
-    error: SerializedError | null,
-    usage: RunUsage | null,
-    finishReason: FinishReason | null,
-    runId: string | undefined,
-  ) {
+  /**
+   * A state showing `list`, with `cursor` and the given fields. (One object of fields, written in
+   * the same key order everywhere: gzip shares the repeated keys, which positional arguments and a
+   * line per field would not, and this file is in every browser bundle.)
+   */
+  constructor(list: MessageList, cursor: number, fields: StateFields) {
     super(list);
-    const self = this as { -readonly [K in keyof AgentUIState]: AgentUIState[K] };
     this.#cursor = cursor;
     if (list.length > EAGER_MESSAGES_LIMIT) this.lazy('messages');
-    else self.messages = list.toArray();
-    self.status = status;
-    self.pendingApproval = pendingApproval;
-    self.error = error;
-    self.usage = usage;
-    self.finishReason = finishReason;
-    self.lastSeq = lastSeq;
-    self.runId = runId;
+    else (this as { messages: readonly UIMessage[] }).messages = list.toArray();
+    Object.assign(this, fields);
   }
 }
 
@@ -73,17 +65,16 @@ export function adoptState(state: Partial<AgentUIState>): Snapshot {
   const status = state.status ?? 'idle';
   // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
   const open = messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval');
-  return new Snapshot(
-    PersistentList.from(messages),
-    open ? CURSOR_OPEN : 0,
-    typeof state.lastSeq === 'number' ? state.lastSeq : 0,
+  return new Snapshot(PersistentList.from(messages), open ? CURSOR_OPEN : 0, {
     status,
-    state.pendingApproval ?? null,
-    state.error ?? null,
-    state.usage ?? null,
-    state.finishReason ?? null,
-    state.runId,
-  );
+    pendingApproval: state.pendingApproval ?? null,
+    error: state.error ?? null,
+    usage: state.usage ?? null,
+    finishReason: state.finishReason ?? null,
+    runId: state.runId,
+    guardrail: state.guardrail ?? null,
+    lastSeq: typeof state.lastSeq === 'number' ? state.lastSeq : 0,
+  });
 }
 
 const INITIAL = Object.freeze(adoptState({}));

@@ -73,7 +73,16 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
     cursor = CURSOR_OPEN | CURSOR_STEP_BOUNDARY;
   }
   const status: AgentUIStatus = pending ? 'awaiting-approval' : (options.status ?? 'idle');
-  return new Snapshot(list, cursor | CURSOR_STEP_BOUNDARY, options.lastSeq ?? 0, status, pending ?? null, null, null, null, options.runId) as unknown as AgentUIState<ToolPart>;
+  return new Snapshot(list, cursor | CURSOR_STEP_BOUNDARY, {
+    status,
+    pendingApproval: pending ?? null,
+    error: null,
+    usage: null,
+    finishReason: null,
+    runId: options.runId,
+    guardrail: null,
+    lastSeq: options.lastSeq ?? 0,
+  }) as unknown as AgentUIState<ToolPart>;
 }
 
 function parseArgs(text: string): { args?: unknown; argsText?: string } {

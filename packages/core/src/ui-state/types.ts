@@ -2,6 +2,7 @@ import type { FinishReason, PendingApprovalInfo, SerializedError, ApprovalKind }
 import type { FilePart, ImagePart } from '../messages.js';
 import type { DefinedTool, ToolArtifact, ToolErrorResult, UnwrapArtifacts } from '../tools/types.js';
 import type { RunUsage } from '../usage/types.js';
+import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
  * What a UI shows about the conversation:
@@ -131,6 +132,8 @@ export interface AgentUIState<ToolPart extends AnyUIToolPart = UIToolPart> {
   readonly usage: RunUsage | null;
   /** Why the last run ended (null while one runs). */
   readonly finishReason: FinishReason | null;
+  /** With `finishReason: 'guardrail'`: which guardrail blocked, at what stage, and why. */
+  readonly guardrail: GuardrailInfo | null;
   /** The sequence number of the last event applied (0 before any): resume after it. */
   readonly lastSeq: number;
   /** The run the latest events belong to. */

@@ -49,7 +49,7 @@ describe('createHttpTransport', () => {
     const { events, error } = await read([encoder.encode(`\ufeff\ufeff${encodeSseVersion()}${encodeSseEvent(delta(1))}`)]);
     expect(events).toEqual([]);
     // The version frame's data came as an (unnamed, id-less) event.
-    expect(error).toMatchObject({ name: 'EventStreamError', code: 'LOUSHO_STREAM_MISSING_VERSION', message: 'Event (no id) came before the protocol version frame.' });
+    expect(error).toMatchObject({ name: 'EventStreamError', code: 'LOUSHO_STREAM_MISSING_VERSION', message: 'Event (no id) came before the version frame.' });
   });
 
   it('drops an event the stream ended in the middle of, and joins a CRLF cut between chunks', async () => {
@@ -71,13 +71,14 @@ describe('createHttpTransport', () => {
       ['POST', 'http://agent.invalid/api/sessions/a%20b/messages', '{"input":"hi"}'],
       ['GET', 'http://agent.invalid/api/sessions/a%20b/events', undefined],
       ['POST', 'http://agent.invalid/api/sessions/a%20b/approvals/ap%2F1', '{"answer":"yes"}'],
-      ['POST', 'http://agent.invalid/api/sessions/a%20b/stop', undefined],
+      // (An empty JSON body: the transport posts exactly when it has a body.)
+      ['POST', 'http://agent.invalid/api/sessions/a%20b/stop', '{}'],
     ]);
     expect(requests.map(({ headers }) => [headers.get('accept'), headers.get('last-event-id'), headers.get('content-type'), headers.get('x-token')])).toEqual([
       ['text/event-stream', null, 'application/json', 't'],
       ['text/event-stream', '0', null, 't'],
       ['text/event-stream', null, 'application/json', 't'],
-      [null, null, null, 't'],
+      [null, null, 'application/json', 't'],
     ]);
   });
 });

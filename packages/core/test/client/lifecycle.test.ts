@@ -275,7 +275,7 @@ describe('client lifecycle', () => {
     const url = await handlerUrl(agent);
     const recorder = recordingFetch((request, response) =>
       request.url.endsWith('/messages')
-        ? new Response('event: protocol\ndata: {"version":"lousho.v1"}\n\nid: 1\ndata: {not json\n\n', { headers: { 'content-type': 'text/event-stream' } })
+        ? new Response('event: protocol\ndata: {"version":"lousho.v2"}\n\nid: 1\ndata: {not json\n\n', { headers: { 'content-type': 'text/event-stream' } })
         : response,
     );
     const client = track(createAgentClient({ url, fetch: recorder.fetch }));

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool } from '../../src/index.js';
+import { defineTool, PROTOCOL_VERSION } from '../../src/index.js';
 import { createAgentClient, type AgentClient, type AgentClientOptions, type ClientAgent } from '../../src/client/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
 import type { AgentUIState, UIToolPart } from '../../src/ui-state/index.js';
@@ -113,8 +113,9 @@ async function uncutRun(): Promise<{ state: unknown; firstCut: number; lastCut: 
     const raw = s.network.firstConnection;
     // From right after the version frame (the stream is open) to well before the leg's last event.
     const body = raw.indexOf('\r\n\r\n');
-    const firstCut = raw.indexOf('\n\n', raw.indexOf('lousho.v1', body)) + 2;
+    const firstCut = raw.indexOf('\n\n', raw.indexOf(PROTOCOL_VERSION, body)) + 2;
     const lastCut = raw.lastIndexOf('"type":"run.done"') - 400;
+    expect(raw.indexOf(PROTOCOL_VERSION, body)).toBeGreaterThan(body);
     expect(firstCut).toBeGreaterThan(body);
     expect(lastCut).toBeGreaterThan(firstCut + 1_000);
     return { state: comparable(s.client.getSnapshot()), firstCut, lastCut };

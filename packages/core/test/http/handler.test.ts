@@ -4,7 +4,7 @@ import type { AgentStreamEvent } from '../../src/index.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
 import { PROTOCOL_VERSION } from '../../src/protocol/index.js';
 import { initialAgentUIState } from '../../src/ui-state/index.js';
-import { agentWith, coveredSeqs, emailCall, emailTool, errorOf, json, plain, readSse, reduceAll, serve, slowTool, type TestServer } from './helpers.js';
+import { agentWith, coveredSeqs, emailCall, emailTool, errorOf, json, plain, readSse, reduceAll, serve, slowTool, type TestServer, lastStepText } from './helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -46,9 +46,14 @@ describe('createAgentHandler: sessions and turns', () => {
     expect(version).toBe(PROTOCOL_VERSION);
     expect(raw.startsWith('event: protocol\n')).toBe(true);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
-    for (const event of events) expect(raw).toContain(`id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`);
-    expect(events[0]).toMatchObject({ type: 'run.start' });
-    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop', text: 'Hello there, friend.' });
+    // v2: the first event says the session and the run; later ones only what changes, `seq` only in `id:`.
+    expect(raw).toContain(`id: 1\ndata: {"type":"run.start","model":"mock-model","runId":"${events[0]!.runId}","sessionId":"s1"}\n\n`);
+    for (const event of events.filter((e) => e.type === 'text.delta')) expect(raw).toContain(`id: ${event.seq}\ndata: {"type":"text.delta","delta":${JSON.stringify(event.delta)}}\n\n`);
+    expect(events[0]).toMatchObject({ type: 'run.start', sessionId: 's1' });
+    expect(events.every((e) => e.runId === events[0]!.runId && e.sessionId === 's1')).toBe(true);
+    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    expect(events.at(-1)).not.toHaveProperty('text');
+    expect(lastStepText(events)).toBe('Hello there, friend.');
     expect(events.filter((e) => e.type === 'text.delta').length).toBeGreaterThan(1);
   });
 
@@ -127,7 +132,8 @@ describe('createAgentHandler: approvals', () => {
     const continuation = await readSse(await post(`${url}/sessions/s1/approvals/${approvalId}`, { approved: true }));
     expect(continuation.events[0]).toMatchObject({ type: 'run.start', continuation: true, seq: events.at(-1)!.seq + 1 });
     expect(continuation.events.map((e) => e.type)).toEqual(expect.arrayContaining(['approval.resolved', 'tool.done']));
-    expect(continuation.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop', text: 'Email sent.' });
+    expect(continuation.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop' });
+    expect(lastStepText(continuation.events)).toBe('Email sent.');
     expect(sent).toEqual(['bob@example.com']);
     const final = reduceAll([...events, ...continuation.events]);
     expect(final.messages.at(-1)!.parts.find((p) => p.type === 'tool')).toMatchObject({ state: 'done', approval: { approved: true } });
@@ -154,7 +160,8 @@ describe('createAgentHandler: approvals', () => {
     const wrongKind = await post(`${url}/sessions/s1/approvals/${requested.approval.approvalId}`, { approved: true });
     expect(await errorOf(wrongKind)).toMatchObject({ status: 400, code: 'LOUSHO_APPROVAL_KIND_MISMATCH' });
     const answered = await readSse(await post(`${url}/sessions/s1/approvals/${requested.approval.approvalId}`, { answer: 'Paris' }));
-    expect(answered.events.at(-1)).toMatchObject({ type: 'run.done', text: 'Paris it is.' });
+    expect(answered.events.at(-1)).toMatchObject({ type: 'run.done' });
+    expect(lastStepText(answered.events)).toBe('Paris it is.');
     expect(provider.lastCall!.messages.find((m) => m.role === 'tool')!.content).toBe('Paris');
   });
 
@@ -236,7 +243,8 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
     release.open();
     const rest = await following;
     expect(rest.events[0]!.seq).toBe(session.lastSeq + 1);
-    expect(rest.events.at(-1)).toMatchObject({ type: 'run.done', text: 'All done.' });
+    expect(rest.events.at(-1)).toMatchObject({ type: 'run.done' });
+    expect(lastStepText(rest.events)).toBe('All done.');
     const all = await readSse(await fetch(`${url}/sessions/s1/events`));
     expect(plain(reduceAll(rest.events, session.state))).toEqual(plain(reduceAll(all.events)));
     expect(first!.events[0]!.type).toBe('run.start');

@@ -130,6 +130,14 @@ export function coveredSeqs(events: readonly AgentStreamEvent[]): number[] {
 /** Plain JSON, to compare states however they were built. */
 export const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value));
 
+/** The text of a stream's last step (what `run.done` of `agent.stream()` calls `text`; the wire leaves it out of `run.done`). */
+export function lastStepText(events: readonly AgentStreamEvent[]): string {
+  const from = events.findLastIndex((event) => event.type === 'step.start');
+  let text = '';
+  for (const event of events.slice(from + 1)) if (event.type === 'text.delta') text += event.delta;
+  return text;
+}
+
 export const json = (body: unknown, headers: Record<string, string> = {}): RequestInit => ({
   method: 'POST',
   headers: { 'content-type': 'application/json', ...headers },

@@ -116,6 +116,15 @@ export function sequence(events: readonly UnsequencedStreamEvent[], runId = 'run
   return events.map((event, index) => ({ ...event, seq: index + 1, runId, sessionId }) as AgentStreamEvent);
 }
 
+/** Events as a reader of the wire or of the log gets them: `run.done` without `text` (the deltas carried the reply). */
+export function wireForm(events: readonly AgentStreamEvent[]): AgentStreamEvent[] {
+  return events.map((event) => {
+    if (event.type !== 'run.done' || !('text' in event)) return event;
+    const { text: _text, ...rest } = event;
+    return rest;
+  });
+}
+
 /** A random list of events of any type, numbered. */
 export const arbEvents = fc.array(arbUnsequencedEvent, { maxLength: 40 }).map((events) => sequence(events));
 

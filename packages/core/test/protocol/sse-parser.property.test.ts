@@ -158,7 +158,7 @@ describe('createEventStreamDecoder: SSE details', () => {
     // Two marks: the second belongs to the first line ("\ufeffevent: protocol", an unknown
     // field), so the version frame's data arrives as an agent event before any version.
     const twice = createEventStreamDecoder(() => {});
-    expect(() => twice.push(new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, ...bytes]))).toThrow(/before the protocol version frame/);
+    expect(() => twice.push(new Uint8Array([0xef, 0xbb, 0xbf, 0xef, 0xbb, 0xbf, ...bytes]))).toThrow(/before the version frame/);
   });
 
   it('decides a CR at the very end of the stream without waiting for more', () => {

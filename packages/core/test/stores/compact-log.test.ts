@@ -88,6 +88,37 @@ describe('compactEventLog', () => {
     expect(compactEventLog(compacted)).toBe(compacted);
   });
 
+  it('keeps piece sizes as one char code each (older logs kept arrays), resumable from any point either way', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 1, max: 300 }), { minLength: 2, maxLength: 30 }), fc.boolean(), fc.nat(), (sizes, huge, cut) => {
+        const pieces = sizes.map((size, i) => String.fromCharCode(97 + (i % 26)).repeat(huge && i === 1 ? 70_000 : size));
+        const events = numbered(pieces.map((delta) => ({ type: 'text.delta', step: 1, delta })));
+        const compacted = compactEventLog(events);
+        const kept = (compacted as (AgentStreamEvent & { pieceSizes?: unknown })[]).flatMap((event) => (event.pieceSizes === undefined ? [] : [event.pieceSizes]));
+        // (A piece too long for a char code is longer than a merged delta may be: never merged.)
+        for (const packed of kept) expect(typeof packed).toBe('string');
+        // A log written with arrays of sizes (before) resumes the same as one with char codes.
+        const older = compacted.map((event) => {
+          const packed = (event as { pieceSizes?: unknown }).pieceSizes;
+          return typeof packed === 'string' ? { ...event, pieceSizes: Array.from(packed, (c) => c.charCodeAt(0)) } : event;
+        }) as AgentStreamEvent[];
+        const k = cut % (events.length + 1);
+        for (const log of [compacted, older]) expect(reduce([...events.slice(0, k), ...replayAfter(log, k)])).toEqual(reduce(events));
+      }),
+    );
+  });
+
+  it('drops the reply text of run.done (the deltas hold it) and changes nothing else', () => {
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 1, completionTokens: 1 };
+    const events = numbered([{ type: 'text.delta', step: 1, delta: 'Hi' }, { type: 'run.done', finishReason: 'stop', usage, text: 'Hi', steps: 1 }]);
+    const compacted = compactEventLog(events);
+    expect(compacted).not.toBe(events);
+    expect(compacted[2]).toEqual({ type: 'run.done', finishReason: 'stop', usage, steps: 1, seq: 3, runId: run });
+    expect(events[2]).toHaveProperty('text', 'Hi');
+    expect(reduce(compacted)).toEqual(reduce(events));
+    expect(compactEventLog(compacted)).toBe(compacted);
+  });
+
   it('returns the same array when nothing merges', () => {
     const events = numbered([{ type: 'text.delta', step: 1, delta: 'a' }, { type: 'step.start', step: 2 }, { type: 'text.delta', step: 2, delta: 'b' }]);
     expect(compactEventLog(events)).toBe(events);

@@ -1,5 +1,6 @@
 import { describe as vitestDescribe, expect, it } from 'vitest';
 import type { ApprovalRecord } from '../../src/agent/index.js';
+import { leaseStateOf } from '../../src/agent/lease-state.js';
 import { replayAfter, type CheckpointWrite, type CompleteAgentStore, type RunProgress, type RunStart } from '../../src/stores/index.js';
 import type { Message } from '../../src/messages.js';
 
@@ -148,11 +149,11 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
         code: 'LOUSHO_SESSION_LEASE_LOST',
       });
       expect((await store.checkpoints.load('s'))!.messages).toEqual([msg('user', 'hi')]);
-      // The lease and the run's state alone, without the transcript.
-      expect(await store.checkpoints.leaseState?.('s')).toEqual({ leased: true, run: 'running' });
-      expect(await store.checkpoints.leaseState?.('nobody')).toBeUndefined();
+      // The lease and the run's state alone, without the transcript (the store's own `leaseState`, or from `load`).
+      expect(await leaseStateOf(store.checkpoints, 's')).toEqual({ leased: true, run: 'running' });
+      expect(await leaseStateOf(store.checkpoints, 'nobody')).toBeUndefined();
       await store.checkpoints.release('s', 'h2');
-      expect(await store.checkpoints.leaseState?.('s')).toEqual({ leased: false, run: 'running' });
+      expect(await leaseStateOf(store.checkpoints, 's')).toEqual({ leased: false, run: 'running' });
       expect((await store.checkpoints.acquire('s', 'h3')).acquired).toBe(true);
       expect(await store.checkpoints.renew('s', 'h2')).toBe(false);
       expect(await store.checkpoints.renew('s', 'h3')).toBe(true);

@@ -8,7 +8,7 @@ describe('reduceAgentEvents: a turn with an approval', () => {
 
   it('starts from the initial state', () => {
     const initial = initialAgentUIState();
-    expect(initial).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, lastSeq: 0, runId: undefined });
+    expect(initial).toEqual({ messages: [], status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, guardrail: null, lastSeq: 0, runId: undefined });
     expect(reduceAgentEvents(undefined, paused[0]!)).toMatchObject({ status: 'submitted', runId: 'run_1', lastSeq: 1 });
   });
 
@@ -319,5 +319,21 @@ describe('reduceAgentEvents: long transcripts', () => {
     expect(a.messages[200]!.parts).toEqual([{ type: 'text', text: 'A' }]);
     expect(b.messages[200]!.parts).toEqual([{ type: 'text', text: 'B' }]);
     expect(base.messages).toHaveLength(200);
+  });
+});
+
+describe('reduceAgentEvents: a run a guardrail ended', () => {
+  const base = { runId: 'run_g', usage: { inputTokens: 0, outputTokens: 0, totalTokens: 0, estimated: false, modelCalls: 0 } };
+  it('keeps the guardrail of run.done until the next run starts', () => {
+    const guardrail = { name: 'command', stage: 'tool' as const, reason: "'rm -rf /' is denied." };
+    let state = reduceAgentEvents(undefined, { seq: 1, runId: 'run_g', type: 'run.start', model: 'm' });
+    state = reduceAgentEvents(state, { seq: 2, type: 'run.done', finishReason: 'guardrail', text: '', steps: 1, guardrail, ...base } as never);
+    expect(state).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail });
+    // A UI state that went through JSON (a saved session) keeps it.
+    expect(reduceAgentEvents(JSON.parse(JSON.stringify(state)), { seq: 3, runId: 'run_g', type: 'step.start', step: 2 }).guardrail).toEqual(guardrail);
+    state = reduceAgentEvents(state, { seq: 3, runId: 'run_h', type: 'run.start', model: 'm' });
+    expect(state.guardrail).toBeNull();
+    state = reduceAgentEvents(state, { seq: 4, type: 'run.done', finishReason: 'stop', text: 'ok', steps: 1, ...base } as never);
+    expect(state).toMatchObject({ finishReason: 'stop', guardrail: null });
   });
 });

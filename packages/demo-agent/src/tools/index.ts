@@ -3,7 +3,7 @@ import { createEmailTool, type DemoEmail } from './email.js';
 import { createResearchTool } from './research.js';
 import { createWeatherTool } from './weather.js';
 
-export { DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES, type DemoToolName } from './names.js';
+export { DEMO_CODING_TOOL_NAMES, DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES, type DemoToolName } from './names.js';
 export { createWeatherTool, demoWeatherFor, WEATHER_LOOKUP_MS, type DemoWeather } from './weather.js';
 export {
   createResearchTool,

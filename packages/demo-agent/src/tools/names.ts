@@ -17,3 +17,11 @@ export const DEMO_NOTES_TOOL_NAMES = {
   list: 'notes__list_notes',
   search: 'notes__search_notes',
 } as const;
+
+/** The coding tools (over the demo's in-memory project) the demo model calls. */
+export const DEMO_CODING_TOOL_NAMES = {
+  read: 'read_file',
+  edit: 'edit_file',
+  list: 'list_dir',
+  shell: 'shell',
+} as const;

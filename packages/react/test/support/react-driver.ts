@@ -11,8 +11,8 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
       const hook = () => view.result.current;
       return {
         state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, sessionId } = hook();
-          return { messages, status, pendingApproval, error, usage, finishReason, sessionId };
+          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = hook();
+          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
         },
         send: (input) => hook().send(input),
         stop: () => hook().stop(),

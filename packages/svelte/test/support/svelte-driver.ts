@@ -31,8 +31,8 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
       });
       return {
         state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, sessionId } = value;
-          return { messages, status, pendingApproval, error, usage, finishReason, sessionId };
+          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = value;
+          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
         },
         send: (input) => store.send(input),
         stop: () => store.stop(),

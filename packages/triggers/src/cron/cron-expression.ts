@@ -1,6 +1,5 @@
 import { Cron } from 'croner';
-import { SDKError } from '@lousho/core';
-import { TRIGGER_ERROR_CODES } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 import { checkCronFields, WHOLE_EXAMPLE, type CronField } from './cron-fields.js';
 import { canonicalTimeZone, isRepeatedWallTime, localTimeZone } from './time-zone.js';
 
@@ -16,7 +15,7 @@ export class CronExpressionError extends SDKError {
 
   constructor(expression: string, field: CronField | 'expression' | 'timezone', problem: string, example: string) {
     const where = field === 'expression' ? '' : field === 'timezone' ? ' (time zone)' : ` (${field} field)`;
-    super(TRIGGER_ERROR_CODES.LOUSHO_INVALID_CRON_EXPRESSION, `Invalid cron expression '${expression}'${where}: ${problem}. Example: ${example}.`, {
+    super(ERROR_CODES.LOUSHO_INVALID_CRON_EXPRESSION, `Invalid cron expression '${expression}'${where}: ${problem}. Example: ${example}.`, {
       hint: `Cron expressions have five fields: minute hour day-of-month month day-of-week, e.g. ${WHOLE_EXAMPLE}.`,
     });
     this.name = 'CronExpressionError';

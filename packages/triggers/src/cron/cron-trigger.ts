@@ -1,6 +1,6 @@
 import type { AgentInput, ExecutionResult } from '@lousho/core';
-import { invalidConfig, TRIGGER_ERROR_CODES } from '../errors.js';
-import { SDKError } from '@lousho/core';
+import { invalidConfig } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 import {
   consoleLogger,
   defaultHandler,
@@ -76,7 +76,7 @@ export class CronTriggerAdapter implements TriggerAdapter {
 
   async listen(agent: TriggerAgent, onEvent: TriggerHandler = defaultHandler(agent)): Promise<void> {
     if (this.#listening) {
-      throw new SDKError(TRIGGER_ERROR_CODES.LOUSHO_TRIGGER_STATE, 'This CronTriggerAdapter is already listening.', { hint: 'Call stop() first, or create another adapter.' });
+      throw new SDKError(ERROR_CODES.LOUSHO_TRIGGER_STATE, 'This CronTriggerAdapter is already listening.', { hint: 'Call stop() first, or create another adapter.' });
     }
     this.#listening = true;
     this.#arm(agent, onEvent, Date.now());

@@ -1,8 +1,11 @@
 import type { IncomingMessage } from 'node:http';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 
-export class BodyTooLargeError extends Error {
+/** A request body past the adapter's limit (answered 413). */
+export class BodyTooLargeError extends SDKError {
   constructor(readonly limit: number) {
-    super(`The body is larger than the limit of ${limit} bytes.`);
+    super(ERROR_CODES.LOUSHO_BODY_TOO_LARGE, `The body is larger than the limit of ${limit} bytes.`, { hint: 'Send a smaller body, or raise the adapter\'s maxBodyBytes.' });
+    this.name = 'BodyTooLargeError';
   }
 }
 

@@ -1,5 +1,4 @@
-import { SDKError, serializeError } from '@lousho/core';
-import { TRIGGER_ERROR_CODES } from '../errors.js';
+import { ERROR_CODES, SDKError, serializeError } from '@lousho/core';
 import { consoleLogger, defaultHandler, openSession, type TriggerAdapter, type TriggerAgent, type TriggerHandler, type TriggerOptions } from '../trigger.js';
 import { personMessage, SeenEvents, threadOf } from './events.js';
 import { headerValue, type SlackHeaders } from './headers.js';
@@ -39,7 +38,7 @@ export class SlackTriggerAdapter implements TriggerAdapter {
 
   async listen(agent: TriggerAgent, onEvent: TriggerHandler = defaultHandler(agent)): Promise<void> {
     if (this.#target) {
-      throw new SDKError(TRIGGER_ERROR_CODES.LOUSHO_TRIGGER_STATE, 'This SlackTriggerAdapter is already listening.', { hint: 'Call stop() first, or create another adapter.' });
+      throw new SDKError(ERROR_CODES.LOUSHO_TRIGGER_STATE, 'This SlackTriggerAdapter is already listening.', { hint: 'Call stop() first, or create another adapter.' });
     }
     if (!this.#options.signingSecret && !this.#warned) {
       this.#warned = true;
@@ -80,7 +79,7 @@ export class SlackTriggerAdapter implements TriggerAdapter {
     if (body.type === 'url_verification') return { status: 200, body: { challenge: body.challenge } };
     const target = this.#target;
     if (!target) {
-      return { status: 503, body: { error: { code: TRIGGER_ERROR_CODES.LOUSHO_TRIGGER_STATE, message: 'The Slack trigger is not listening.' } } };
+      return { status: 503, body: { error: { code: ERROR_CODES.LOUSHO_TRIGGER_STATE, message: 'The Slack trigger is not listening.' } } };
     }
     const event = personMessage(body);
     if (!event) return { status: 200, body: { ok: true, ignored: true } };

@@ -1,4 +1,4 @@
-import { SDKError } from '@lousho/core';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 
 export interface SlackWebApiOptions {
   /** A bot token (`xoxb-...`) with `chat:write`. */
@@ -16,7 +16,7 @@ export class SlackApiError extends SDKError {
     readonly method: string,
     readonly slackError: string,
   ) {
-    super('LOUSHO_SLACK_API_ERROR', `Slack's ${method} failed: ${slackError}.`, { hint: 'Check the bot token, its scopes (chat:write) and that the bot is in the channel.' });
+    super(ERROR_CODES.LOUSHO_SLACK_API_ERROR, `Slack's ${method} failed: ${slackError}.`, { hint: 'Check the bot token, its scopes (chat:write) and that the bot is in the channel.' });
     this.name = 'SlackApiError';
   }
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES, SDKError, serializeError, webhookChannel, webhookInput, type AgentInput, type WebhookAuth, type WebhookChannel } from '@lousho/core';
-import { invalidConfig, TRIGGER_ERROR_CODES } from '../errors.js';
+import { invalidConfig } from '../errors.js';
 import { isLoopbackHost } from '../node/loopback.js';
 import { BodyTooLargeError, readRawBody } from '../node/read-body.js';
 import { sendError, sendJson } from '../node/responses.js';
@@ -88,7 +88,7 @@ export class WebhookTriggerAdapter implements TriggerAdapter {
 
   async listen(agent: TriggerAgent, onEvent: TriggerHandler = defaultHandler(agent)): Promise<void> {
     if (this.#server.address) {
-      throw new SDKError(TRIGGER_ERROR_CODES.LOUSHO_TRIGGER_STATE, 'This WebhookTriggerAdapter is already listening.', { hint: 'Call stop() first, or create another adapter.' });
+      throw new SDKError(ERROR_CODES.LOUSHO_TRIGGER_STATE, 'This WebhookTriggerAdapter is already listening.', { hint: 'Call stop() first, or create another adapter.' });
     }
     const host = this.#options.host ?? DEFAULT_HOST;
     const logger = this.#options.logger ?? consoleLogger;

@@ -27,6 +27,7 @@ export const vueDriver: BindingDriver = {
         error: chat.error.value,
         usage: chat.usage.value,
         finishReason: chat.finishReason.value,
+        guardrail: chat.guardrail.value,
         sessionId: chat.sessionId.value,
       }),
       send: (input) => chat.send(input),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SDKError } from '../../errors.js';
+import { ERROR_CODES, SDKError } from '../../errors.js';
 import { defineTool } from '../define-tool.js';
 import type { DefinedTool } from '../types.js';
 
@@ -18,7 +18,7 @@ export interface AskQuestionOptions {
 /** `ask_question`: the user's answer (the text given to `approvals.answer()`) becomes the result. */
 export type AskQuestionTool = DefinedTool<'ask_question', AskQuestionArgs, string>;
 
-export const QUESTION_NOT_ANSWERED = 'LOUSHO_QUESTION_NOT_ANSWERED';
+export const QUESTION_NOT_ANSWERED = ERROR_CODES.LOUSHO_QUESTION_NOT_ANSWERED;
 
 /** `ask_question` was executed directly instead of pausing the run for the user's answer. */
 export class QuestionNotAnsweredError extends SDKError {

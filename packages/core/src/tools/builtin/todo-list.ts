@@ -1,4 +1,4 @@
-import { SDKError } from '../../errors.js';
+import { ERROR_CODES, SDKError } from '../../errors.js';
 
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 
@@ -26,7 +26,7 @@ export interface TodoCounts {
   completed: number;
 }
 
-export const INVALID_TODO_LIST = 'LOUSHO_INVALID_TODO_LIST';
+export const INVALID_TODO_LIST = ERROR_CODES.LOUSHO_INVALID_TODO_LIST;
 
 /** The list a `todo_write` call sent breaks a rule; the model receives the message and can retry. */
 export class TodoListError extends SDKError {

@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '../../../errors.js';
 import ipaddr from 'ipaddr.js';
 
 /**
@@ -198,9 +199,7 @@ export function compileAddressMatcher(entry: string): AddressMatcher {
   try {
     network = entry.includes('/') ? ipaddr.parseCIDR(entry) : wholeAddress(ipaddr.parse(entry));
   } catch {
-    throw new TypeError(
-      `allowedAddresses entry '${entry}' is not an IP address or CIDR range; use forms like '10.0.0.5' or '10.0.0.0/8'.`,
-    );
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `allowedAddresses entry '${entry}' is not an IP address or CIDR range; use forms like '10.0.0.5' or '10.0.0.0/8'.`, { hint: `Fix or remove the allowedAddresses entry.` });
   }
   return {
     source: entry,

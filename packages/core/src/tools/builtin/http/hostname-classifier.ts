@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '../../../errors.js';
 import type { AddressCategory } from './address-classifier.js';
 
 export interface HostnameClassification {
@@ -69,9 +70,7 @@ export function compileHostMatcher(entry: string): (hostname: string) => boolean
   const pattern = normalizeHostname(entry);
   const rest = pattern.startsWith('*.') ? pattern.slice(2) : pattern;
   if (rest.length === 0 || /[/\s@*?#]/.test(rest)) {
-    throw new TypeError(
-      `allowedHosts entry '${entry}' is not a hostname; use forms like 'api.example.com' or '*.example.com'.`,
-    );
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `allowedHosts entry '${entry}' is not a hostname; use forms like 'api.example.com' or '*.example.com'.`, { hint: `Fix or remove the allowedHosts entry.` });
   }
   if (pattern.startsWith('*.')) {
     const suffix = pattern.slice(1); // ".example.com"

@@ -1,28 +1,28 @@
-import { SDKError } from '../../../errors.js';
+import { ERROR_CODES, SDKError } from '../../../errors.js';
 import type { AddressClassification } from './address-classifier.js';
 
-/** Stable codes of the `http` tool's failures. */
+/** The `http` tool's codes by short name (each is in `ERROR_CODES` under its full name). */
 export const HTTP_TOOL_ERROR_CODES = {
   /** The URL is not absolute, cannot be parsed, or carries credentials. */
-  INVALID_URL: 'LOUSHO_HTTP_INVALID_URL',
+  INVALID_URL: ERROR_CODES.LOUSHO_HTTP_INVALID_URL,
   /** The scheme is not http: or https:. */
-  SCHEME_NOT_ALLOWED: 'LOUSHO_HTTP_SCHEME_NOT_ALLOWED',
+  SCHEME_NOT_ALLOWED: ERROR_CODES.LOUSHO_HTTP_SCHEME_NOT_ALLOWED,
   /** The request cannot be sent as given (e.g. a body on a GET). */
-  INVALID_REQUEST: 'LOUSHO_HTTP_INVALID_REQUEST',
+  INVALID_REQUEST: ERROR_CODES.LOUSHO_HTTP_INVALID_REQUEST,
   /** A request header the tool sets itself (host, content-length, ...) was given. */
-  HEADER_NOT_ALLOWED: 'LOUSHO_HTTP_HEADER_NOT_ALLOWED',
+  HEADER_NOT_ALLOWED: ERROR_CODES.LOUSHO_HTTP_HEADER_NOT_ALLOWED,
   /** The SSRF guard refused the destination before connecting. */
-  DESTINATION_REFUSED: 'LOUSHO_HTTP_DESTINATION_REFUSED',
+  DESTINATION_REFUSED: ERROR_CODES.LOUSHO_HTTP_DESTINATION_REFUSED,
   /** The hostname could not be resolved. */
-  DNS_FAILED: 'LOUSHO_HTTP_DNS_FAILED',
+  DNS_FAILED: ERROR_CODES.LOUSHO_HTTP_DNS_FAILED,
   /** More redirects than `maxRedirects`. */
-  TOO_MANY_REDIRECTS: 'LOUSHO_HTTP_TOO_MANY_REDIRECTS',
+  TOO_MANY_REDIRECTS: ERROR_CODES.LOUSHO_HTTP_TOO_MANY_REDIRECTS,
   /** The request took longer than `timeoutMs`. */
-  TIMEOUT: 'LOUSHO_HTTP_TIMEOUT',
+  TIMEOUT: ERROR_CODES.LOUSHO_HTTP_TIMEOUT,
   /** Connecting, sending or reading failed. */
-  REQUEST_FAILED: 'LOUSHO_HTTP_REQUEST_FAILED',
+  REQUEST_FAILED: ERROR_CODES.LOUSHO_HTTP_REQUEST_FAILED,
   /** The runtime cannot run the chosen transport. */
-  UNSUPPORTED_RUNTIME: 'LOUSHO_HTTP_UNSUPPORTED_RUNTIME',
+  UNSUPPORTED_RUNTIME: ERROR_CODES.LOUSHO_HTTP_UNSUPPORTED_RUNTIME,
 } as const;
 
 export type HttpToolErrorCode = (typeof HTTP_TOOL_ERROR_CODES)[keyof typeof HTTP_TOOL_ERROR_CODES];

@@ -1,0 +1,13 @@
+import type { AgentUIState } from '@lousho/build-ai-agent';
+
+/** Why a run ended on a guardrail: which one, at what stage, and its reason. */
+export function GuardrailNotice({ guardrail }: { guardrail: NonNullable<AgentUIState['guardrail']> }) {
+  return (
+    <div className="guardrail-notice" role="status" data-testid="guardrail">
+      <strong>Stopped by a guardrail.</strong> <span data-testid="guardrail-reason">{guardrail.reason}</span>
+      <code>
+        {guardrail.name} · {guardrail.stage}
+      </code>
+    </div>
+  );
+}

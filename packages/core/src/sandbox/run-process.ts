@@ -1,0 +1,155 @@
+import { ERROR_CODES } from '../errors.js';
+import { nodeBuiltin, hostEnv } from '../runtime/node-builtins.js';
+import { nodeProcess, type NodeChildProcess, type NodeChildProcessModule } from '../runtime/node-types.js';
+import { WorkspaceError } from '../workspace/errors.js';
+import { OutputBuffer } from '../workspace/output-buffer.js';
+import type { ExecResult } from '../workspace/types.js';
+
+export interface ProcessSpec {
+  argv: readonly string[];
+  cwd: string;
+  env: Record<string, string>;
+  timeoutMs?: number;
+  maxOutputBytes: number;
+  signal?: AbortSignal;
+  stdin?: string;
+  /** After SIGTERM, how long the process group has before SIGKILL (default 1000 ms). */
+  killGraceMs?: number;
+}
+
+/** Variables every command gets, so tools behave predictably without the host's environment. */
+const BASE_ENV = { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/**
+ * The environment of a sandboxed command: a minimal base, the host variables named in `inherit`
+ * (only `PATH` by default, so no secret of the host leaks in), then `env`.
+ */
+export function minimalEnv(inherit: readonly string[], home: string, env: Record<string, string> = {}): Record<string, string> {
+  const host = hostEnv();
+  const out: Record<string, string> = { ...BASE_ENV, HOME: home, PATH: DEFAULT_PATH };
+  for (const name of inherit) {
+    const value = host[name];
+    if (value !== undefined) out[name] = value;
+  }
+  return { ...out, ...env };
+}
+
+/** A running process group, so a sandbox can kill everything on dispose. */
+export interface RunningProcess {
+  kill(): void;
+}
+
+/**
+ * Runs `argv` in a process group of its own and waits for it. A timeout or an abort kills the whole
+ * group (SIGTERM, then SIGKILL after a grace period); so does the main process ending, so nothing
+ * it started in the background outlives it. Output is capped. An abort rejects with the signal's
+ * reason once the group is gone.
+ */
+export function runProcess(spec: ProcessSpec, who: string, track?: Set<RunningProcess>): Promise<ExecResult> {
+  const cp = nodeBuiltin<NodeChildProcessModule>('node:child_process', who);
+  const started = Date.now();
+  if (spec.signal?.aborted) return Promise.reject(abortReason(spec.signal));
+  return new Promise<ExecResult>((resolve, reject) => {
+    let child: NodeChildProcess;
+    try {
+      child = cp.spawn(spec.argv[0]!, spec.argv.slice(1), {
+        cwd: spec.cwd,
+        env: spec.env,
+        detached: true,
+        stdio: [spec.stdin !== undefined ? 'pipe' : 'ignore', 'pipe', 'pipe'],
+        windowsHide: true,
+      });
+    } catch (error) {
+      reject(spawnError(spec, error));
+      return;
+    }
+    const stdout = new OutputBuffer(spec.maxOutputBytes);
+    const stderr = new OutputBuffer(spec.maxOutputBytes);
+    child.stdout!.on('data', (chunk: Uint8Array) => stdout.push(chunk));
+    child.stderr!.on('data', (chunk: Uint8Array) => stderr.push(chunk));
+    if (spec.stdin !== undefined) {
+      child.stdin!.on('error', () => {});
+      child.stdin!.end(spec.stdin);
+    }
+
+    let timedOut = false;
+    let aborted = false;
+    let exited = false;
+    let settled = false;
+    let killTimer: ReturnType<typeof setTimeout> | undefined;
+    const killGroup = (signal: 'SIGTERM' | 'SIGKILL') => {
+      if (child.pid === undefined) return;
+      try {
+        // A negative pid is the process group: the command and everything it started.
+        nodeProcess()!.kill(-child.pid, signal);
+      } catch {
+        // Already gone.
+      }
+    };
+    const stop = () => {
+      killGroup('SIGTERM');
+      killTimer ??= setTimeout(() => killGroup('SIGKILL'), spec.killGraceMs ?? 1000);
+    };
+    const handle: RunningProcess = { kill: () => killGroup('SIGKILL') };
+    track?.add(handle);
+
+    const timer = spec.timeoutMs !== undefined ? setTimeout(() => ((timedOut = true), stop()), spec.timeoutMs) : undefined;
+    const onAbort = () => {
+      aborted = true;
+      stop();
+    };
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+
+    const finish = (result: ExecResult | undefined, error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      clearTimeout(killTimer);
+      spec.signal?.removeEventListener('abort', onAbort);
+      track?.delete(handle);
+      if (error !== undefined) reject(error);
+      else if (aborted) reject(abortReason(spec.signal!));
+      else resolve(result!);
+    };
+
+    child.on('error', (error) => {
+      if (!exited) finish(undefined, spawnError(spec, error));
+    });
+    child.on('exit', (code, signal) => {
+      exited = true;
+      // The main process is done: whatever it left running in its group goes with it.
+      killGroup('SIGKILL');
+      const result = (): ExecResult => ({
+        exitCode: code,
+        ...(signal ? { signal } : {}),
+        stdout: stdout.text(),
+        stderr: stderr.text(),
+        timedOut,
+        truncated: stdout.truncated || stderr.truncated,
+        durationMs: Date.now() - started,
+      });
+      // Output still in the pipes arrives before 'close'. A process that left the group (setsid)
+      // could hold them open forever: stop waiting after a moment.
+      const late = setTimeout(() => {
+        child.stdout?.destroy();
+        child.stderr?.destroy();
+        finish(result());
+      }, 500);
+      child.once('close', () => {
+        clearTimeout(late);
+        finish(result());
+      });
+    });
+  });
+}
+
+function abortReason(signal: AbortSignal): unknown {
+  return signal.reason ?? new DOMException('The operation was aborted.', 'AbortError');
+}
+
+function spawnError(spec: ProcessSpec, error: unknown): WorkspaceError {
+  const code = (error as { code?: string } | null)?.code;
+  const detail = code === 'ENOENT' ? `'${spec.argv[0]}' or the directory '${spec.cwd}' does not exist` : error instanceof Error ? error.message : String(error);
+  return new WorkspaceError(ERROR_CODES.LOUSHO_WORKSPACE_IO, `Could not start the command: ${detail}.`, { cause: error });
+}

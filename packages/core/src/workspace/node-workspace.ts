@@ -1,0 +1,226 @@
+import { ERROR_CODES, SDKError } from '../errors.js';
+import { nodeBuiltin } from '../runtime/node-builtins.js';
+import type { NodeFileHandle, NodeDirent, NodeFs, NodePath, NodeStats } from '../runtime/node-types.js';
+import { minimalEnv, runProcess } from '../sandbox/run-process.js';
+import { notFound, outsideRoot, unsuitable, WorkspaceError } from './errors.js';
+import { confinePath, displayPath } from './paths.js';
+import type { ExecOptions, ExecResult, FsEntry, FsEntryType, FsProvider, FsStat, ShellProvider } from './types.js';
+
+type Fs = NodeFs;
+type Path = NodePath;
+
+/** Options of `new NodeWorkspace()`. */
+export interface NodeWorkspaceOptions {
+  /** The directory the workspace is confined to (absolute; it must exist). */
+  root: string;
+  /** Variables every command gets (on top of a minimal `PATH`, `HOME`, `LANG`). */
+  env?: Record<string, string>;
+  /** Host variables passed through to commands by name (default `['PATH']`). */
+  inheritEnv?: readonly string[];
+  /** The shell for command lines (default `/bin/sh`). */
+  shell?: string;
+  /** Default time limit of a command (default 120,000 ms). */
+  timeoutMs?: number;
+  /** Default cap on each of stdout and stderr (default 1 MiB). */
+  maxOutputBytes?: number;
+}
+
+/**
+ * A real directory as a workspace: files (`FsProvider`) and commands (`ShellProvider`). Every path
+ * is confined to `root`: `..`, absolute paths elsewhere and symlinks that lead out are refused
+ * (`LOUSHO_WORKSPACE_PATH_OUTSIDE`). Commands run in the root (or a directory inside it) with a
+ * minimal environment, in a process group that a timeout or an abort kills whole. The commands
+ * themselves are not confined to the root: give the agent a `SandboxShell` over a container for
+ * that. Node only (loaded through `process.getBuiltinModule`).
+ */
+export class NodeWorkspace implements FsProvider, ShellProvider {
+  /** The root as given. */
+  readonly root: string;
+  readonly #options: NodeWorkspaceOptions;
+  #realRoot: string | undefined;
+
+  constructor(options: NodeWorkspaceOptions) {
+    if (typeof options?.root !== 'string' || !options.root.startsWith('/')) {
+      throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `NodeWorkspace needs an absolute root directory, got ${JSON.stringify(options?.root)}.`, {
+        hint: "e.g. new NodeWorkspace({ root: path.resolve('project') })",
+      });
+    }
+    this.root = options.root.replace(/(.)\/+$/, '$1');
+    this.#options = options;
+  }
+
+  #fs(): Fs {
+    return nodeBuiltin<Fs>('node:fs', 'NodeWorkspace');
+  }
+
+  #path(): Path {
+    return nodeBuiltin<Path>('node:path', 'NodeWorkspace');
+  }
+
+  /** The root with symlinks resolved (checked once: it must be a directory). */
+  async #root(): Promise<string> {
+    if (this.#realRoot) return this.#realRoot;
+    const fs = this.#fs();
+    let real: string;
+    try {
+      real = await fs.promises.realpath(this.root);
+    } catch (error) {
+      throw new WorkspaceError(ERROR_CODES.LOUSHO_WORKSPACE_NOT_FOUND, `The workspace root '${this.root}' does not exist.`, { cause: error, hint: 'Create the directory first.' });
+    }
+    if (!(await fs.promises.stat(real)).isDirectory()) throw new WorkspaceError(ERROR_CODES.LOUSHO_WORKSPACE_NOT_FOUND, `The workspace root '${this.root}' is not a directory.`);
+    return (this.#realRoot = real);
+  }
+
+  #inside(realRoot: string, real: string): boolean {
+    return real === realRoot || real.startsWith(realRoot.endsWith('/') ? realRoot : `${realRoot}/`);
+  }
+
+  /**
+   * The real path of a workspace path, checked to be inside the root once every symlink on the way
+   * is resolved. `missingOk`: the path may not exist yet (a file about to be written); then its
+   * deepest existing ancestor is what is checked.
+   */
+  async #resolve(path: string, missingOk = false): Promise<{ rel: string; real: string; exists: boolean }> {
+    const realRoot = await this.#root();
+    // An absolute path is accepted inside the root as given or as resolved.
+    const rel = path.startsWith('/') && (path === realRoot || path.startsWith(`${realRoot}/`)) ? confinePath(path, realRoot) : confinePath(path, this.root);
+    const fs = this.#fs();
+    const p = this.#path();
+    const absolute = rel === '' ? realRoot : p.join(realRoot, rel);
+    try {
+      const real = await fs.promises.realpath(absolute);
+      if (!this.#inside(realRoot, real)) throw outsideRoot(path, 'a symlink on the way leads outside the workspace root');
+      return { rel, real, exists: true };
+    } catch (error) {
+      if (error instanceof WorkspaceError) throw error;
+      if ((error as { code?: string }).code !== 'ENOENT' && (error as { code?: string }).code !== 'ENOTDIR') throw ioError(path, error);
+    }
+    // A link whose target is missing must not be written through: it could point anywhere.
+    const link = await fs.promises.lstat(absolute).catch(() => undefined);
+    if (link?.isSymbolicLink()) throw outsideRoot(path, 'it is a symlink to a path that does not exist');
+    if (!missingOk) throw notFound(displayPath(rel));
+    let ancestor = p.dirname(absolute);
+    for (;;) {
+      const real = await fs.promises.realpath(ancestor).catch(() => undefined);
+      if (real !== undefined) {
+        if (!this.#inside(realRoot, real)) throw outsideRoot(path, 'a symlink on the way leads outside the workspace root');
+        return { rel, real: p.join(real, p.relative(ancestor, absolute)), exists: false };
+      }
+      const linked = await fs.promises.lstat(ancestor).catch(() => undefined);
+      if (linked?.isSymbolicLink()) throw outsideRoot(path, 'a symlink on the way points to a path that does not exist');
+      ancestor = p.dirname(ancestor);
+    }
+  }
+
+  async stat(path: string): Promise<FsStat | undefined> {
+    let resolved;
+    try {
+      resolved = await this.#resolve(path);
+    } catch (error) {
+      if (error instanceof WorkspaceError && error.code === ERROR_CODES.LOUSHO_WORKSPACE_NOT_FOUND) return undefined;
+      throw error;
+    }
+    const s = await this.#fs().promises.stat(resolved.real);
+    return { type: typeOf(s), size: s.isFile() ? s.size : 0, mtimeMs: s.mtimeMs };
+  }
+
+  async readFile(path: string, options: { maxBytes?: number } = {}): Promise<Uint8Array> {
+    const { rel, real } = await this.#resolve(path);
+    const fs = this.#fs();
+    let handle: NodeFileHandle;
+    try {
+      // O_NOFOLLOW: if the file was swapped for a symlink since it was checked, the open fails.
+      handle = await fs.promises.open(real, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
+    } catch (error) {
+      throw ioError(path, error);
+    }
+    try {
+      const s = await handle.stat();
+      if (s.isDirectory()) throw unsuitable(rel, `'${displayPath(rel)}' is a directory.`);
+      if (!s.isFile()) throw unsuitable(rel, `'${rel}' is not a regular file.`);
+      const length = Math.min(s.size, options.maxBytes ?? s.size);
+      const buffer = new Uint8Array(length);
+      let read = 0;
+      while (read < length) {
+        const { bytesRead } = await handle.read(buffer, read, length - read, read);
+        if (bytesRead === 0) break;
+        read += bytesRead;
+      }
+      return buffer.subarray(0, read);
+    } finally {
+      await handle.close();
+    }
+  }
+
+  async writeFile(path: string, data: string | Uint8Array): Promise<void> {
+    const { rel, real, exists } = await this.#resolve(path, true);
+    if (rel === '') throw unsuitable(rel, 'The workspace root is a directory.');
+    const fs = this.#fs();
+    try {
+      if (!exists) await fs.promises.mkdir(this.#path().dirname(real), { recursive: true });
+      const handle = await fs.promises.open(real, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, 0o644);
+      try {
+        await handle.writeFile(data);
+      } finally {
+        await handle.close();
+      }
+    } catch (error) {
+      throw ioError(path, error);
+    }
+  }
+
+  async readDir(path: string): Promise<FsEntry[]> {
+    const { rel, real } = await this.#resolve(path);
+    const fs = this.#fs();
+    let dirents: NodeDirent[];
+    try {
+      dirents = await fs.promises.readdir(real, { withFileTypes: true });
+    } catch (error) {
+      if ((error as { code?: string }).code === 'ENOTDIR') throw unsuitable(rel, `'${displayPath(rel)}' is not a directory.`);
+      throw ioError(path, error);
+    }
+    const entries = await Promise.all(
+      dirents.map(async (d): Promise<FsEntry> => {
+        const type: FsEntryType = d.isFile() ? 'file' : d.isDirectory() ? 'directory' : d.isSymbolicLink() ? 'symlink' : 'other';
+        const size = type === 'file' ? ((await fs.promises.lstat(`${real}/${d.name}`).catch(() => undefined))?.size ?? 0) : 0;
+        return { name: d.name, type, size };
+      }),
+    );
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /** Runs one command line in a directory of the workspace (its root unless `cwd` names another). */
+  async exec(command: string, options: ExecOptions = {}): Promise<ExecResult> {
+    if (typeof command !== 'string' || command.length === 0) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'exec() needs a command line (a non-empty string).');
+    const realRoot = await this.#root();
+    const { rel, real } = await this.#resolve(options.cwd ?? '.');
+    const s = await this.#fs().promises.stat(real);
+    if (!s.isDirectory()) throw unsuitable(rel, `'${displayPath(rel)}' is not a directory; commands run in a directory.`);
+    const o = this.#options;
+    return runProcess(
+      {
+        argv: [o.shell ?? '/bin/sh', '-c', command],
+        cwd: real,
+        env: minimalEnv(o.inheritEnv ?? ['PATH'], realRoot, { ...o.env, ...options.env }),
+        timeoutMs: options.timeoutMs ?? o.timeoutMs ?? 120_000,
+        maxOutputBytes: options.maxOutputBytes ?? o.maxOutputBytes ?? 1024 * 1024,
+        ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+      },
+      'NodeWorkspace',
+    );
+  }
+}
+
+function typeOf(s: NodeStats): FsEntryType {
+  return s.isFile() ? 'file' : s.isDirectory() ? 'directory' : s.isSymbolicLink() ? 'symlink' : 'other';
+}
+
+function ioError(path: string, error: unknown): WorkspaceError {
+  const code = (error as { code?: string } | null)?.code;
+  if (code === 'ENOENT') return notFound(path);
+  if (code === 'ELOOP') return outsideRoot(path, 'it is a symlink, which the workspace does not follow here');
+  if (code === 'EISDIR') return unsuitable(path, `'${path}' is a directory.`);
+  const detail = code ?? (error instanceof Error ? error.message : String(error));
+  return new WorkspaceError(ERROR_CODES.LOUSHO_WORKSPACE_IO, `Could not access '${path}' (${detail}).`, { path, cause: error });
+}

@@ -1,0 +1,59 @@
+import { isAbortError, type ExecutionResult, type ToolCallRecord } from '@lousho/core';
+import { evalError } from './errors.js';
+import type { Eval, EvalOutput, EvalToolCall } from './types.js';
+
+/** Runs one case's input on the eval's agent (in a new session) and describes what it did. */
+export async function runTarget(ev: Eval<any, any>, input: unknown, signal: AbortSignal, timeoutMs: number | undefined): Promise<EvalOutput> {
+  const timeout = timeoutMs !== undefined ? AbortSignal.timeout(timeoutMs) : undefined;
+  const runSignal = timeout ? AbortSignal.any([signal, timeout]) : signal;
+  const started = performance.now();
+  let result: ExecutionResult;
+  try {
+    if (!ev.agent) throw evalError('LOUSHO_EVAL_INVALID', `Eval '${ev.name}' runs a flow, and running flows in evals needs @lousho/flows, which this version does not have yet.`, 'Evaluate the flow’s agents with `agent` for now.');
+    result = await ev.agent.send(input as never, { signal: runSignal });
+  } catch (error) {
+    if (timeout?.aborted && !signal.aborted && isAbortError(error)) throw timedOut(timeoutMs!);
+    throw error;
+  }
+  const durationMs = performance.now() - started;
+  if (timeout?.aborted && !signal.aborted && result.finishReason === 'aborted') throw timedOut(timeoutMs!);
+  return {
+    text: result.text,
+    ...(result.object !== undefined ? { object: result.object } : {}),
+    toolCalls: toolCallsInCallOrder(result),
+    usage: result.usage,
+    steps: result.steps,
+    finishReason: result.finishReason,
+    durationMs,
+    result,
+  };
+}
+
+function timedOut(ms: number) {
+  return evalError('LOUSHO_EVAL_TIMEOUT', `The run took longer than ${ms} ms and was stopped.`, 'Raise the eval’s timeoutMs, or look at why the run is slow (a tool, the model).');
+}
+
+/**
+ * The run's tool calls in the order the model asked for them. `result.toolCalls` lists calls as
+ * they finished (parallel calls in completion order); the transcript keeps the model's order.
+ */
+export function toolCallsInCallOrder(result: Pick<ExecutionResult, 'messages' | 'toolCalls'>): EvalToolCall[] {
+  const records = new Map<string, ToolCallRecord>(result.toolCalls.map((r) => [r.toolCallId, r]));
+  const calls: EvalToolCall[] = [];
+  for (const message of result.messages) {
+    if (message.role !== 'assistant' || !message.toolCalls) continue;
+    for (const call of message.toolCalls) {
+      const record = records.get(call.id);
+      calls.push(record ? { name: call.name, args: record.args, result: record.result, isError: record.isError } : { name: call.name, args: parseArgs(call.arguments), result: undefined, isError: false });
+    }
+  }
+  return calls;
+}
+
+function parseArgs(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
