@@ -568,7 +568,12 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   setDelegationHandle(agent, {
     async setup(ctx, fixedModel) {
       const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, ctx, fixedModel, mcp);
-      return { model: fixedModel ?? resolved.model, deps: baseDeps(resolved, false) };
+      return {
+        model: fixedModel ?? resolved.model,
+        deps: baseDeps(resolved, false),
+        ...(config.traceExporter ? { traceExporter: config.traceExporter } : {}),
+        ...(config.description ? { description: config.description } : {}),
+      };
     },
   });
   return agent;

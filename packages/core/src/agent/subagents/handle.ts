@@ -1,3 +1,4 @@
+import type { TraceExporter } from '../../tracing/types.js';
 import type { LoopDeps } from '../loop-deps.js';
 import type { RunConfigContext } from '../types.js';
 
@@ -5,6 +6,10 @@ import type { RunConfigContext } from '../types.js';
 export interface ChildSetup {
   model: string;
   deps: Omit<LoopDeps, 'emit' | 'signal'>;
+  /** The agent's own `traceExporter`; without one it traces with the lead's. */
+  traceExporter?: TraceExporter;
+  /** For its `invoke_agent` span. */
+  description?: string;
 }
 
 /** What `createAgent()` gives an agent so another agent's run can run it as a nested run. */

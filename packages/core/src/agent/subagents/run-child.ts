@@ -2,6 +2,7 @@ import { ERROR_CODES, SDKError } from '../../errors.js';
 import type { AgentListenerEvent, UnsequencedStreamEvent } from '../../events/types.js';
 import { abortError } from '../../providers/abort.js';
 import type { ToolExecutionContext } from '../../tools/types.js';
+import { RunTracer, runTraceOptions } from '../../tracing/run-tracer.js';
 import { emptyUsage } from '../../usage/tracker.js';
 import type { Agent } from '../create-agent.js';
 import { interruptedBatch } from '../durable.js';
@@ -55,14 +56,24 @@ export async function runChild(agent: unknown, name: string, prompt: string, ctx
   if (!snapshot.model) snapshot.model = setup.model;
   (home.children ??= {})[ctx.toolCallId] = snapshot;
   const deps = childDeps(parent, setup.deps, ref, () => parent.checkpoint?.(home));
+  // Traced like a run nested in the delegating call: its `invoke_agent` span (and under it its
+  // model and tool calls) is a child of the call's `execute_tool` span (`ctx.trace`).
+  const trace = runTraceOptions(setup.traceExporter, ctx.trace, { name, description: setup.description });
+  const tracer = trace && RunTracer.begin(trace, snapshot, continuation !== undefined);
+  if (tracer) {
+    deps.tracer = tracer;
+    tracer.configure(deps);
+  }
 
   let outcome;
   try {
     outcome = await runLoop(deps, snapshot, continuation);
   } catch (error) {
+    tracer?.fail(error);
     count(scope, snapshot);
     throw error;
   }
+  tracer?.finish(outcome.finishReason, outcome.paused?.approval.approvalId);
   if (outcome.paused) return new ChildPaused({ ...outcome.paused.approval, subagent: outcome.paused.approval.subagent ?? ref });
 
   emitListener(deps, { type: 'finish', runId: snapshot.runId, finishReason: outcome.finishReason, usage: snapshot.usage, text: outcome.text });
