@@ -1,6 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { loadSubagents } from '../ui-state/load-subagents.js';
-import { nest, reduceEvent } from '../ui-state/reduce.js';
+import { reduceEvent } from '../ui-state/reduce.js';
 import { initialAgentUIState } from '../ui-state/snapshot.js';
 import type { AgentUIState } from '../ui-state/types.js';
 import { AgentClientError } from './errors.js';
@@ -28,6 +27,11 @@ const DESTROYED = 'LOUSHO_CLIENT_DESTROYED';
 const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
+
+/** The reducer: without sub-agent nesting until a sub-agent's event loads it (see `apply`). */
+let reduce: typeof reduceEvent = reduceEvent;
+/** The last load of the nesting. */
+let nesting: Promise<unknown> | undefined;
 
 /** An error with a string `code` as it is; a failed `fetch` (a TypeError) as `LOUSHO_NETWORK_ERROR`, anything else as `LOUSHO_INTERNAL`. */
 const coded = (error: any): AgentClientError =>
@@ -76,10 +80,6 @@ export function createClientCore(
   let lastNotify = -Infinity;
   /** The state under `status: 'reconnecting'` while that is shown (the reducer never makes that status). */
   let underReconnecting: AgentUIState | undefined;
-  /** Events received while the sub-agent nesting loads, in order (see `apply`). */
-  let held: AgentStreamEvent[] | undefined;
-  /** Settles once the events held last are applied. */
-  let flushed: Promise<unknown> | undefined;
 
   /** The session id in `storage`; storage can be blocked (privacy settings): then nothing is remembered. */
   function stored(method: 'getItem' | 'setItem' | 'removeItem', value?: string): string | null | undefined {
@@ -164,32 +164,21 @@ export function createClientCore(
   function apply(event: AgentStreamEvent): void {
     // (Every event of a session has its `seq`: both transports read a session's log.)
     const { seq } = event;
-    const last = seen;
     if (seq <= seen) return;
     // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
     // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
     // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
-    if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
+    // A sub-agent's event needs the reducer's nesting, which is loaded on demand: the first one is
+    // taken like a gap once that has loaded (`nesting`): the session is re-read, as the server built it.
+    if (
+      ((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1 ||
+      (event.subagent && reduce == reduceEvent && ((nesting = import('../ui-state/subagents.js').then((m) => (reduce = m.reduceAgentEvents))), 1))
+    )
+      throw { code: 'LOUSHO_STREAM_GAP' };
     seen = seq;
-    // The reducer nests a sub-agent's events with a module loaded on demand: from the first such
-    // event until it is there, events wait in `held`, then are applied in order. A failed load
-    // forgets them and rewinds `seen`: the stream is resumed from the first of them (and the load tried again).
-    if (held) held.push(event);
-    else if (event.subagent && !nest) {
-      const mine = (held = [event]);
-      flushed = loadSubagents().then(
-        () => held === mine && mine.forEach(take, (held = undefined)),
-        () => held === mine && ((held = undefined), (seen = last)),
-      );
-    } else take(event);
-  }
-
-  /** Applies one event to the state (`apply` has checked its `seq`). */
-  function take(event: AgentStreamEvent): void {
-    const { seq } = event;
     let next: AgentUIState;
     try {
-      next = reduceEvent(state, event);
+      next = reduce(state, event);
     } catch (cause) {
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is not an event.`, { cause });
     }
@@ -253,14 +242,13 @@ export function createClientCore(
             // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
             if (leg === controller) apply(event);
           });
-          // Events held for the sub-agent module count as read once they are applied.
-          await flushed;
         } catch (error) {
           failure = error;
         }
         if (signal.aborted) return;
         const code = failure?.code;
         if (code === 'LOUSHO_STREAM_GAP') {
+          await nesting;
           // The server's log no longer has what we missed: take the session as it is now.
           if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
         } else if (failure && (read ? /^LOUSHO_STREAM_/.test(code) : open !== followOpener || !(failure instanceof TypeError || failure?.status > 501))) {
@@ -428,7 +416,6 @@ export function createClientCore(
       serverRunning = false;
       client.sessionId = sessionId = undefined;
       seen = 0;
-      held = undefined;
       stored('removeItem');
       started = Promise.resolve(); // a new session has nothing to restore
       setState(initialAgentUIState());

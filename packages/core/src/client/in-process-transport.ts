@@ -1,7 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { startRun, type EventFeed } from './event-feed.js';
 import { followSession } from './follow-session.js';
-import { loadSubagents } from '../ui-state/load-subagents.js';
 import { sessionUIState } from './session-view.js';
 import type { ClientAgent, ClientTransport, EventReader } from './types.js';
 
@@ -40,9 +39,8 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
     async load(sessionId) {
       // From the agent's store first: a session from before a restart, or changed by another process.
       await agent.sessions.load(sessionId);
-      // The log may hold sub-agents' events: the reducer's nesting, from the client's own on-demand chunk.
-      await loadSubagents();
-      const view = sessionUIState(agent.sessions, sessionId);
+      // The reducer with sub-agent nesting, from the client's own on-demand chunk (client-core.ts).
+      const view = sessionUIState((await import('../ui-state/subagents.js')).reduceAgentEvents, agent.sessions, sessionId);
       return view && { state: view.state, running: view.session.status === 'running' };
     },
     send(sessionId, input, metadata, signal) {

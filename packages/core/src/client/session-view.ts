@@ -2,24 +2,23 @@ import type { AgentSessions, SessionState } from '../agent/create-agent.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import { stateFromTranscript, type AgentUIState } from '../ui-state/index.js';
-import { reduceEvent } from '../ui-state/reduce.js';
+import type { reduceAgentEvents } from '../ui-state/subagents.js';
+
+/** `reduceAgentEvents`, passed in: the in-process transport's chunk loads it on demand (importing it here would cost every HTTP client a preload list). */
+export type Reducer = typeof reduceAgentEvents;
 
 /**
  * The UI state a session's event log builds: the transcript's first `runStartIndex` messages (a
  * session whose older runs were logged by a version that kept only the latest run's events; 0
  * otherwise), then the logged events, up to `throughSeq` when given. It is exactly what a client
  * that followed the session from its start built live: the log holds every run, compacted.
- *
- * The sub-agent nesting must be loaded first (`nestSubagents()` on a server, `loadSubagents()` in
- * the in-process transport): this module is in the in-process transport's chunk, which must not
- * import the nesting statically (it would cost the HTTP client a preload list; docs/protocol.md, "Size").
  */
-export function stateFromSessionLog(messages: readonly Message[], runStartIndex: number, log: readonly AgentStreamEvent[], throughSeq = Infinity): AgentUIState {
+export function stateFromSessionLog(reduce: Reducer, messages: readonly Message[], runStartIndex: number, log: readonly AgentStreamEvent[], throughSeq = Infinity): AgentUIState {
   const first = log[0] as (AgentStreamEvent & { fromSeq?: number }) | undefined;
   let state = stateFromTranscript(messages.slice(0, runStartIndex), null, { lastSeq: first ? (first.fromSeq ?? first.seq) - 1 : 0 });
   for (const event of log) {
     if (event.seq > throughSeq) break;
-    state = reduceEvent(state, event);
+    state = reduce(state, event);
   }
   return state;
 }
@@ -30,7 +29,7 @@ export function stateFromSessionLog(messages: readonly Message[], runStartIndex:
  * approval decisions, errors), a run still going shows its partial reply, and an ended one its
  * pending approval, error or stop; events after `state.lastSeq` continue it exactly.
  */
-export function sessionUIState(sessions: Pick<AgentSessions, 'get' | 'eventsAfter'>, sessionId: string): { session: SessionState; state: AgentUIState } | undefined {
+export function sessionUIState(reduce: Reducer, sessions: Pick<AgentSessions, 'get' | 'eventsAfter'>, sessionId: string): { session: SessionState; state: AgentUIState } | undefined {
   const session = sessions.get(sessionId);
   if (!session) return undefined;
   const log = sessions.eventsAfter(sessionId, 0);
@@ -44,5 +43,5 @@ export function sessionUIState(sessions: Pick<AgentSessions, 'get' | 'eventsAfte
   // step's first text would join the last text part): that event is left to the stream, which the
   // client follows from `state.lastSeq`.
   const trailingStep = session.status === 'running' && log[log.length - 1]!.type === 'step.start';
-  return { session, state: stateFromSessionLog(session.messages, base, trailingStep ? log.slice(0, -1) : log) };
+  return { session, state: stateFromSessionLog(reduce, session.messages, base, trailingStep ? log.slice(0, -1) : log) };
 }

@@ -17,6 +17,6 @@ export type {
   UISubagent,
   UISubagentStatus,
 } from './types.js';
-export { reduceAgentEvents } from './reduce-agent-events.js';
+export { reduceAgentEvents } from './subagents.js';
 export { initialAgentUIState } from './snapshot.js';
 export { stateFromTranscript, type TranscriptStateOptions } from './transcript.js';

@@ -38,9 +38,9 @@ class ListMessage extends ListView implements UIMessage {
 }
 
 /** A message's parts as a list (a plain message, e.g. one restored from JSON, is converted). */
-export const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
+const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
 
-export const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
+const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
 
 export const pushMessage = (list: MessageList, role: UIMessage['role'], parts: UIPart[]): MessageList =>
   list.push(new ListMessage(`m${list.length}`, role, PersistentList.from(parts)));
@@ -118,11 +118,8 @@ function toolCallIds(list: MessageList): Set<string> {
  * followed by fields the part lacks is many times slower in V8. A delegation that changes state
  * (it ended, or was stopped) gives its sub-agent that status.
  */
-export function merge(part: UIToolPart, fields: Partial<UIToolPart>): UIToolPart {
-  const next = Object.assign({}, part, fields);
-  if (part.subagent && fields.state) next.subagent = Object.assign({}, part.subagent, { status: fields.state as UISubagentStatus });
-  return next;
-}
+export const merge = (part: UIToolPart, fields: Partial<UIToolPart>): UIToolPart =>
+  Object.assign({}, part, fields, part.subagent && fields.state && { subagent: { ...part.subagent, status: fields.state as UISubagentStatus } });
 
 /**
  * Marks the unfinished tool calls of the last message as `cancelled` (the leg ended without them;

@@ -1,26 +1,13 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import type { SubagentRef } from '../agent/subagents/types.js';
 import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
-/** Puts a sub-agent's event into the transcript of the tool part that started it (`./subagents.ts`). */
-export type NestEvent = (list: MessageList, event: AgentStreamEvent, ref: SubagentRef) => MessageList | undefined;
-
 /**
- * The sub-agent nesting, when loaded. Empty by default, so a browser client ships without it and
- * loads it with import() at the first sub-agent event (client-core.ts); the public
- * `reduceAgentEvents` (reduce-agent-events.ts) fills it.
- */
-export let nest: NestEvent | undefined;
-
-export const setNest = (fn: NestEvent): unknown => (nest = fn);
-
-/**
- * `reduceAgentEvents` (reduce-agent-events.ts documents it) with the sub-agent nesting it finds in
- * `nest`: that must be set before an event with `subagent` comes.
+ * `reduceAgentEvents` (subagents.ts documents it) without the sub-agent nesting: what a browser
+ * client ships up front. It must not see an event that carries `subagent`.
  */
 export function reduceEvent<ToolPart extends AnyUIToolPart = UIToolPart>(
   state: AgentUIState<ToolPart> | undefined,
@@ -84,13 +71,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   let { status, pendingApproval, error, usage, finishReason, guardrail } = s;
   // Reply content: the list with it, or undefined when the event changed no part (then only `seq` moves).
   let reply: MessageList | undefined | null;
-  // A sub-agent's event goes into the transcript of the part that started it; its approval
-  // events also pause and resume the whole run (below).
-  const sub = event.subagent;
-  const nested = sub && nest!(list, event, sub);
 
-  if (sub && !event.type.startsWith('approval')) reply = nested;
-  else switch (event.type) {
+  switch (event.type) {
     case 'text.delta':
     case 'reasoning.delta':
       // Joins the reply's last part unless a new step began.
@@ -126,14 +108,14 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     case 'approval.requested':
-      list = nested || updateToolPart(list, cursor, event.approval, toolFields, event)!;
+      list = updateToolPart(list, cursor, event.approval, toolFields, event)!;
       cursor |= CURSOR_OPEN;
       status = 'awaiting-approval';
       pendingApproval = event.approval;
       break;
 
     case 'approval.resolved':
-      list = (nested || updateToolPart(list, cursor, event, toolFields, event)) ?? list;
+      list = updateToolPart(list, cursor, event, toolFields, event) ?? list;
       if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
       if (status === 'awaiting-approval' && !pendingApproval) status = 'submitted';
       break;

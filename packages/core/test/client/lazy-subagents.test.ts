@@ -5,9 +5,10 @@ import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.
 import { mockModel } from '../../src/testing/index.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 
-// The browser client does not ship the sub-agent nesting: it loads it with import() at the first
-// event with `subagent`, holding the events that come meanwhile. Whatever the timing, it must end
-// in the state the public reducer (nesting built in) gives for the same events.
+// The browser client does not ship the sub-agent nesting: at the first event with `subagent` it
+// loads it with import(), and once that has settled re-reads the session (which the server built
+// with the nesting) and follows on from there, as after a gap. It must end in the state the public
+// reducer (nesting built in) gives for the same events, and never show a sub-agent's work as the lead's.
 
 async function collect(run: AsyncIterable<AgentStreamEvent>): Promise<AgentStreamEvent[]> {
   const out: AgentStreamEvent[] = [];
@@ -28,38 +29,51 @@ async function delegationEvents(): Promise<AgentStreamEvent[]> {
 
 const reduceAll = (events: AgentStreamEvent[]): AgentUIState => events.reduce<AgentUIState>((state, event) => reduceAgentEvents(state, event), initialAgentUIState());
 
-/** A transport whose `send` streams what the test pushes, one event at a time. */
-function scripted() {
-  let push: ((event: AgentStreamEvent) => void) | undefined;
-  let end: (() => void) | undefined;
-  let open!: () => void;
-  const opened = new Promise<void>((resolve) => (open = resolve));
-  const reader: EventReader = (onEvent) =>
-    new Promise<void>((resolve) => {
-      push = onEvent;
-      end = resolve;
-      open();
-    });
+/**
+ * A server playing back `events`: `send` streams them, `load` serves the state of those streamed so
+ * far (as GET /sessions/:id does), `follow` streams the rest after `afterSeq`.
+ */
+function server(events: AgentStreamEvent[]) {
+  let streamed = 0;
+  const calls: string[] = [];
+  const streamFrom =
+    (from: number): EventReader =>
+    async (onEvent) => {
+      for (const event of events.filter((e) => e.seq > from)) {
+        streamed = Math.max(streamed, event.seq);
+        onEvent(event);
+        await tick();
+      }
+    };
   const transport: ClientTransport = {
-    load: async () => undefined,
-    send: async () => reader,
-    decide: async () => reader,
-    follow: async () => async () => {},
-    resume: async () => reader,
+    load: async () => {
+      calls.push(`load@${streamed}`);
+      return { state: reduceAll(events.filter((e) => e.seq <= streamed)), running: streamed < events.at(-1)!.seq };
+    },
+    send: async () => (calls.push('send'), streamFrom(0)),
+    decide: async () => streamFrom(0),
+    follow: async (_id, afterSeq) => (calls.push(`follow@${afterSeq}`), streamFrom(afterSeq)),
+    resume: async () => streamFrom(0),
     stop: async () => true,
   };
-  return { transport, opened, push: (event: AgentStreamEvent) => push!(event), end: () => end!() };
+  return { transport, calls };
 }
 
 let release: () => void;
+let failing = false;
+let imported = 0;
 
 beforeEach(() => {
   // A fresh client module graph (its reducer without the nesting), whose import() of the nesting
-  // waits until the test releases it.
+  // waits until the test releases it (or fails it).
   vi.resetModules();
+  imported = 0;
+  failing = false;
   const gate = new Promise<void>((resolve) => (release = resolve));
   vi.doMock('../../src/ui-state/subagents.js', async (importOriginal) => {
+    imported++;
     await gate;
+    if (failing) throw new TypeError('Failed to fetch dynamically imported module');
     return importOriginal();
   });
 });
@@ -77,75 +91,68 @@ async function freshClient(transport: ClientTransport): Promise<AgentClient> {
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('the client loads the sub-agent nesting on demand', () => {
-  it('holds the events from the first sub-agent event until the nesting is loaded, then ends in the static reducer’s state', async () => {
+  it('a run without sub-agents never loads it', async () => {
+    // (Numbered again without the sub-agent's events, so they follow on without a gap.)
+    const events = (await delegationEvents()).filter((event) => !event.subagent).map((event, i) => ({ ...event, seq: i + 1 }));
+    const { transport, calls } = server(events);
+    const client = await freshClient(transport);
+    expect((await client.send('x')).ok).toBe(true);
+    expect(imported).toBe(0);
+    expect(calls).toEqual(['send']);
+  });
+
+  it('at the first sub-agent event: loads the nesting, then re-reads the session and follows on; ends in the static reducer’s state', async () => {
     const events = await delegationEvents();
     const first = events.findIndex((event) => event.subagent);
     expect(first).toBeGreaterThan(0);
-    const { transport, opened, push, end } = scripted();
+    const { transport, calls } = server(events);
     const client = await freshClient(transport);
     const sent = client.send('x');
-    await opened;
-    for (const event of events.slice(0, first)) push(event);
-    const before = client.getSnapshot();
-    expect(before).toEqual(reduceAll(events.slice(0, first)));
-    // From the first sub-agent event on, nothing is applied while the import is pending...
-    for (const event of events.slice(first)) {
-      push(event);
-      await tick();
-    }
-    expect(client.getSnapshot()).toBe(before);
-    end();
-    await tick();
-    // ...and the leg is not over for the client before its events are applied.
-    expect(client.getSnapshot()).toBe(before);
+    while (!imported) await tick();
+    for (let i = 0; i < 5; i++) await tick();
+    // Nothing of the sub-agent is shown before the nesting is there (never as the lead's own parts),
+    // and the session is not re-read before the import has settled.
+    expect(imported).toBe(1);
+    expect(client.getSnapshot()).toEqual(reduceAll(events.slice(0, first)));
+    expect(calls).toEqual(['send']);
     release();
     const result = await sent;
     expect(result.ok).toBe(true);
+    expect(calls).toEqual(['send', `load@${events[first]!.seq}`, `follow@${events[first]!.seq}`]);
     expect(client.getSnapshot()).toEqual(reduceAll(events));
     expect(client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool')).toMatchObject({ toolCallId: 't1', subagent: { name: 'researcher', status: 'done' } });
   });
 
-  it('a stop during the pending import resolves once the held events, its end among them, are applied', async () => {
+  it('a nesting that cannot be loaded fails the leg with an error, and shows nothing of the sub-agent', async () => {
     const events = await delegationEvents();
     const first = events.findIndex((event) => event.subagent);
-    const { transport, opened, push, end } = scripted();
+    const { transport, calls } = server(events);
     const client = await freshClient(transport);
     const sent = client.send('x');
-    await opened;
-    for (const event of events.slice(0, first + 1)) push(event);
-    const stopped = client.stop();
-    for (const event of events.slice(first + 1)) push(event);
-    end();
-    await tick();
+    while (!imported) await tick();
+    failing = true;
     release();
-    const [stop, send] = await Promise.all([stopped, sent]);
-    expect(stop.ok && send.ok).toBe(true);
-    expect(stop.state).toEqual(reduceAll(events));
-    expect(client.getSnapshot()).toEqual(reduceAll(events));
+    const result = await sent;
+    expect(result.ok).toBe(false);
+    // (A browser's failed import() is a TypeError: LOUSHO_NETWORK_ERROR; vitest's mock wraps it.)
+    expect(!result.ok && result.error.code).toMatch(/^LOUSHO_(NETWORK_ERROR|INTERNAL)$/);
+    expect(client.getSnapshot().status).toBe('error');
+    expect(client.getSnapshot().messages).toEqual(reduceAll(events.slice(0, first)).messages);
+    expect(calls).toEqual(['send']);
   });
 
-  it('a reset during the pending import drops the held events; the next run is nested as usual', async () => {
+  it('a reset while the nesting loads: nothing of the old session comes back; the next run is nested as usual', async () => {
     const events = await delegationEvents();
-    const first = events.findIndex((event) => event.subagent);
-    const one = scripted();
-    const client = await freshClient({ ...one.transport, send: (...args) => current.transport.send(...args) });
-    let current = one;
+    const { transport } = server(events);
+    const client = await freshClient(transport);
     const sent = client.send('x');
-    await one.opened;
-    for (const event of events.slice(0, first + 2)) one.push(event);
+    while (!imported) await tick();
     client.reset();
-    expect(client.getSnapshot()).toEqual(reduceAll([]));
     release();
     await sent;
     await tick();
-    // Nothing of the old session came back.
     expect(client.getSnapshot()).toEqual(reduceAll([]));
-    const two = (current = scripted());
-    const again = client.send('x');
-    await two.opened;
-    for (const event of events) two.push(event);
-    two.end();
-    expect((await again).ok).toBe(true);
+    expect((await client.send('x')).ok).toBe(true);
     expect(client.getSnapshot()).toEqual(reduceAll(events));
   });
 });
