@@ -38,7 +38,7 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   const list = listOf<MessageList>(s)!;
   // (An event the sub-agent's part does not take, e.g. no such part, changes no message.)
   const nested = nestEvent(list, event, ref);
-  let { status, pendingApproval, error, usage, finishReason, runId, guardrail } = s;
+  let { status, pendingApproval } = s;
   if (event.type === 'approval.requested') {
     status = 'awaiting-approval';
     pendingApproval = event.approval;
@@ -48,6 +48,7 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   } else if (nested && (status === 'submitted' || status === 'idle')) status = 'streaming';
   // The run, its usage and its end stay the lead's: a sub-agent's `step.done` carries its own usage.
   // (The reply is open: a sub-agent's events only come while the lead's tool calls run, inside its reply.)
+  const { error, usage, finishReason, runId, guardrail } = s;
   return new Snapshot(nested || list, CURSOR_OPEN, {
     status,
     pendingApproval,
