@@ -80,15 +80,10 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
     if (old && old !== client) old.destroy();
   }, [client]);
 
-  const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);
+  // The snapshot's fields but the reducer's bookkeeping, then the client's.
+  const { lastSeq: _lastSeq, runId: _runId, ...state } = useSyncExternalStore(client.subscribe, client.getSnapshot, client.getSnapshot);
   return {
-    messages,
-    status,
-    pendingApproval,
-    error,
-    usage,
-    finishReason,
-    guardrail,
+    ...state,
     sessionId: client.sessionId,
     send: client.send,
     stop: client.stop,

@@ -42,8 +42,9 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
     const state = seeding ? seed! : snapshot;
     const sessionId = client.sessionId;
     if (last?.state !== state || last.sessionId !== sessionId) {
-      const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = state;
-      last = { state, sessionId, value: { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } };
+      // The state's fields but the reducer's bookkeeping.
+      const { lastSeq: _lastSeq, runId: _runId, ...fields } = state;
+      last = { state, sessionId, value: { ...fields, sessionId } };
     }
     return last.value;
   };

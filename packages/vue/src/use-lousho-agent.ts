@@ -38,8 +38,9 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
   // streaming token only touches `messages`); one ref per field is returned, each read-only.
   const fields = shallowReactive({}) as Record<string, unknown>;
   const show = (): void => {
-    const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = client.getSnapshot();
-    Object.assign(fields, { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId: client.sessionId });
+    // The snapshot's fields but the reducer's bookkeeping.
+    const { lastSeq: _lastSeq, runId: _runId, ...state } = client.getSnapshot();
+    Object.assign(fields, state, { sessionId: client.sessionId });
   };
   const follow = (): void => {
     unsubscribe = client.subscribe(show);

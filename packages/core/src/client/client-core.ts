@@ -336,8 +336,8 @@ export function createClientCore(
         const pending = state.pendingApproval;
         // (A pending approval comes from the session: there is one.)
         return !pending
-          ? ['LOUSHO_APPROVAL_NOT_FOUND', 'Nothing to decide.']
-          : pending.kind !== decision.kind && ['LOUSHO_APPROVAL_KIND_MISMATCH', `Use ${pending.kind === 'question' ? 'answer()' : 'approve() or reject()'}.`];
+          ? ['LOUSHO_APPROVAL_NOT_FOUND', 'No approval is pending.']
+          : pending.kind !== decision.kind && ['LOUSHO_APPROVAL_KIND_MISMATCH', `A ${pending.kind} approval is pending.`];
       },
       (signal) => transport.decide(sessionId!, state.pendingApproval!.approvalId, decision, signal),
     );

@@ -11,9 +11,13 @@ import type { AgentClient, AgentClientOptions, AgentClientSource, ClientTranspor
  */
 export function createAgentClient(source: AgentClientSource, options: AgentClientOptions = {}): AgentClient {
   // (Bindings may pass a source with an `agent` or a `url` field that is undefined.)
-  return (source as InProcessSource).agent
-    ? createClientCore(createLazyInProcessTransport((source as InProcessSource).agent), source.sessionId, options.storageKey ?? 'lousho:session', options)
-    : createHttpAgentClient(source as HttpSource, options);
+  const { agent, url } = source as InProcessSource & HttpSource;
+  return createClientCore(
+    agent ? createLazyInProcessTransport(agent) : createHttpTransport(source as HttpSource),
+    source.sessionId,
+    options.storageKey ?? (agent ? 'lousho:session' : `lousho:session:${url}`),
+    options,
+  );
 }
 
 /** `createAgentClient({ url, ... })` without the in-process transport, for the smallest browser bundle. */

@@ -12,7 +12,7 @@ export const CURSOR_OPEN = 1;
 export const CURSOR_STEP_BOUNDARY = 2;
 
 /** The cursor bits of a state the reducer made. */
-export let cursorOfState: (state: Snapshot) => number;
+export { cursorOfView as cursorOfState } from './persistent-list.js';
 
 /** Up to this many messages, `messages` is a plain array copied per event; past it, built on first read (see `ListView`). */
 export const EAGER_MESSAGES_LIMIT = 64;
@@ -35,20 +35,13 @@ export class Snapshot extends ListView implements AgentUIState {
   declare readonly guardrail: GuardrailInfo | null;
   declare readonly lastSeq: number;
   declare readonly runId: string | undefined;
-  readonly #cursor: number;
-
-  static {
-    cursorOfState = (state) => state.#cursor;
-  }
-
   /**
    * A state showing `list`, with `cursor` and the given fields. (One object of fields, written in
    * the same key order everywhere: gzip shares the repeated keys, which positional arguments and a
    * line per field would not, and this file is in every browser bundle.)
    */
   constructor(list: MessageList, cursor: number, fields: StateFields) {
-    super(list);
-    this.#cursor = cursor;
+    super(list, cursor);
     if (list.length > EAGER_MESSAGES_LIMIT) this.lazy('messages');
     else (this as { messages: readonly UIMessage[] }).messages = list.toArray();
     Object.assign(this, fields);
