@@ -160,6 +160,14 @@ export interface ScriptedAgentOptions {
   store?: AgentStore;
   compaction?: CompactionOptions;
   guardrails?: AgentGuardrails;
+  /** Sub-agents of the lead (each its own scripted agent: `researcher(...)`). */
+  subagents?: Record<string, unknown>;
+}
+
+/** A scripted sub-agent named `researcher`, with its own model and tools. */
+export function researcher(steps: ScriptItem[][], tools: any[]) {
+  const model = scriptedModel(steps);
+  return { agent: createAgent({ name: 'researcher', description: 'Researches a topic in depth.', provider: model, tools }), model };
 }
 
 export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
@@ -171,6 +179,7 @@ export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions
     ...(extra.store && { store: extra.store }),
     ...(extra.compaction && { compaction: extra.compaction }),
     ...(extra.guardrails && { guardrails: extra.guardrails }),
+    ...(extra.subagents && { subagents: extra.subagents as never }),
   });
   return { agent, model };
 }

@@ -1,7 +1,7 @@
 import { createCommandGuardrail, memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, lookupFlow, lookupTool, pageTool, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, lookupFlow, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -464,6 +464,70 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(await second.approve()).toMatchObject({ ok: true, finishReason: 'stop' });
         await eventually(() => expect(lastText(second.state())).toBe('Sent.'));
         expect(sent).toEqual(['bob@example.com']);
+      });
+
+      scenario('delegation: the sub-agent works live inside the task part, its approval pauses the run, survives a reload, and goes on once', async (w) => {
+        const hold = gate();
+        const { tool, sent } = emailTool();
+        const child = researcher(
+          [['Looking into it.', { wait: hold }, { tool: 'lookup', id: 'r1', args: { query: 'Paris' } }], [{ tool: 'send_email', id: 'r2', args: { to: 'bob@example.com', subject: 'Notes' } }], ['Paris is sunny.']],
+          [lookupTool(), tool],
+        );
+        const task = { subagent: 'researcher', prompt: 'Research Paris' };
+        await w.setup([['Delegating.', { tool: 'task', id: 't1', args: task }], ['Done: Paris is sunny.']], { subagents: { researcher: child.agent } });
+        const first = await w.mount();
+        const sending = first.send('Research Paris in depth');
+        // The sub-agent's text shows inside the task card while it works, not as the lead's text.
+        await eventually(() => {
+          const part = toolParts(first.state())[0];
+          expect(part).toMatchObject({ toolName: 'task', state: 'running', subagent: { name: 'researcher', status: 'running', parts: [{ type: 'text', text: 'Looking into it.' }] } });
+          expect(lastText(first.state())).toBe('Delegating.');
+        });
+        hold.open();
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(first.state().status).toBe('awaiting-approval'));
+        const paused = first.state();
+        expect(paused.pendingApproval).toMatchObject({ toolName: 'send_email', subagent: { name: 'researcher', depth: 1, toolCallId: 't1' } });
+        expect(toolParts(paused)).toHaveLength(1);
+        expect(toolParts(paused)[0]!.subagent).toMatchObject({
+          status: 'awaiting-approval',
+          parts: [{ type: 'text' }, { toolCallId: 'r1', state: 'done' }, { toolCallId: 'r2', state: 'awaiting-approval' }],
+        });
+        expect(shown(paused)).toEqual(shown(w.fromLog(paused.sessionId!)));
+        await w.unmount(first);
+
+        // A reload while the sub-agent waits brings its work back, then the approval goes through.
+        const second = await w.mount({}, paused.sessionId);
+        await eventually(() => expect(second.state().status).toBe('awaiting-approval'));
+        expect(plain(second.state().messages)).toEqual(plain(paused.messages));
+        expect(await second.approve()).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(second.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        const done = toolParts(second.state())[0]!;
+        expect(done).toMatchObject({ state: 'done', result: 'Paris is sunny.', subagent: { status: 'done' } });
+        expect(done.subagent!.parts.at(-1)).toEqual({ type: 'text', text: 'Paris is sunny.' });
+        expect(lastText(second.state())).toBe('Done: Paris is sunny.');
+        expect(sent).toEqual(['bob@example.com']);
+        expect(child.model.calls).toHaveLength(3);
+        expect(w.model.calls).toHaveLength(2);
+        expect(second.state().usage).toMatchObject({ modelCalls: 5, delegated: { runs: 1, modelCalls: 3 } });
+      });
+
+      scenario('delegation: stopping while the sub-agent works cancels it and the task, and the session goes on', async (w) => {
+        const { tool, started } = waitTool();
+        const child = researcher([['Waiting.', { tool: 'wait', id: 'r1' }]], [tool]);
+        await w.setup([[{ tool: 'task', id: 't1', args: { subagent: 'researcher', prompt: 'Wait' } }], ['Ready again.']], { subagents: { researcher: child.agent } });
+        const b = await w.mount();
+        const sending = b.send('go');
+        await started.promise;
+        await eventually(() => expect(toolParts(b.state())[0]?.subagent?.parts).toEqual([expect.objectContaining({ type: 'text' }), expect.objectContaining({ toolCallId: 'r1', state: 'running' })]));
+        expect(await b.stop()).toMatchObject({ ok: true, finishReason: 'aborted' });
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'aborted' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'aborted' }));
+        const part = toolParts(b.state())[0]!;
+        expect(part).toMatchObject({ state: 'cancelled', subagent: { status: 'cancelled' } });
+        expect(part.subagent!.parts[1]).toMatchObject({ toolCallId: 'r1', state: 'cancelled' });
+        expect(await b.send('and now?')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(lastText(b.state())).toBe('Ready again.'));
       });
 
       scenario('a reload restores every turn as it streamed: display names, artifacts, approval decisions and notes, errors', async (w) => {

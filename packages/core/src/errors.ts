@@ -43,6 +43,8 @@ export const ERROR_CODES = {
   LOUSHO_SANDBOX_REQUIRED: 'LOUSHO_SANDBOX_REQUIRED',
   /** A tool error that must abort the run instead of becoming a result. */
   LOUSHO_PROPAGATING_TOOL_ERROR: 'LOUSHO_PROPAGATING_TOOL_ERROR',
+  /** A delegation would nest sub-agents deeper than `maxSubagentDepth` (it rejects the run). */
+  LOUSHO_SUBAGENT_DEPTH: 'LOUSHO_SUBAGENT_DEPTH',
   /** `todo_write` got a list it cannot keep (two items in progress, a bad status). */
   LOUSHO_INVALID_TODO_LIST: 'LOUSHO_INVALID_TODO_LIST',
   /** An `ask_question` call was resumed without an answer. */

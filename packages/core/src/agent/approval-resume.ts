@@ -2,6 +2,9 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import { toolErrorResult } from '../tools/errors.js';
 import { validateToolArguments } from '../tools/validate-args.js';
 import type { ToolExecutionContext } from '../tools/types.js';
+import type { ToolCallHookContext } from '../hooks/types.js';
+import type { ToolCall } from '../messages.js';
+import { attachScope, type ChildResume } from './loop-scope.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import type { BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -57,49 +60,72 @@ export async function claimApproval(store: ApprovalStore, id: string, decision: 
  * How the paused call is decided when the run goes on: approved calls run their pre-hooks again
  * (which may deny or supply a result, but not change the approved input) and then execute;
  * rejected calls get the `rejected` error result; an answered question's answer is its result.
+ * When the call waits inside a sub-agent, the run's paused call is the delegation: it goes on with
+ * the sub-agent's saved state, and the decision is applied there (at any depth).
  */
 export function continuationFor(record: ApprovalRecord, decision: ApprovalDecision): BatchContinuation {
+  return levelContinuation(record.snapshot, record, decision, true);
+}
+
+function levelContinuation(snapshot: RunSnapshot, record: ApprovalRecord, decision: ApprovalDecision, top: boolean): BatchContinuation {
+  const paused = snapshot.paused;
+  const pausedCall = paused?.calls[paused.index];
+  const child = pausedCall ? snapshot.children?.[pausedCall.id] : undefined;
+  const announce = (scope: CallScope) => {
+    if (!top) return;
+    scope.deps.emit({
+      type: 'approval.resolved',
+      approvalId: record.approvalId,
+      toolCallId: record.toolCallId,
+      approved: decision.kind === 'question' ? true : decision.approved,
+      ...(decision.kind === 'tool' && decision.note ? { note: decision.note } : {}),
+      ...(decision.kind === 'question' ? { answer: decision.answer } : {}),
+      // A call inside a sub-agent: the event goes to that sub-agent's transcript too.
+      ...(record.subagent ? { subagent: record.subagent } : {}),
+    });
+  };
+  if (pausedCall && child?.paused) {
+    return {
+      first: async (scope: CallScope): Promise<PreparedCall> => {
+        announce(scope);
+        return delegationGoesOn(scope, pausedCall, { snapshot: child, continuation: levelContinuation(child, record, decision, false) });
+      },
+    };
+  }
   // The model's own arguments for the paused call: pre-hooks re-run from them, as before the pause.
-  const rawArguments = record.snapshot.paused?.calls[record.snapshot.paused.index]?.arguments ?? JSON.stringify(record.args ?? {});
+  const rawArguments = pausedCall?.arguments ?? JSON.stringify(record.args ?? {});
   return {
-    ...(record.snapshot.paused ? {} : unsavedBatch(record)),
+    ...(paused ? {} : unsavedBatch(record)),
     first: async (scope: CallScope): Promise<PreparedCall> => {
-      const snapshot = scope.snapshot as RunSnapshot;
-      const paused = record;
-      const call = { id: paused.toolCallId, name: paused.toolName, arguments: rawArguments };
-      scope.deps.emit({
-        type: 'approval.resolved',
-        approvalId: paused.approvalId,
-        toolCallId: paused.toolCallId,
-        approved: decision.kind === 'question' ? true : decision.approved,
-        ...(decision.kind === 'tool' && decision.note ? { note: decision.note } : {}),
-        ...(decision.kind === 'question' ? { answer: decision.answer } : {}),
-      });
+      const current = scope.snapshot;
+      const call = { id: record.toolCallId, name: record.toolName, arguments: rawArguments };
+      announce(scope);
       if (decision.kind === 'question') {
-        return { kind: 'done', outcome: { call, args: paused.args, result: decision.answer, isError: false } };
+        return { kind: 'done', outcome: { call, args: record.args, result: decision.answer, isError: false } };
       }
       if (!decision.approved) {
         const error = rejectedError(call, decision.note);
-        return { kind: 'done', outcome: { call, args: paused.args, result: error, isError: true, error } };
+        return { kind: 'done', outcome: { call, args: record.args, result: error, isError: true, error } };
       }
       const tool = scope.deps.tools.get(call.name);
       if (!tool) {
         const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'not-found', error: `Tool '${call.name}' is no longer available to this agent.` });
-        return { kind: 'done', outcome: { call, args: paused.args, result: error, isError: true, error } };
+        return { kind: 'done', outcome: { call, args: record.args, result: error, isError: true, error } };
       }
       const validated = await validateToolArguments(tool, call.arguments, call.name);
-      if (!validated.ok) return { kind: 'done', outcome: { call, args: paused.args, result: validated.error, isError: true, error: validated.error } };
-      const messages = Object.freeze(snapshot.messages.slice(0, scope.visibleLength));
-      const hookCtx = {
+      if (!validated.ok) return { kind: 'done', outcome: { call, args: record.args, result: validated.error, isError: true, error: validated.error } };
+      const messages = Object.freeze(current.messages.slice(0, scope.visibleLength));
+      const hookCtx: ToolCallHookContext = {
         toolName: call.name,
         toolCallId: call.id,
         args: validated.args,
-        runId: snapshot.runId,
-        sessionId: snapshot.sessionId,
+        runId: current.runId,
+        sessionId: current.sessionId,
         messages,
         approved: true,
+        ...(scope.deps.subagent ? { subagent: scope.deps.subagent } : {}),
       };
-      const hooked = await runPreHooks(scope, tool, hookCtx, { value: paused.args });
+      const hooked = await runPreHooks(scope, tool, hookCtx, { value: record.args });
       if (hooked) return hooked;
       const ctx: ToolExecutionContext = {
         toolCallId: call.id,
@@ -107,9 +133,41 @@ export function continuationFor(record: ApprovalRecord, decision: ApprovalDecisi
         ...(scope.deps.signal ? { abortSignal: scope.deps.signal } : {}),
         reportProgress: progressReporter(scope, call),
       };
-      return { kind: 'run', call, tool, args: paused.args, ctx, hookCtx };
+      return { kind: 'run', call, tool, args: record.args, ctx: attachScope(ctx, scope), hookCtx };
     },
   };
+}
+
+/**
+ * The delegation whose sub-agent holds the decided call runs on from the sub-agent's saved state.
+ * Its pre-hooks ran when it started; its post-hooks run when it finishes.
+ */
+async function delegationGoesOn(scope: CallScope, call: ToolCall, resume: ChildResume): Promise<PreparedCall> {
+  const tool = scope.deps.tools.get(call.name);
+  const parsed = tool ? await validateToolArguments(tool, call.arguments, call.name) : undefined;
+  if (!tool || !parsed?.ok) {
+    const error = parsed && !parsed.ok
+      ? parsed.error
+      : toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'not-found', error: `Tool '${call.name}' is no longer available to this agent.` });
+    return { kind: 'done', outcome: { call, args: null, result: error, isError: true, error } };
+  }
+  const messages = Object.freeze(scope.snapshot.messages.slice(0, scope.visibleLength));
+  const hookCtx: ToolCallHookContext = {
+    toolName: call.name,
+    toolCallId: call.id,
+    args: parsed.args,
+    runId: scope.snapshot.runId,
+    sessionId: scope.snapshot.sessionId,
+    messages,
+    ...(scope.deps.subagent ? { subagent: scope.deps.subagent } : {}),
+  };
+  const ctx: ToolExecutionContext = {
+    toolCallId: call.id,
+    messages,
+    ...(scope.deps.signal ? { abortSignal: scope.deps.signal } : {}),
+    reportProgress: progressReporter(scope, call),
+  };
+  return { kind: 'run', call, tool, args: parsed.args, ctx: attachScope(ctx, scope, resume), hookCtx };
 }
 
 /**

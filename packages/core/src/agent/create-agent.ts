@@ -17,6 +17,8 @@ import { newId } from './ids.js';
 import { RemoteFollower } from './remote-follow.js';
 import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
+import { checkSubagents } from './subagents/catalog.js';
+import { setDelegationHandle } from './subagents/handle.js';
 import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import type { RunSnapshot } from './run-snapshot.js';
@@ -189,6 +191,16 @@ function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): numb
   return value;
 }
 
+export function normalizeSubagentDepth(value: number | undefined): number {
+  if (value === undefined) return 1;
+  if (!Number.isInteger(value) || value < 0) {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `maxSubagentDepth must be a non-negative integer, got ${String(value)}.`, {
+      hint: 'maxSubagentDepth is how deep sub-agents may nest (default 1: sub-agents do not delegate further).',
+    });
+  }
+  return value;
+}
+
 function normalizeMaxSteps(value: number | undefined): number {
   if (value === undefined) return 10;
   if (!Number.isInteger(value) || value < 1) {
@@ -220,6 +232,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
   const limits = checkLimits(config.limits);
   if (config.memory !== undefined) checkMemories(config.memory);
   const compactionHook = config.compaction ? createCompactionHook(config.compaction === true ? {} : config.compaction) : undefined;
+  checkSubagents(config.subagents);
+  const maxSubagentDepth = normalizeSubagentDepth(config.maxSubagentDepth);
   const guardrails = normalizeGuardrails(config.guardrails);
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
@@ -349,6 +363,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
     ...(config.maxTokens !== undefined ? { maxTokens: config.maxTokens } : {}),
     hooks: hookList(),
     permissions: config.permissions ?? [],
+    maxSubagentDepth,
     ...(config.sandbox ? { sandbox: config.sandbox } : {}),
     ...(guardrails ? { guardrails } : {}),
     ...(config.output ? { output: config.output } : {}),
@@ -612,5 +627,17 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
       await mcp?.close();
     },
   };
+  // Another agent's run may run this one as its sub-agent (a nested run, see subagents/run-child.ts).
+  setDelegationHandle(agent, {
+    async setup(ctx, fixedModel) {
+      const resolved = staticConfig ? await staticConfig : await resolveRunConfig(config, provider, ctx, fixedModel, mcp);
+      return {
+        model: fixedModel ?? resolved.model,
+        deps: baseDeps(resolved, false),
+        ...(config.traceExporter ? { traceExporter: config.traceExporter } : {}),
+        ...(config.description ? { description: config.description } : {}),
+      };
+    },
+  });
   return agent;
 }

@@ -8,6 +8,7 @@ import type { ApprovalStore } from './approval-store.js';
 import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
 import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
+import { serialized } from './serial.js';
 import { checkInputGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js';
@@ -134,7 +135,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
       started = true;
       if (params.trace) tracer = RunTracer.begin(params.trace, snapshot, continuation !== undefined);
       await params.prepare?.({ recovered, snapshot });
-      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: () => save('running') } : {}), ...(tracer ? { tracer } : {}) };
+      const deps: LoopDeps = { ...params.deps, emit, signal, ...(leg ? { checkpoint: serialized(() => save('running')) } : {}), ...(tracer ? { tracer } : {}) };
       tracer?.configure(deps);
 
       // The session's log keeps every run; its first one says where in the transcript the log starts.
@@ -200,7 +201,10 @@ export function driveRun(params: DriveRunParams): AgentRun {
       // a reader that finds the lease free and a leg's end missing knows its process died. This
       // process's listeners get them once the lease is free, so one may start the next turn at once.
       session.holdListeners();
-      if (outcome.paused) emit({ type: 'approval.requested', approval: outcome.paused.approval });
+      if (outcome.paused) {
+        const { subagent } = outcome.paused.approval;
+        emit({ type: 'approval.requested', approval: outcome.paused.approval, ...(subagent ? { subagent } : {}) });
+      }
       emit({
         type: 'run.done',
         finishReason: outcome.finishReason,

@@ -5,7 +5,7 @@ import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { newId } from './ids.js';
 import type { BatchContinuation } from './run-loop.js';
-import type { RunSnapshot } from './run-snapshot.js';
+import type { ChildSnapshot, RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import type { AppendFence } from './session-runtime.js';
 
@@ -101,6 +101,7 @@ export class Checkpointer {
           ...(snapshot.pendingInput?.length ? { pendingInput: snapshot.pendingInput } : {}),
           ...(snapshot.budgetFrom ? { budgetFrom: snapshot.budgetFrom } : {}),
           ...(state === 'paused' && snapshot.paused ? { paused: snapshot.paused } : {}),
+          ...(snapshot.children && state !== 'done' ? { children: copyChildren(snapshot.children) } : {}),
           ...notes,
         },
         stepUsage,
@@ -333,10 +334,29 @@ export function snapshotOf(sessionId: string, stored: StoredCheckpoint, run: Sto
     stepUsage: run.stepUsage.slice(),
     toolCalls: run.toolCalls.slice(),
     ...(run.repairUsed ? { repairUsed: true } : {}),
+    ...(run.children ? { children: copyChildren(run.children) } : {}),
     ...(run.traceSpan ? { traceSpan: run.traceSpan } : {}),
     ...(run.pendingInput?.length ? { pendingInput: run.pendingInput.slice() } : {}),
     ...(run.budgetFrom ? { budgetFrom: run.budgetFrom } : {}),
   };
+}
+
+/**
+ * A copy of the sub-agents' states as they are now: they go on changing after the write, and a
+ * store may keep what it is given by reference. Messages are frozen, so their lists are enough.
+ */
+export function copyChildren(children: Record<string, ChildSnapshot>): Record<string, ChildSnapshot> {
+  const out: Record<string, ChildSnapshot> = {};
+  for (const [id, child] of Object.entries(children)) {
+    out[id] = {
+      ...child,
+      messages: child.messages.slice(),
+      stepUsage: child.stepUsage.slice(),
+      toolCalls: child.toolCalls.slice(),
+      ...(child.children ? { children: copyChildren(child.children) } : {}),
+    };
+  }
+  return out;
 }
 
 /**

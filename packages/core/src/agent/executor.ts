@@ -16,6 +16,9 @@ import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionRuntime } from './session-runtime.js';
+import { normalizeSubagentDepth } from './create-agent.js';
+import { addSubagents } from './run-config.js';
+import { checkSubagents } from './subagents/catalog.js';
 import type { AgentRun, ApproveFn, ExecutionResult, LoopOptions } from './types.js';
 import { checkSkills, type Skill } from '../skills/define-skill.js';
 import { loadSkillTool } from '../skills/skill-tool.js';
@@ -94,6 +97,7 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
   const temperature = options.temperature ?? agent.temperature;
   const maxTokens = options.maxTokens ?? agent.maxTokens;
   const hooks = options.hooks ? ('list' in options.hooks ? options.hooks.list() : options.hooks) : [];
+  checkSubagents(options.subagents);
   const guardrails = normalizeGuardrails(options.guardrails);
   return {
     provider: options.provider,
@@ -107,6 +111,7 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
     ...(maxTokens !== undefined ? { maxTokens } : {}),
     hooks,
     permissions: options.permissions ?? [],
+    maxSubagentDepth: normalizeSubagentDepth(options.maxSubagentDepth),
     ...(options.sandbox ? { sandbox: options.sandbox } : {}),
     ...(guardrails ? { guardrails } : {}),
     ...(options.output ? { output: options.output } : {}),
@@ -116,6 +121,18 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
     ...(options.onToolResult ? { onToolResult: options.onToolResult } : {}),
     ...(options.onLLMResponse ? { onLLMResponse: options.onLLMResponse } : {}),
     ...(options.onPermissionDecision ? { onPermissionDecision: options.onPermissionDecision } : {}),
+  };
+}
+
+/** `prepare` for driveRun: with `subagents`, the run's `task` tool and prompt listing (a catalog lists per run). */
+function subagentsPreparer(options: Omit<ExecuteOptions, 'input'>, holder: { deps: Omit<LoopDeps, 'emit' | 'signal'> }) {
+  if (options.subagents === undefined) return {};
+  return {
+    prepare: async ({ snapshot }: { snapshot: RunSnapshot }) => {
+      const deps = holder.deps;
+      const system = await addSubagents(deps.tools, deps.system, options.subagents, snapshot.configContext);
+      holder.deps = { ...deps, ...(system !== undefined ? { system } : {}), toolSpecs: deps.tools.toToolSpecs() };
+    },
   };
 }
 
@@ -138,11 +155,15 @@ function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun 
     toolCalls: [],
   };
   const approvalStore = options.approvalStore ?? defaultApprovalStore;
+  const holder = { deps: depsFor(options, useApprove) };
   return driveRun({
     session,
     snapshot,
     input: inputToMessages(options.input),
-    deps: depsFor(options, useApprove),
+    get deps() {
+      return holder.deps;
+    },
+    ...subagentsPreparer(options, holder),
     ...(options.signal ? { signal: options.signal } : {}),
     approvalStore,
     buffered: !useApprove,
@@ -200,11 +221,15 @@ export async function resumeAfterApproval(options: ResumeAfterApprovalOptions, c
   const session = new SessionRuntime(record.sessionId);
   session.messages = record.snapshot.messages.slice();
   const signal = callOptions.signal ?? options.signal;
+  const holder = { deps: depsFor(options, true) };
   return driveRun({
     session,
     snapshot: record.snapshot,
     input: [],
-    deps: depsFor(options, true),
+    get deps() {
+      return holder.deps;
+    },
+    ...subagentsPreparer(options, holder),
     ...(signal ? { signal } : {}),
     approvalStore: store,
     continuation: continuationFor(record, decision),

@@ -1,4 +1,5 @@
 import { stateFromSessionLog } from '../client/session-view.js';
+import { reduceAgentEvents } from '../ui-state/subagents.js';
 import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';
@@ -49,7 +50,7 @@ export function closingOf(log: readonly AgentStreamEvent[], stored: StoredCheckp
   // has nothing covered (its leg is its only one); a checkpoint of an older version does not say
   // where it stands in the log, so nothing is dropped.
   const through = run ? (run.seq ?? Infinity) : leg.seq - 1;
-  const state = stateFromSessionLog(transcript, Math.min(runStartIndex, transcript.length), log, through);
+  const state = stateFromSessionLog(reduceAgentEvents, transcript, Math.min(runStartIndex, transcript.length), log, through);
   const messages = state.messages.length;
   const parts = state.messages[messages - 1]?.parts.length ?? 0;
   return { runId, events: [{ type: 'run.interrupted', finishReason: 'interrupted', usage: run?.usage ?? null, messages, parts }] };

@@ -9,6 +9,7 @@ import type { RunTracer } from '../tracing/run-tracer.js';
 import type { SandboxAdapter } from '../tools/types.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { RunLimits } from './stages/budget.js';
+import type { SubagentRef } from './subagents/types.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
 
 /** Everything the loop needs that is not part of the run's serializable state. */
@@ -43,6 +44,10 @@ export interface LoopDeps extends AgentCallbacks {
   emit(event: UnsequencedStreamEvent): void;
   /** Called after every model response, every recorded tool result and every pause. */
   checkpoint?(snapshot: RunSnapshot): void | Promise<void>;
+  /** Set on a sub-agent's run: who it is (hook contexts, events and approvals name it). */
+  subagent?: SubagentRef;
+  /** How deep sub-agents may nest (the lead run's `maxSubagentDepth`; default 1). */
+  maxSubagentDepth?: number;
 }
 
 export function emitListener(deps: LoopDeps, event: AgentListenerEvent): void {

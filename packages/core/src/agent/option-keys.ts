@@ -27,6 +27,8 @@ const LOOP_KEYS = {
   limits: true,
   traceExporter: true,
   guardrails: true,
+  subagents: true,
+  maxSubagentDepth: true,
 } as const;
 
 export const CREATE_AGENT_OPTION_KEYS: OptionKeys<CreateAgentConfig> = {
@@ -89,11 +91,8 @@ export const RETRY_OPTION_KEYS: OptionKeys<RetryOptions> = {
   random: true,
 };
 
-/** Documented options of `createAgent()` that this version does not build yet, and where the docs describe them. */
-export const PLANNED_CREATE_AGENT_OPTIONS = {
-  subagents: 'Sub-agents',
-  maxSubagentDepth: 'Sub-agents',
-} as const satisfies PlannedOptions;
+/** Documented options of `createAgent()` that this version does not build yet, and where the docs describe them (none today). */
+export const PLANNED_CREATE_AGENT_OPTIONS = {} as const satisfies PlannedOptions;
 
 /** Documented options of `AgentExecutor.execute()` that this version does not build yet. */
 export const PLANNED_EXECUTE_OPTIONS = PLANNED_CREATE_AGENT_OPTIONS satisfies PlannedOptions;

@@ -11,6 +11,8 @@ import { loadNodeFiles } from '../utils/node-only.js';
 import { checkFallbackModels } from './model-chain.js';
 import { checkRetryOptions } from './option-keys.js';
 import type { AgentMcp } from './mcp-servers.js';
+import { isCatalog, subagentsForRun, type SubagentsOption } from './subagents/catalog.js';
+import { TASK_TOOL, taskTool, withSubagentListing } from './subagents/task-tool.js';
 import type { AgentTools, CreateAgentConfig, PerRun, ProjectInstructions, RunConfigContext } from './types.js';
 
 /** Thrown when a per-run config function fails; `field` names the option, `cause` is what it threw. */
@@ -57,8 +59,9 @@ export function toolRegistryFrom(tools: AgentTools | undefined, askQuestion: boo
 const PER_RUN_FIELDS = ['model', 'instructions', 'prompt', 'tools', 'skills', 'fallbackModels', 'retry', 'projectInstructions'] as const;
 
 export function isStaticConfig(config: CreateAgentConfig<any>): boolean {
-  // MCP servers connect on the first run, not when the agent is created; memory is per session.
-  if (config.mcpServers !== undefined || (config.memory !== undefined && config.memory.length > 0)) return false;
+  // MCP servers connect on the first run, not when the agent is created; memory is per session;
+  // a sub-agent catalog lists per run.
+  if (config.mcpServers !== undefined || isCatalog(config.subagents) || (config.memory !== undefined && config.memory.length > 0)) return false;
   return PER_RUN_FIELDS.every((field) => typeof config[field] !== 'function');
 }
 
@@ -128,7 +131,7 @@ export async function resolveRunConfig(
   const fallbackModels = checkFallbackModels(await resolvePerRun('fallbackModels', config.fallbackModels, ctx));
   const retry = await resolvePerRun('retry', config.retry, ctx);
   checkRetryOptions(retry);
-  const system = composeSystem(instructions, project, skills);
+  const system = await addSubagents(registry, composeSystem(instructions, project, skills), config.subagents, ctx);
   return {
     model,
     ...(system ? { system } : {}),
@@ -137,4 +140,21 @@ export async function resolveRunConfig(
     ...(fallbackModels && fallbackModels.length > 0 ? { fallbackModels } : {}),
     ...(retry !== undefined && retry !== false ? { retry } : {}),
   };
+}
+
+/**
+ * With sub-agents, the agent gets the `task` tool and its prompt lists them. Returns the system
+ * prompt to use. A catalog that fails to list fails the run like a config function.
+ */
+export async function addSubagents(registry: ToolRegistry, system: string | undefined, option: SubagentsOption | undefined, ctx: RunConfigContext): Promise<string | undefined> {
+  if (option === undefined) return system;
+  let subagents;
+  try {
+    subagents = await subagentsForRun(option, ctx);
+  } catch (error) {
+    throw new ConfigResolverError('subagents', error);
+  }
+  if (subagents.list.length === 0) return system;
+  registry.register(TASK_TOOL, taskTool(subagents));
+  return withSubagentListing(system, subagents.list);
 }

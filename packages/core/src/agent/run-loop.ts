@@ -78,8 +78,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const pending = continuation.batch ?? snapshot.paused;
     delete snapshot.paused;
     if (pending) {
-      const scope: CallScope = { deps, snapshot, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls) };
-      const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first, continuation.restNotRun);
+      const scope: CallScope = { deps, snapshot, usage, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls) };
+      const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first, continuation.restNotRun, (pending as Partial<PausedBatch>).settled);
       const stop = afterBatch(batch, pending.calls, pending.step);
       if (stop) return stop;
     }
@@ -95,7 +95,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   function afterBatch(batch: BatchResult, calls: ToolCall[], step: number): LoopOutcome | undefined {
     if (batch.kind === 'aborted') return finish('aborted');
     if (batch.kind === 'paused') {
-      snapshot.paused = { approval: batch.approval, step, calls, index: batch.index };
+      snapshot.paused = { approval: batch.approval, step, calls, index: batch.index, ...(batch.settled ? { settled: batch.settled } : {}) };
       return finish('awaiting-approval', { paused: snapshot.paused });
     }
     if (snapshot.guardrail) return finish('guardrail', { guardrail: snapshot.guardrail, text: '' });
@@ -106,6 +106,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   for (;;) {
     if (signal?.aborted) return finish('aborted');
     if (snapshot.steps - (snapshot.budgetFrom ?? 0) >= deps.maxSteps) return finish('max-steps');
+    // The sub-agents of the last batch have answered (their results are in the transcript).
+    delete snapshot.children;
     const step = ++snapshot.steps;
     deps.emit({ type: 'step.start', step });
 
@@ -200,7 +202,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     snapshot.messages.push(Object.freeze(assistant));
     if (text || toolCalls.length === 0) lastText = text;
 
-    for (const hook of deps.hooks) if (hook.postGenerate) await hook.postGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request }, response);
+    for (const hook of deps.hooks) if (hook.postGenerate) await hook.postGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request, ...(deps.subagent ? { subagent: deps.subagent } : {}) }, response);
     deps.onLLMResponse?.(response, step, stepUsage);
     deps.emit({ type: 'step.done', step, finishReason: lastModelFinish, usage: snapshot.usage, stepUsage });
     emitListener(deps, { type: 'text-complete', runId: snapshot.runId, step, text, usage: snapshot.usage, stepUsage });
@@ -235,7 +237,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       return finish('output-invalid', { outputError: checked.error });
     }
 
-    const scope: CallScope = { deps, snapshot, step, visibleLength };
+    const scope: CallScope = { deps, snapshot, usage, step, visibleLength };
     // Budget check, per model call: over budget, the calls just asked for never start (each gets a result).
     const over = overBudget(toolCalls.length);
     if (over) {

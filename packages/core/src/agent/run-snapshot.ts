@@ -1,5 +1,6 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { Message, ToolCall } from '../messages.js';
+import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
 import type { SpanRef } from '../tracing/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
@@ -14,6 +15,33 @@ export interface PausedBatch {
   calls: ToolCall[];
   /** Index in `calls` of the paused call; every call before it already has its result in `messages`. */
   index: number;
+  /**
+   * Calls after the paused one that finished before the batch stopped (a sub-agent paused while
+   * they ran), by index: their results go into the transcript on resume, and they never run again.
+   */
+  settled?: Record<number, SettledCall>;
+}
+
+/** A finished call kept across a pause (already announced and recorded in `toolCalls`). */
+export interface SettledCall {
+  call: ToolCall;
+  args: unknown;
+  result: unknown;
+  isError: boolean;
+  error?: ToolErrorResult;
+  artifacts?: ToolArtifact[];
+  replacedByHook?: string;
+}
+
+/** A sub-agent's run as its parent keeps it: enough to go on after a pause or a crash. */
+export interface ChildSnapshot extends RunSnapshot {
+  /** The sub-agent's name. */
+  subagent: string;
+  /**
+   * Set when it finished and its usage went into the parent's: its answer (`failed` when it ended
+   * without one), so a call run again after a crash returns it instead of running it again.
+   */
+  result?: { value: unknown; failed?: boolean };
 }
 
 /**
@@ -47,6 +75,12 @@ export interface RunSnapshot {
   recalled?: string;
   /** Time the run spent running in earlier legs (before a pause), for `limits.maxDurationMs`. */
   activeMs?: number;
+  /**
+   * Sub-agents started by the current tool batch, by the `toolCallId` that started them: their
+   * state is checkpointed with the run's, so a resumed run goes on with them instead of starting
+   * them again. Cleared before the next model call.
+   */
+  children?: Record<string, ChildSnapshot>;
   /**
    * Input that came while the run was interrupted (a new message to a session whose run a crash or
    * an outage cut off): the interrupted turn finishes first, and this is added when the model has

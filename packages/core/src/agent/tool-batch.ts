@@ -1,6 +1,7 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { ToolCall } from '../messages.js';
 import { toolErrorResult } from '../tools/errors.js';
+import type { SettledCall } from './run-snapshot.js';
 import {
   announceOutcome,
   cancelledError,
@@ -16,7 +17,7 @@ import {
 export type BatchResult =
   | { kind: 'done' }
   | { kind: 'aborted' }
-  | { kind: 'paused'; index: number; approval: PendingApprovalInfo };
+  | { kind: 'paused'; index: number; approval: PendingApprovalInfo; settled?: Record<number, SettledCall> };
 
 /**
  * Runs the calls of one model turn from `start`, honouring `toolConcurrency`:
@@ -29,6 +30,10 @@ export type BatchResult =
  * `first` decides the call at `start` instead of the usual preparation (an approval resume). With
  * `restNotRun`, the calls after it are not started: each gets a `not-run` result (an approval saved
  * without the rest of its batch).
+ *
+ * A call may also pause while it runs (a sub-agent waiting for a person): no new call starts, the
+ * running ones settle, and the batch pauses on the first paused call. Calls after it that finished
+ * come back as `settled` and are passed in again on resume, so they never run twice.
  */
 export async function runToolBatch(
   scope: CallScope,
@@ -36,11 +41,15 @@ export async function runToolBatch(
   start: number,
   first?: (scope: CallScope) => Promise<PreparedCall>,
   restNotRun = false,
+  settled?: Record<number, SettledCall>,
 ): Promise<BatchResult> {
   const { deps, snapshot } = scope;
   const signal = deps.signal;
   const limit = deps.toolConcurrency;
   const outcomes: (ToolOutcome | undefined)[] = new Array(calls.length);
+  // Finished before a pause: already announced and recorded, they only wait for their place in the transcript.
+  for (const [i, outcome] of Object.entries(settled ?? {})) outcomes[Number(i)] = outcome;
+  const runningPaused = new Map<number, PendingApprovalInfo>();
   let flushed = start;
   let propagating: { error: unknown } | undefined;
   const running = new Set<Promise<void>>();
@@ -67,7 +76,7 @@ export async function runToolBatch(
 
   const launch = (index: number, work: Promise<ToolOutcome>) => {
     const task: Promise<void> = work.then(
-      (outcome) => record(index, outcome),
+      (outcome) => (outcome.paused ? void runningPaused.set(index, outcome.paused) : record(index, outcome)),
       (error) => {
         propagating ??= { error };
       },
@@ -78,10 +87,12 @@ export async function runToolBatch(
 
   let paused: { index: number; approval: PendingApprovalInfo } | undefined;
   let index = start;
-  // A guardrail that ends the run (`snapshot.guardrail`) stops the batch like a propagating error.
-  const stopped = () => signal?.aborted || propagating || snapshot.guardrail;
+  // A guardrail that ends the run (`snapshot.guardrail`) stops the batch like a propagating error;
+  // a call that paused while it ran (a sub-agent waiting for a person) stops it from starting more.
+  const stopped = () => signal?.aborted || propagating || snapshot.guardrail || runningPaused.size > 0;
   for (; index < calls.length; index++) {
     if (stopped()) break;
+    if (outcomes[index]) continue;
     while (running.size >= limit) await Promise.race(running);
     if (stopped()) break;
     const call = calls[index]!;
@@ -135,7 +146,19 @@ export async function runToolBatch(
     await checkpointChain;
     return { kind: 'aborted' };
   }
-  if (paused) return { kind: 'paused', ...paused };
+  // The first call that waits for a person, whether it paused before running or while it ran.
+  for (const [i, approval] of runningPaused) if (!paused || i < paused.index) paused = { index: i, approval };
+  if (paused) {
+    const after: Record<number, SettledCall> = {};
+    let any = false;
+    for (let i = paused.index + 1; i < calls.length; i++) {
+      const outcome = outcomes[i];
+      if (!outcome) continue;
+      after[i] = outcome;
+      any = true;
+    }
+    return { kind: 'paused', ...paused, ...(any ? { settled: after } : {}) };
+  }
   if (snapshot.guardrail) {
     for (let i = start; i < calls.length; i++) {
       if (!outcomes[i]) record(i, notRunOutcome(calls[i]!, `The guardrail '${snapshot.guardrail.name}' ended the run before this call was started.`));

@@ -13,6 +13,9 @@ import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { ToolCallRecord } from './types.js';
 import { matchesToolName } from './tool-name-pattern.js';
+import type { UsageTracker } from '../usage/tracker.js';
+import { attachScope } from './loop-scope.js';
+import { ChildPaused } from './subagents/child-pause.js';
 
 /** A finished call: exactly one per tool call of a turn. */
 export interface ToolOutcome {
@@ -23,6 +26,8 @@ export interface ToolOutcome {
   error?: ToolErrorResult;
   artifacts?: ToolArtifact[];
   replacedByHook?: string;
+  /** Set instead of a result when the call (a delegation) paused for a person: it has no result yet. */
+  paused?: PendingApprovalInfo;
 }
 
 /** What preparing a call decided: run it, it already has its outcome, or it waits for a person. */
@@ -34,6 +39,8 @@ export type PreparedCall =
 export interface CallScope {
   deps: LoopDeps;
   snapshot: RunSnapshot;
+  /** The run's usage totals (a delegation adds its sub-agent's usage to them). */
+  usage: UsageTracker;
   step: number;
   /** The transcript the model saw for this turn: `snapshot.messages` up to (not including) the assistant turn. */
   visibleLength: number;
@@ -57,7 +64,7 @@ function executionContext(scope: CallScope, call: ToolCall, messages: () => read
   Object.defineProperty(ctx, 'messages', { get: messages, enumerable: true });
   if (scope.deps.signal) ctx.abortSignal = scope.deps.signal;
   ctx.reportProgress = progressReporter(scope, call);
-  return ctx;
+  return attachScope(ctx, scope);
 }
 
 /** `ctx.reportProgress`: JSON-safe progress as a `tool.progress` event, until the run is stopped. */
@@ -70,6 +77,7 @@ export function progressReporter(scope: CallScope, call: ToolCall): (progress: u
 
 function hookContext(scope: CallScope, call: ToolCall, args: unknown, messages: () => readonly Message[]): ToolCallHookContext {
   const ctx = { toolName: call.name, toolCallId: call.id, args, runId: scope.snapshot.runId, sessionId: scope.snapshot.sessionId } as ToolCallHookContext;
+  if (scope.deps.subagent) ctx.subagent = scope.deps.subagent;
   Object.defineProperty(ctx, 'messages', { get: messages, enumerable: true });
   return ctx;
 }
@@ -275,6 +283,8 @@ export async function executeCall(scope: CallScope, prepared: Extract<PreparedCa
       if (!legacy) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_TOOL_DEFINITION, `Tool '${call.name}' has no execute function.`, { hint: 'Give the tool an execute(args, ctx) function.' });
       raw = await legacy(args, { toolCallId: call.id, messages: ctx.messages, abortSignal: ctx.abortSignal });
     }
+    // A sub-agent waits for a person: no result yet, no post-hooks; the batch pauses on it.
+    if (raw instanceof ChildPaused) return { call, args, result: null, isError: false, paused: raw.approval };
     const { value, artifacts } = splitArtifacts(raw);
     outcome = { call, args, result: value, isError: false, ...(artifacts ? { artifacts } : {}) };
     if (tool.outputSchema) {

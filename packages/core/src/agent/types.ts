@@ -17,6 +17,9 @@ import type { Skill } from '../skills/define-skill.js';
 import type { BudgetExceeded, RunLimits } from './stages/budget.js';
 
 export type { BudgetExceeded, RunLimits };
+import type { Agent } from './create-agent.js';
+import type { SubagentsOption } from './subagents/catalog.js';
+import type { SubagentRef } from './subagents/types.js';
 
 /** What per-run config functions receive. */
 export interface RunConfigContext {
@@ -58,6 +61,8 @@ export interface ToolCallRecord {
   error?: ToolErrorResult;
   artifacts?: ToolArtifact[];
   replacedByHook?: string;
+  /** Set when a sub-agent made the call (`onToolResult`; the run's own `toolCalls` are the lead's). */
+  subagent?: SubagentRef;
 }
 
 /**
@@ -67,8 +72,8 @@ export interface ToolCallRecord {
 export interface AgentCallbacks {
   /** Listener events: `text-complete`, `tool-call`, `tool-result`, `approval-requested`, `finish`. */
   onEvent?: (event: AgentListenerEvent) => void;
-  /** A tool call is about to start (after argument validation), with its parsed arguments. */
-  onToolCall?: (call: { toolCallId: string; toolName: string; args: unknown }) => void;
+  /** A tool call is about to start (after argument validation), with its parsed arguments (and the sub-agent that makes it, if any). */
+  onToolCall?: (call: { toolCallId: string; toolName: string; args: unknown; subagent?: SubagentRef }) => void;
   /** A tool call finished, with its result or its structured error (`isError`). */
   onToolResult?: (record: ToolCallRecord) => void;
   /** A model call answered: its result, the step number (1-based) and that call's usage. */
@@ -105,6 +110,14 @@ export interface LoopOptions extends AgentCallbacks {
    * `result.budget`. Checked after each model call and each tool batch.
    */
   limits?: RunLimits;
+  /**
+   * Agents the run may delegate to: `{ researcher, writer }` (agents from `createAgent()` with a
+   * `description`), or a catalog `{ list(ctx), resolve(name, ctx) }`. The agent gets one `task`
+   * tool (`{ subagent, prompt }`) and a listing of them in its prompt.
+   */
+  subagents?: SubagentsOption<Agent<any, any>>;
+  /** How deep sub-agents may nest: 1 (the default) lets this agent delegate, and its sub-agents not. */
+  maxSubagentDepth?: number;
   /**
    * Traces every run: an `invoke_agent` span per run (and per continuation after a pause), `chat`
    * per model call, `execute_tool` per tool call (see docs/tracing.md). E.g. `createOtelTraceExporter()`

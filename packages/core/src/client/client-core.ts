@@ -1,5 +1,7 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../ui-state/index.js';
+import { reduceEvent } from '../ui-state/reduce.js';
+import { initialAgentUIState } from '../ui-state/snapshot.js';
+import type { AgentUIState } from '../ui-state/types.js';
 import { AgentClientError } from './errors.js';
 import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
@@ -25,6 +27,11 @@ const DESTROYED = 'LOUSHO_CLIENT_DESTROYED';
 const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
+
+/** The reducer: without sub-agent nesting until a sub-agent's event loads it (see `apply`). */
+let reduce: typeof reduceEvent = reduceEvent;
+/** The last load of the nesting. */
+let nesting: Promise<unknown> | undefined;
 
 /** An error with a string `code` as it is; a failed `fetch` (a TypeError) as `LOUSHO_NETWORK_ERROR`, anything else as `LOUSHO_INTERNAL`. */
 const coded = (error: any): AgentClientError =>
@@ -161,11 +168,17 @@ export function createClientCore(
     // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
     // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
     // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
-    if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
+    // A sub-agent's event needs the reducer's nesting, which is loaded on demand: the first one is
+    // taken like a gap once that has loaded (`nesting`): the session is re-read, as the server built it.
+    if (
+      ((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1 ||
+      (event.subagent && reduce == reduceEvent && ((nesting = import('../ui-state/subagents.js').then((m) => (reduce = m.reduceAgentEvents))), 1))
+    )
+      throw { code: 'LOUSHO_STREAM_GAP' };
     seen = seq;
     let next: AgentUIState;
     try {
-      next = reduceAgentEvents(state, event);
+      next = reduce(state, event);
     } catch (cause) {
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is not an event.`, { cause });
     }
@@ -235,6 +248,7 @@ export function createClientCore(
         if (signal.aborted) return;
         const code = failure?.code;
         if (code === 'LOUSHO_STREAM_GAP') {
+          await nesting;
           // The server's log no longer has what we missed: take the session as it is now.
           if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
         } else if (failure && (read ? /^LOUSHO_STREAM_/.test(code) : open !== followOpener || !(failure instanceof TypeError || failure?.status > 501))) {

@@ -1,7 +1,11 @@
 import type { AgentSessions, SessionState } from '../agent/create-agent.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
-import { reduceAgentEvents, stateFromTranscript, type AgentUIState } from '../ui-state/index.js';
+import { stateFromTranscript, type AgentUIState } from '../ui-state/index.js';
+import type { reduceAgentEvents } from '../ui-state/subagents.js';
+
+/** `reduceAgentEvents`, passed in: the in-process transport's chunk loads it on demand (importing it here would cost every HTTP client a preload list). */
+export type Reducer = typeof reduceAgentEvents;
 
 /**
  * The UI state a session's event log builds: the transcript's first `runStartIndex` messages (a
@@ -9,12 +13,12 @@ import { reduceAgentEvents, stateFromTranscript, type AgentUIState } from '../ui
  * otherwise), then the logged events, up to `throughSeq` when given. It is exactly what a client
  * that followed the session from its start built live: the log holds every run, compacted.
  */
-export function stateFromSessionLog(messages: readonly Message[], runStartIndex: number, log: readonly AgentStreamEvent[], throughSeq = Infinity): AgentUIState {
+export function stateFromSessionLog(reduce: Reducer, messages: readonly Message[], runStartIndex: number, log: readonly AgentStreamEvent[], throughSeq = Infinity): AgentUIState {
   const first = log[0] as (AgentStreamEvent & { fromSeq?: number }) | undefined;
   let state = stateFromTranscript(messages.slice(0, runStartIndex), null, { lastSeq: first ? (first.fromSeq ?? first.seq) - 1 : 0 });
   for (const event of log) {
     if (event.seq > throughSeq) break;
-    state = reduceAgentEvents(state, event);
+    state = reduce(state, event);
   }
   return state;
 }
@@ -25,7 +29,7 @@ export function stateFromSessionLog(messages: readonly Message[], runStartIndex:
  * approval decisions, errors), a run still going shows its partial reply, and an ended one its
  * pending approval, error or stop; events after `state.lastSeq` continue it exactly.
  */
-export function sessionUIState(sessions: Pick<AgentSessions, 'get' | 'eventsAfter'>, sessionId: string): { session: SessionState; state: AgentUIState } | undefined {
+export function sessionUIState(reduce: Reducer, sessions: Pick<AgentSessions, 'get' | 'eventsAfter'>, sessionId: string): { session: SessionState; state: AgentUIState } | undefined {
   const session = sessions.get(sessionId);
   if (!session) return undefined;
   const log = sessions.eventsAfter(sessionId, 0);
@@ -39,5 +43,5 @@ export function sessionUIState(sessions: Pick<AgentSessions, 'get' | 'eventsAfte
   // step's first text would join the last text part): that event is left to the stream, which the
   // client follows from `state.lastSeq`.
   const trailingStep = session.status === 'running' && log[log.length - 1]!.type === 'step.start';
-  return { session, state: stateFromSessionLog(session.messages, base, trailingStep ? log.slice(0, -1) : log) };
+  return { session, state: stateFromSessionLog(reduce, session.messages, base, trailingStep ? log.slice(0, -1) : log) };
 }

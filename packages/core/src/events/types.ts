@@ -3,6 +3,7 @@ import type { ModelFinishReason } from '../providers/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { BudgetExceeded } from '../agent/stages/budget.js';
+import type { SubagentRef } from '../agent/subagents/types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /** Why a run ended. See "Finish reasons" in the docs. */
@@ -35,6 +36,8 @@ export interface PendingApprovalInfo {
   kind: ApprovalKind;
   /** The question text, for `kind: 'question'`. */
   question?: string;
+  /** Set when the call waits inside a sub-agent: which one (the whole run is paused on it). */
+  subagent?: SubagentRef;
 }
 
 /**
@@ -51,6 +54,8 @@ interface StreamEventBase {
   seq: number;
   runId: string;
   sessionId?: string;
+  /** Set on a sub-agent's events: which sub-agent, how deep, and the call that started it. */
+  subagent?: SubagentRef;
 }
 
 /**
@@ -157,7 +162,7 @@ export type UnsequencedStreamEvent = AgentStreamEvent extends infer E
  * Listener events (`onEvent`): the lifecycle of a run as callbacks see it.
  * Names follow the docs: `text-complete`, `tool-call`, `tool-result`, `finish`.
  */
-export type AgentListenerEvent =
+export type AgentListenerEvent = (
   | { type: 'text-complete'; runId: string; step: number; text: string; usage: RunUsage; stepUsage: StepUsage }
   | { type: 'tool-call'; runId: string; toolCallId: string; toolName: string; args: unknown }
   | {
@@ -171,4 +176,8 @@ export type AgentListenerEvent =
       replacedByHook?: string;
     }
   | { type: 'approval-requested'; runId: string; approval: PendingApprovalInfo }
-  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string; guardrail?: GuardrailInfo };
+  | { type: 'finish'; runId: string; finishReason: FinishReason; usage: RunUsage; text: string; guardrail?: GuardrailInfo }
+) & {
+  /** Set on a sub-agent's listener events (its run's `finish` included). */
+  subagent?: SubagentRef;
+};

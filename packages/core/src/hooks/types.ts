@@ -1,6 +1,7 @@
 import type { Message } from '../messages.js';
 import type { GenerateOptions, GenerateResult } from '../providers/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
+import type { SubagentRef } from '../agent/subagents/types.js';
 
 /** What tool-call hooks see. `args` may be mutated in place by a pre-hook (legacy style). */
 export interface ToolCallHookContext {
@@ -13,6 +14,8 @@ export interface ToolCallHookContext {
   messages: readonly Message[];
   /** True when the call is being re-run after a person approved it. */
   approved?: boolean;
+  /** Set when the call is made by a sub-agent: which one, how deep, and the call that started it. */
+  subagent?: SubagentRef;
 }
 
 /** A tool call's outcome as post-hooks see it. */
@@ -39,6 +42,8 @@ export interface GenerateHookContext {
   step: number;
   /** The request about to be sent; a pre-hook may mutate `messages`/`system` in place. */
   request: GenerateOptions;
+  /** Set when a sub-agent makes the call. */
+  subagent?: SubagentRef;
 }
 
 /** The context of any hook: a tool call's or a model call's. */
@@ -83,6 +88,8 @@ export interface PermissionDecisionRecord {
   hook?: string;
   /** The rule that decided, when a permission rule did. */
   rule?: PermissionRule;
+  /** Set when the call is a sub-agent's. */
+  subagent?: SubagentRef;
   /** The guardrail that denied, when a tool guardrail did. */
   guardrail?: string;
 }

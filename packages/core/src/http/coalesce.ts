@@ -10,6 +10,8 @@ function isDelta(event: AgentStreamEvent): event is DeltaEvent {
 function extendsPart(previous: DeltaEvent, next: DeltaEvent): boolean {
   if (previous.type !== next.type || previous.runId !== next.runId) return false;
   if (((next as { fromSeq?: number }).fromSeq ?? next.seq) !== previous.seq + 1) return false;
+  // Parallel sub-agents interleave their deltas: each stretch is one sub-agent's (or the lead's).
+  if (previous.subagent?.toolCallId !== next.subagent?.toolCallId) return false;
   if (next.type === 'tool.input.delta') return (previous as typeof next).toolCallId === next.toolCallId;
   return (previous as Exclude<DeltaEvent, { type: 'tool.input.delta' }>).step === next.step;
 }

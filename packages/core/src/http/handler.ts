@@ -4,6 +4,7 @@ import { EventFeed, startRun } from '../client/event-feed.js';
 import { followSession } from '../client/follow-session.js';
 import { randomSessionId } from '../client/ids.js';
 import { sessionUIState } from '../client/session-view.js';
+import { reduceAgentEvents } from '../ui-state/subagents.js';
 import { initialAgentUIState } from '../ui-state/index.js';
 import { readJsonBody } from './body.js';
 import { echo, HttpError, toHttpError } from './errors.js';
@@ -95,7 +96,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
       case 'getSession': {
         const { sessionId } = route;
         await requireOwned(sessionId, principal);
-        const view = sessionUIState(agent.sessions, sessionId);
+        const view = sessionUIState(reduceAgentEvents, agent.sessions, sessionId);
         if (!view) {
           return jsonResponse(200, { sessionId, status: 'idle', messages: [], pendingApproval: null, lastSeq: 0, state: initialAgentUIState() });
         }

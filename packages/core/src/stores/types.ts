@@ -3,7 +3,7 @@ import type { Message } from '../messages.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
 import type { ApprovalStore } from '../agent/approval-store.js';
 import type { SessionStatus } from '../agent/session-runtime.js';
-import type { PausedBatch } from '../agent/run-snapshot.js';
+import type { ChildSnapshot, PausedBatch } from '../agent/run-snapshot.js';
 import type { RunConfigContext, ToolCallRecord } from '../agent/types.js';
 import type { SpanRef } from '../tracing/types.js';
 
@@ -119,6 +119,8 @@ export interface RunProgress {
   usage: RunUsage;
   repairUsed?: boolean;
   paused?: PausedBatch;
+  /** Sub-agents of the current tool batch (see `RunSnapshot.children`). */
+  children?: Record<string, ChildSnapshot>;
   /** See `RunSnapshot.pendingInput`. */
   pendingInput?: Message[];
   /** See `RunSnapshot.budgetFrom`. */

@@ -16,7 +16,9 @@ export type {
   UIToolState,
   UIToolApproval,
   UIFlowNodePart,
+  UISubagent,
+  UISubagentStatus,
 } from './types.js';
-export { reduceAgentEvents } from './reduce.js';
+export { reduceAgentEvents } from './subagents.js';
 export { initialAgentUIState } from './snapshot.js';
 export { stateFromTranscript, type TranscriptStateOptions } from './transcript.js';

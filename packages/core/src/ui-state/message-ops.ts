@@ -2,7 +2,7 @@ import type { Message } from '../messages.js';
 import type { ToolErrorKind } from '../tools/types.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
-import type { UIFlowNodePart, UIMessage, UIPart, UITextPart, UIToolPart, UIToolState } from './types.js';
+import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart, UIToolState } from './types.js';
 
 /** What an event changes on a tool part or a flow node part. */
 export type PartFields = Partial<UIToolPart> | Partial<UIFlowNodePart>;
@@ -119,9 +119,11 @@ function toolCallIds(list: MessageList): Set<string> {
 
 /**
  * `part` with `fields` over it. `Object.assign` into a new object rather than a spread: a spread
- * followed by fields the part lacks is many times slower in V8.
+ * followed by fields the part lacks is many times slower in V8. A delegation that changes state
+ * (it ended, or was stopped) gives its sub-agent that status.
  */
-export const merge = (part: UIToolPart, fields: PartFields): UIToolPart => Object.assign({}, part, fields) as UIToolPart;
+export const merge = (part: UIToolPart, fields: PartFields): UIToolPart =>
+  Object.assign({}, part, fields, part.subagent && fields.state && { subagent: { ...part.subagent, status: fields.state as UISubagentStatus } }) as UIToolPart;
 
 /**
  * Marks the unfinished tool calls of the last message as `cancelled` (the leg ended without them;

@@ -7,20 +7,10 @@ import type { AgentUIState, AnyUIToolPart, UIFlowNodePart, UIToolApproval, UIToo
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
- * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
- * changed, and whatever the event does not touch (earlier messages, other parts, the messages
- * array itself when no message changed) keeps its identity.
- *
- * - An event whose `seq` is not above `state.lastSeq` was already applied: the same state is
- *   returned, so a resumed stream never duplicates text or parts.
- * - An event type it does not know is ignored (same state returned).
- * - A text delta, and a change to one of the last parts of the streaming message, cost O(1) in
- *   the number of messages, of parts and in the length of the text.
- *
- * The type parameter only narrows tool parts for a known tool set (`UIToolPartOf<...>`); it is
- * not checked at run time.
+ * `reduceAgentEvents` (subagents.ts documents it) without the sub-agent nesting: what a browser
+ * client ships up front. It must not see an event that carries `subagent`.
  */
-export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
+export function reduceEvent<ToolPart extends AnyUIToolPart = UIToolPart>(
   state: AgentUIState<ToolPart> | undefined,
   event: AgentStreamEvent,
 ): AgentUIState<ToolPart> {

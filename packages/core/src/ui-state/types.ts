@@ -88,6 +88,20 @@ export interface UIToolPart<Name extends string = string, Args = unknown, Result
   error?: ToolErrorResult;
   artifacts?: ToolArtifact[];
   approval?: UIToolApproval;
+  /** Set on a delegation (`task` or a delegate tool): the sub-agent's transcript, live. */
+  subagent?: UISubagent;
+}
+
+/** `running` while it works, `awaiting-approval` while a call in it waits, then its call's end state. */
+export type UISubagentStatus = 'running' | 'awaiting-approval' | 'done' | 'error' | 'cancelled';
+
+/** A sub-agent's work inside the tool part that started it. */
+export interface UISubagent {
+  /** The sub-agent's name. */
+  name: string;
+  status: UISubagentStatus;
+  /** What it said and did: text, reasoning and tool parts (its own delegations nest the same way). */
+  parts: readonly UIPart[];
 }
 
 /** Any tool part (the default, untyped one). */

@@ -23,7 +23,7 @@ describe('sessionUIState (what GET /sessions/:id serves)', () => {
 
   it('read right after a step began, then sent as JSON and followed, still starts the new step in a new part', () => {
     const logged = turn.slice(0, 5); // the turn is between `step.start` and the step's first text
-    const served = JSON.parse(JSON.stringify(sessionUIState(sessions(logged), 's')!.state)) as AgentUIState;
+    const served = JSON.parse(JSON.stringify(sessionUIState(reduceAgentEvents, sessions(logged), 's')!.state)) as AgentUIState;
     // The client follows from the state's lastSeq: the events after it come from the stream.
     let state = served;
     for (const event of turn) if (event.seq > served.lastSeq) state = reduceAgentEvents(state, event);
@@ -33,6 +33,6 @@ describe('sessionUIState (what GET /sessions/:id serves)', () => {
   });
 
   it('otherwise serves every logged event', () => {
-    expect(sessionUIState(sessions(turn), 's')!.state.lastSeq).toBe(turn.at(-1)!.seq);
+    expect(sessionUIState(reduceAgentEvents, sessions(turn), 's')!.state.lastSeq).toBe(turn.at(-1)!.seq);
   });
 });

@@ -25,8 +25,7 @@ describe('the runtime option lists match the types', () => {
     const provider = mockModel(['x']);
     // @ts-expect-error misspelt option
     createAgent({ provider, toolConcurency: 2 });
-    // @ts-expect-error an option that is not built yet is not in the type either
-    createAgent({ provider, subagents: {} });
+    createAgent({ provider, subagents: {}, maxSubagentDepth: 1 });
     createAgent({ provider, toolConcurrency: 2, limits: { maxTokens: 10 } });
     const agent = createAgent({ provider });
     // @ts-expect-error misspelt run option

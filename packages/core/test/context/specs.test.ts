@@ -84,14 +84,19 @@ describe('loadSpec', () => {
     await expect(loadSpec(join(dir, 'nope.yaml'))).rejects.toMatchObject({ code: 'LOUSHO_INVALID_SPEC', message: expect.stringContaining('cannot be read (ENOENT)') });
   });
 
-  it('sub-agents: nested specs and files (relative to the spec) are read and checked; the agent refuses them until sub-agents are built', async () => {
+  it('sub-agents: nested specs and files (relative to the spec) are read and checked, and the lead delegates to them', async () => {
     await write('writer.yaml', 'name: writer\ndescription: Writes\ninstructions: Write well.\n');
     const lead = await loadSpec(await write('lead.yaml', 'name: lead\nsubagents:\n  - ./writer.yaml\n  - name: researcher\n    description: Researches\n'));
     expect(lead.subagents).toEqual([
       { name: 'writer', description: 'Writes', instructions: 'Write well.' },
       { name: 'researcher', description: 'Researches' },
     ]);
-    expect(() => specToAgent(lead, { provider: mockModel(['x']) })).toThrow(expect.objectContaining({ code: 'LOUSHO_UNSUPPORTED_OPTION', message: expect.stringContaining('`subagents`') }));
+    // The lead delegates to the sub-agents the spec names (each an agent of its own).
+    // One provider for all (the spec names no models): the lead asks, the writer answers, the lead replies.
+    const model = mockModel([{ toolCalls: [{ name: 'task', id: 't1', args: { subagent: 'writer', prompt: 'Write a haiku' } }] }, 'An old silent pond.', 'The writer wrote it.']);
+    const result = await specToAgent(lead, { provider: model }).send('Get me a haiku');
+    expect(result.text).toBe('The writer wrote it.');
+    expect(result.usage.delegated?.runs).toBe(1);
 
     const badChild = await write('bad-child.yaml', 'name: lead\nsubagents:\n  - name: researcher\n    instructons: Research.\n');
     await expect(loadSpec(badChild)).rejects.toMatchObject({ line: 4, field: 'subagents[0].instructons', message: expect.stringContaining('did you mean `instructions`?') });

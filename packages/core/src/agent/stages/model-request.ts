@@ -31,7 +31,7 @@ export async function prepareModelCall(
     ...(deps.signal ? { signal: deps.signal } : {}),
   };
   for (const hook of deps.hooks) {
-    if (hook.preGenerate && !isCompactionHook(hook)) await hook.preGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request });
+    if (hook.preGenerate && !isCompactionHook(hook)) await hook.preGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request, ...(deps.subagent ? { subagent: deps.subagent } : {}) });
   }
   await compactionStage(deps, snapshot, request, step, usage);
   // A cost budget that cannot be watched is said before any money is spent.

@@ -1,0 +1,158 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { AgentClient, ClientTransport, EventReader } from '../../src/client/index.js';
+import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
+import { mockModel } from '../../src/testing/index.js';
+import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
+
+// The browser client does not ship the sub-agent nesting: at the first event with `subagent` it
+// loads it with import(), and once that has settled re-reads the session (which the server built
+// with the nesting) and follows on from there, as after a gap. It must end in the state the public
+// reducer (nesting built in) gives for the same events, and never show a sub-agent's work as the lead's.
+
+async function collect(run: AsyncIterable<AgentStreamEvent>): Promise<AgentStreamEvent[]> {
+  const out: AgentStreamEvent[] = [];
+  for await (const event of run) out.push(event);
+  return out;
+}
+
+/** A delegation: the lead's text, a task whose child looks something up, the lead's answer. */
+async function delegationEvents(): Promise<AgentStreamEvent[]> {
+  const lookup = defineTool({ name: 'lookup', description: 'Looks up', input: z.object({ topic: z.string() }), execute: ({ topic }) => `${topic}: found` });
+  const researcher = createAgent({ description: 'r', provider: mockModel([{ text: 'Looking.', toolCalls: [{ name: 'lookup', id: 'l1', args: { topic: 'tea' } }] }, 'Tea is fine.']), tools: [lookup] });
+  const agent = createAgent({
+    provider: mockModel([{ text: 'Asking.', toolCalls: [{ name: 'task', id: 't1', args: { subagent: 'researcher', prompt: 'tea?' } }] }, 'It is fine.']),
+    subagents: { researcher },
+  });
+  return collect(agent.stream('x', { sessionId: 's' }));
+}
+
+const reduceAll = (events: AgentStreamEvent[]): AgentUIState => events.reduce<AgentUIState>((state, event) => reduceAgentEvents(state, event), initialAgentUIState());
+
+/**
+ * A server playing back `events`: `send` streams them, `load` serves the state of those streamed so
+ * far (as GET /sessions/:id does), `follow` streams the rest after `afterSeq`.
+ */
+function server(events: AgentStreamEvent[]) {
+  let streamed = 0;
+  const calls: string[] = [];
+  const streamFrom =
+    (from: number): EventReader =>
+    async (onEvent) => {
+      for (const event of events.filter((e) => e.seq > from)) {
+        streamed = Math.max(streamed, event.seq);
+        onEvent(event);
+        await tick();
+      }
+    };
+  const transport: ClientTransport = {
+    load: async () => {
+      calls.push(`load@${streamed}`);
+      return { state: reduceAll(events.filter((e) => e.seq <= streamed)), running: streamed < events.at(-1)!.seq };
+    },
+    send: async () => (calls.push('send'), streamFrom(0)),
+    decide: async () => streamFrom(0),
+    follow: async (_id, afterSeq) => (calls.push(`follow@${afterSeq}`), streamFrom(afterSeq)),
+    resume: async () => streamFrom(0),
+    stop: async () => true,
+  };
+  return { transport, calls };
+}
+
+let release: () => void;
+let failing = false;
+let imported = 0;
+
+beforeEach(() => {
+  // A fresh client module graph (its reducer without the nesting), whose import() of the nesting
+  // waits until the test releases it (or fails it).
+  vi.resetModules();
+  imported = 0;
+  failing = false;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  vi.doMock('../../src/ui-state/subagents.js', async (importOriginal) => {
+    imported++;
+    await gate;
+    if (failing) throw new TypeError('Failed to fetch dynamically imported module');
+    return importOriginal();
+  });
+});
+
+afterEach(() => {
+  vi.doUnmock('../../src/ui-state/subagents.js');
+});
+
+async function freshClient(transport: ClientTransport): Promise<AgentClient> {
+  // (The client core alone: the in-process transport's modules reach the agent's, which nest statically.)
+  const { createClientCore } = await import('../../src/client/client-core.js');
+  return createClientCore(transport, undefined, 'lousho:session', {});
+}
+
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('the client loads the sub-agent nesting on demand', () => {
+  it('a run without sub-agents never loads it', async () => {
+    // (Numbered again without the sub-agent's events, so they follow on without a gap.)
+    const events = (await delegationEvents()).filter((event) => !event.subagent).map((event, i) => ({ ...event, seq: i + 1 }));
+    const { transport, calls } = server(events);
+    const client = await freshClient(transport);
+    expect((await client.send('x')).ok).toBe(true);
+    expect(imported).toBe(0);
+    expect(calls).toEqual(['send']);
+  });
+
+  it('at the first sub-agent event: loads the nesting, then re-reads the session and follows on; ends in the static reducer’s state', async () => {
+    const events = await delegationEvents();
+    const first = events.findIndex((event) => event.subagent);
+    expect(first).toBeGreaterThan(0);
+    const { transport, calls } = server(events);
+    const client = await freshClient(transport);
+    const sent = client.send('x');
+    while (!imported) await tick();
+    for (let i = 0; i < 5; i++) await tick();
+    // Nothing of the sub-agent is shown before the nesting is there (never as the lead's own parts),
+    // and the session is not re-read before the import has settled.
+    expect(imported).toBe(1);
+    expect(client.getSnapshot()).toEqual(reduceAll(events.slice(0, first)));
+    expect(calls).toEqual(['send']);
+    release();
+    const result = await sent;
+    expect(result.ok).toBe(true);
+    expect(calls).toEqual(['send', `load@${events[first]!.seq}`, `follow@${events[first]!.seq}`]);
+    expect(client.getSnapshot()).toEqual(reduceAll(events));
+    expect(client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool')).toMatchObject({ toolCallId: 't1', subagent: { name: 'researcher', status: 'done' } });
+  });
+
+  it('a nesting that cannot be loaded fails the leg with an error, and shows nothing of the sub-agent', async () => {
+    const events = await delegationEvents();
+    const first = events.findIndex((event) => event.subagent);
+    const { transport, calls } = server(events);
+    const client = await freshClient(transport);
+    const sent = client.send('x');
+    while (!imported) await tick();
+    failing = true;
+    release();
+    const result = await sent;
+    expect(result.ok).toBe(false);
+    // (A browser's failed import() is a TypeError: LOUSHO_NETWORK_ERROR; vitest's mock wraps it.)
+    expect(!result.ok && result.error.code).toMatch(/^LOUSHO_(NETWORK_ERROR|INTERNAL)$/);
+    expect(client.getSnapshot().status).toBe('error');
+    expect(client.getSnapshot().messages).toEqual(reduceAll(events.slice(0, first)).messages);
+    expect(calls).toEqual(['send']);
+  });
+
+  it('a reset while the nesting loads: nothing of the old session comes back; the next run is nested as usual', async () => {
+    const events = await delegationEvents();
+    const { transport } = server(events);
+    const client = await freshClient(transport);
+    const sent = client.send('x');
+    while (!imported) await tick();
+    client.reset();
+    release();
+    await sent;
+    await tick();
+    expect(client.getSnapshot()).toEqual(reduceAll([]));
+    expect((await client.send('x')).ok).toBe(true);
+    expect(client.getSnapshot()).toEqual(reduceAll(events));
+  });
+});
