@@ -45,7 +45,7 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
       return { kind: event.kind, type: 'flow-node', state: 'running' };
     case 'flow.node.event':
       // The node's agent run, reduced into the part by this same reducer.
-      return part && { run: reduceAgentEvents((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
+      return part && { run: reduceEvent((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
     case 'tool.done':
     case 'flow.node.done':
       // No `artifacts` key when there are none (a state must look the same after JSON).
