@@ -30,7 +30,9 @@ export function ApprovalPanel({ approval, onApprove, onReject }: ApprovalPanelPr
           <h2 id="approval-title">
             Approve <span className="pause-tool">{approval.displayName}</span>?
           </h2>
-          <p className="pause-hint">The agent wants to run this tool. Nothing happens until you decide.</p>
+          <p className="pause-hint">
+            {approval.subagent ? `The ${approval.subagent.name} sub-agent` : "The agent"} wants to run this tool. Nothing happens until you decide.
+          </p>
         </div>
       </header>
       <div className="approval-args" data-testid="approval-args">
