@@ -83,8 +83,9 @@ export function describeSubagents(target: DemoTarget, browser: () => Browser): v
 
   if (!target.modes.includes('http')) return;
   describe('sub-agent reload (http)', () => {
-    it('restores the researcher card and its pending approval after a reload; approving then completes the run', async () => {
-      const { page, pageErrors, close } = await openDemo(browser(), target, 'http');
+    it('restores the researcher card and its pending approval after a reload (dark scheme, axe-core clean); approving then completes the run', async () => {
+      // In the dark colour scheme, so axe-core checks the card's contrast there too.
+      const { page, pageErrors, close } = await openDemo(browser(), target, 'http', { colorScheme: 'dark' });
       await sendMessage(page, PROMPT);
       await waitForChildApproval(page);
       const before = await researcherCard(page).locator('[data-testid="tool-card"]').evaluateAll((cards) => cards.map((c) => `${(c as HTMLElement).dataset['tool']}:${(c as HTMLElement).dataset['state']}`));
@@ -95,7 +96,9 @@ export function describeSubagents(target: DemoTarget, browser: () => Browser): v
       await waitForChildApproval(page);
       const after = await researcherCard(page).locator('[data-testid="tool-card"]').evaluateAll((cards) => cards.map((c) => `${(c as HTMLElement).dataset['tool']}:${(c as HTMLElement).dataset['state']}`));
       expect(after).toEqual(before);
-      await screenshot(target, page, 'subagent-reloaded-http');
+      const violations = await seriousA11yViolations(page);
+      expect(violations, describeViolations(violations)).toEqual([]);
+      await screenshot(target, page, 'subagent-reloaded-dark-http');
 
       await approveAndCheckAnswer(page);
       expect(await toolCard(page, 'task').count()).toBe(1);
