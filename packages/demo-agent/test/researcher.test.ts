@@ -1,6 +1,7 @@
+import type { AgentStreamEvent } from '@lousho/build-ai-agent';
 import { describe, expect, it } from 'vitest';
 import { demoFindingsFor, type DemoSavedFindings } from '../src/index.js';
-import { eventsOf, fastAgent, ofType } from './helpers.js';
+import { ALL_TOOLS, eventsOf, fastAgent, ofType, turn, user } from './helpers.js';
 
 describe('the researcher sub-agent', () => {
   it('"Research X in depth" delegates to the researcher, which researches, waits for approval to save, and reports', async () => {
@@ -58,17 +59,28 @@ describe('the researcher sub-agent', () => {
     expect(result.usage.delegated).toBeUndefined();
   });
 
-  it('stopping the lead during the researcher\'s work cancels both', async () => {
+  it('without a task tool, "in depth" is the model\'s own research on the topic (the words "in depth" left out)', async () => {
+    const reply = await turn([user('Research solar power in depth')]);
+    expect(reply.toolCalls.map((c) => [c.name, JSON.parse(c.arguments)])).toEqual([['research_topic', { topic: 'solar power' }]]);
+    const delegated = await turn([user('Research solar power in depth')], [...ALL_TOOLS, { name: 'task', description: 'task', parameters: { type: 'object' } }]);
+    expect(delegated.toolCalls.map((c) => c.name)).toEqual(['task']);
+  });
+
+  it('stopping the lead during the researcher\'s work stops both: the run ends aborted, the task and the research cancelled', async () => {
     const agent = fastAgent({ toolDelayScale: 1 });
     const controller = new AbortController();
-    const events: string[] = [];
-    const run = agent.stream('Research wind power in depth', { signal: controller.signal });
-    for await (const event of run) {
-      events.push(event.type);
+    const events: AgentStreamEvent[] = [];
+    for await (const event of agent.stream('Research wind power in depth', { signal: controller.signal })) {
+      events.push(event);
       if (event.type === 'tool.progress' && event.subagent) controller.abort();
-      if (event.type === 'run.done') expect(event.finishReason).toBe('aborted');
     }
-    expect(events.at(-1)).toBe('run.done');
+    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'aborted' });
+    const cancelled = ofType(events, 'tool.error').map((e) => [e.toolName, e.error.kind, e.subagent?.name]);
+    expect(cancelled).toEqual(expect.arrayContaining([
+      ['research_topic', 'cancelled', 'researcher'],
+      ['task', 'cancelled', undefined],
+    ]));
+    expect(ofType(events, 'tool.call').map((e) => e.toolName)).not.toContain('save_findings');
     expect(agent.library).toEqual([]);
   });
 });
