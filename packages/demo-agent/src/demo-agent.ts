@@ -4,6 +4,8 @@ import { DEMO_PROVIDER_NAME } from './notice.js';
 import { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
 import type { MemoryWorkspace } from '@lousho/build-ai-agent';
 import { createDemoTools, type DemoEmail } from './tools/index.js';
+import type { DemoSavedFindings } from './tools/findings.js';
+import { createDemoResearcher } from './researcher.js';
 
 export interface DemoAgentOptions {
   /** The model provider (default: the offline demo model). */
@@ -14,6 +16,8 @@ export interface DemoAgentOptions {
   toolDelayScale?: number;
   /** Where `send_email` puts what it sends (default: a new array, exposed as `agent.outbox`). */
   outbox?: DemoEmail[];
+  /** Where the researcher's `save_findings` keeps what it saves (default: a new array, exposed as `agent.library`). */
+  library?: DemoSavedFindings[];
   /** Where sessions, checkpoints and approvals live (default: in memory). The demo server passes a SqliteStore. */
   store?: AgentStore;
   /**
@@ -42,12 +46,18 @@ export const DEMO_CONTEXT_WINDOW = 3000;
 const DEMO_PROTECTED_TOKENS = 400;
 
 /** The demo agent, plus the outbox its `send_email` tool writes to and the project its coding tools work on. */
-export type DemoAgent = Agent & { readonly outbox: readonly DemoEmail[]; readonly workspace: MemoryWorkspace };
+export type DemoAgent = Agent & {
+  readonly outbox: readonly DemoEmail[];
+  readonly workspace: MemoryWorkspace;
+  /** What the `researcher` sub-agent saved. */
+  readonly library: readonly DemoSavedFindings[];
+};
 
 export const DEMO_AGENT_INSTRUCTIONS = [
   'You are the assistant of the Lousho demo, a small app that shows what an agent toolkit can do.',
   'Tools: get_weather (quick lookup), research_topic (slow, reports progress), send_email (the user must approve every email) and ask_question (ask the user and wait for the answer).',
   'Coding tools (read_file, edit_file, list_dir, shell) work on a tiny in-memory project; a guardrail ends the run on destructive shell commands.',
+  'For research in depth, hand the task to the researcher sub-agent with the task tool, then answer from its report.',
   'Call several tools in one turn when a message asks for several things. Base your answer on the tool results and keep it short.',
   'Weather and research results are made up for the demo, and emails only go to an in-memory outbox: say so if asked.',
 ].join(' ');
@@ -59,20 +69,24 @@ export const DEMO_NOTES_INSTRUCTIONS =
 export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
   const outbox = options.outbox ?? [];
   const coding = createCodingTools();
+  const library = options.library ?? [];
   const provider = options.provider ?? createDemoModel();
   const contextWindow = options.contextWindow ?? (provider.name === DEMO_PROVIDER_NAME ? DEMO_CONTEXT_WINDOW : undefined);
+  const delayScale = options.toolDelayScale ?? 1;
+  const researcher = createDemoResearcher({ provider, delayScale, library, ...(options.model !== undefined ? { model: options.model } : {}) });
   const agent = createAgent({
     name: 'lousho-demo',
-    description: 'The Lousho demo agent: weather, research, email with approval, questions, and coding tools behind a guardrail.',
+    description: 'The Lousho demo agent: weather, research (in depth by its researcher sub-agent), email with approval, questions, and coding tools behind a guardrail.',
     provider,
     ...(options.model !== undefined ? { model: options.model } : {}),
     instructions: options.mcpServers ? `${DEMO_AGENT_INSTRUCTIONS} ${DEMO_NOTES_INSTRUCTIONS}` : DEMO_AGENT_INSTRUCTIONS,
-    tools: [...createDemoTools({ delayScale: options.toolDelayScale ?? 1, outbox }), ...coding.tools],
+    tools: [...createDemoTools({ delayScale, outbox }), ...coding.tools],
+    subagents: { researcher },
     guardrails: { tool: [demoCommandGuardrail] },
     ...(options.store ? { store: options.store } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
     ...(contextWindow !== undefined ? { compaction: { contextWindow, protectedTokens: DEMO_PROTECTED_TOKENS } } : {}),
   });
-  return Object.assign(agent, { outbox: outbox as readonly DemoEmail[], workspace: coding.workspace });
+  return Object.assign(agent, { outbox: outbox as readonly DemoEmail[], workspace: coding.workspace, library: library as readonly DemoSavedFindings[] });
 }

@@ -13,6 +13,7 @@ import { DEMO_MODEL_ID, DEMO_PROVIDER_NAME } from './notice.js';
 import { pause } from './pause.js';
 import { chatReply, echoReply, htmlReply, missingToolsReply } from './replies.js';
 import { announceCalls, answerFromResults } from './results.js';
+import { saveAfterResearch } from './researcher-steps.js';
 
 export interface DemoModelOptions {
   /**
@@ -76,9 +77,9 @@ export function createDemoModel(options: DemoModelOptions = {}): LLMProvider {
 export function decideDemoReply(request: Pick<GenerateOptions, 'messages' | 'tools'>): DemoReply {
   const { messages } = request;
   const last = messages[messages.length - 1];
-  if (last?.role === 'tool') return { text: answerFromResults(messages), calls: [] };
   const offered = new Set((request.tools ?? []).map((tool) => tool.name));
-  const intent = readUserIntent(last?.role === 'user' ? textOf(last) : '');
+  if (last?.role === 'tool') return saveAfterResearch(messages, offered) ?? { text: answerFromResults(messages), calls: [] };
+  const intent = readUserIntent(last?.role === 'user' ? textOf(last) : '', offered);
   switch (intent.kind) {
     case 'fail':
       throw new DemoModelFailure();

@@ -1,7 +1,7 @@
 import { DEFAULT_CITY, findKnownCities, placeAfterPreposition } from './cities.js';
 import { codingCall } from './coding/intents.js';
 import { noteCall } from './note-intents.js';
-import { DEMO_TOOL_NAMES } from './tools/names.js';
+import { DEMO_RESEARCHER_NAME, DEMO_TASK_TOOL, DEMO_TOOL_NAMES } from './tools/names.js';
 
 /*
  * How the demo model reads a user message: plain keyword rules, checked in a fixed order, so the
@@ -42,22 +42,24 @@ const FAIL = /\bsimulate(?:d)?\s+(?:an?\s+)?error\b/i;
 const ECHO = /^\s*(?:please\s+)?echo\b:?[ \t]?/i;
 const HTML = /<\/?[a-z][^>]*>|<!--/i;
 const WEATHER = /\b(?:weather|temperatures?|forecast|how\s+(?:hot|cold|warm)|raining|sunny)\b/i;
+/** "Research X in depth" goes to the researcher sub-agent when the agent has one. */
+const IN_DEPTH = /\bin[\s-]+depth\b/i;
 const RESEARCH = /\b(?:research\w*|analy[sz]\w*|report)\b/i;
 const EMAIL = /\b(?:e-?mails?|mail|send)\b/i;
 const QUESTION = /\b(?:ask\s+me|questions?|help\s+me\s+decide|plan\s+a\s+trip)\b/i;
 const EMAIL_ADDRESS = /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/i;
 
-/** Reads the latest user message. */
-export function readUserIntent(text: string): UserIntent {
+/** Reads the latest user message; `offered` are the tools the agent has (the delegation needs `task`). */
+export function readUserIntent(text: string, offered: ReadonlySet<string> = new Set()): UserIntent {
   if (FAIL.test(text)) return { kind: 'fail' };
   const echo = ECHO.exec(text);
   if (echo) return { kind: 'echo', text: text.slice(echo.index + echo[0].length) };
   if (HTML.test(text)) return { kind: 'html', text };
-  const calls = plannedCalls(text);
+  const calls = plannedCalls(text, offered);
   return calls.length > 0 ? { kind: 'tools', calls } : { kind: 'chat', text };
 }
 
-function plannedCalls(text: string): PlannedCall[] {
+function plannedCalls(text: string, offered: ReadonlySet<string>): PlannedCall[] {
   const note = noteCall(text);
   if (note) return [note];
   const coding = codingCall(text);
@@ -66,13 +68,23 @@ function plannedCalls(text: string): PlannedCall[] {
   const weather = WEATHER.exec(text);
   if (weather) found.push({ index: weather.index, calls: weatherCities(text).map((city) => ({ name: DEMO_TOOL_NAMES.weather, args: { city } })) });
   const research = researchKeyword(text);
-  if (research) found.push({ index: research.index, calls: [{ name: DEMO_TOOL_NAMES.research, args: { topic: researchTopic(text, research) } }] });
+  if (research) found.push({ index: research.index, calls: [researchCall(researchTopic(text, research), IN_DEPTH.test(text) && offered.has(DEMO_TASK_TOOL))] });
   const email = EMAIL.exec(text);
   if (email) found.push({ index: email.index, calls: [{ name: DEMO_TOOL_NAMES.email, args: emailArgs(text, research ? researchTopic(text, research) : undefined) }] });
   const question = QUESTION.exec(text);
   if (question) found.push({ index: question.index, calls: [{ name: DEMO_TOOL_NAMES.question, args: questionArgs(text) }] });
   // Calls follow the order the message asked for things in.
   return found.sort((a, b) => a.index - b.index).flatMap((entry) => entry.calls);
+}
+
+/** The prompt the lead gives the researcher: the topic alone, since a sub-agent sees nothing else of the chat. */
+export function delegatedResearchPrompt(topic: string): string {
+  return `Research ${topic} in depth, then save the findings.`;
+}
+
+function researchCall(topic: string, delegate: boolean): PlannedCall {
+  if (!delegate) return { name: DEMO_TOOL_NAMES.research, args: { topic } };
+  return { name: DEMO_TASK_TOOL, args: { subagent: DEMO_RESEARCHER_NAME, prompt: delegatedResearchPrompt(topic) } };
 }
 
 function weatherCities(text: string): string[] {
@@ -97,7 +109,7 @@ function researchTopic(text: string, keyword: RegExpExecArray): string {
   let rest = text.slice(keyword.index + keyword[0].length);
   rest = rest.replace(/^\s*(?:(?:on|about|of|into|for|the\s+topic\s+of|me|a|an)\s+)*/i, '');
   rest = rest.split(/[.?!;:\n]|,\s*(?:and|then)\b|\s+(?:and\s+)?then\s+|\s+and\s+(?=(?:send|e-?mail|mail|ask|tell|check|what|get|look|show)\b)/i)[0] ?? '';
-  const topic = rest.trim().replace(/\s+/g, ' ').slice(0, 120).trim();
+  const topic = rest.replace(IN_DEPTH, ' ').trim().replace(/\s+/g, ' ').slice(0, 120).trim();
   return topic || DEFAULT_RESEARCH_TOPIC;
 }
 

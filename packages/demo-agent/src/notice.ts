@@ -16,7 +16,7 @@ export interface DemoSuggestion {
 /** Example prompts that show each feature of the demo. */
 export const demoSuggestions: readonly DemoSuggestion[] = Object.freeze([
   { label: 'Weather', prompt: "What's the weather in Paris and Tokyo?" },
-  { label: 'Research (slow, with progress)', prompt: 'Research the history of the bicycle' },
+  { label: 'Research in depth (sub-agent)', prompt: 'Research solar power in depth' },
   { label: 'Send an email (needs approval)', prompt: "Send an email to alex@example.com about Friday's demo" },
   { label: 'Ask me a question', prompt: 'Help me plan a trip' },
   { label: 'Echo HTML (rendered safely?)', prompt: 'echo <img src=x onerror=alert(1)> <b>bold?</b>' },

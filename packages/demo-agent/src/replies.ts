@@ -1,4 +1,4 @@
-import { DEMO_CODING_TOOL_NAMES, DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES } from './tools/names.js';
+import { DEMO_CODING_TOOL_NAMES, DEMO_NOTES_TOOL_NAMES, DEMO_TASK_TOOL, DEMO_TOOL_NAMES } from './tools/names.js';
 
 /** The demo model's reply to a message it has no rule for: who it is and what it can do. */
 export function chatReply(text: string, offered: ReadonlySet<string>): string {
@@ -32,6 +32,7 @@ function capabilities(offered: ReadonlySet<string>): string {
   const lines = [
     offered.has(DEMO_TOOL_NAMES.weather) ? `- "What's the weather in Tokyo?": a quick lookup` : undefined,
     offered.has(DEMO_TOOL_NAMES.research) ? '- "Research the history of tea": a slow tool that shows its progress' : undefined,
+    offered.has(DEMO_TASK_TOOL) ? '- "Research solar power in depth": I hand it to my researcher sub-agent and you watch it work' : undefined,
     offered.has(DEMO_TOOL_NAMES.email) ? '- "Send an email to sam@example.com": waits for your approval' : undefined,
     offered.has(DEMO_TOOL_NAMES.question) ? '- "Help me plan a trip": I ask you a question' : undefined,
     offered.has(DEMO_NOTES_TOOL_NAMES.add) ? '- "Take a note: call the bike shop on Monday", "List my notes", "Search my notes for bike": tools from an MCP server' : undefined,

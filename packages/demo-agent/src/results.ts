@@ -1,14 +1,14 @@
 import { textOf, type Message, type ToolCall } from '@lousho/build-ai-agent';
 import { DECISION_QUESTION, TRIP_QUESTION } from './intents.js';
 import { isRecord, listJoin, parseJson } from './text.js';
-import { DEMO_CODING_TOOL_NAMES, DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES } from './tools/names.js';
+import { DEMO_CODING_TOOL_NAMES, DEMO_NOTES_TOOL_NAMES, DEMO_RESEARCHER_TOOL_NAMES, DEMO_TASK_TOOL, DEMO_TOOL_NAMES } from './tools/names.js';
 
 /*
  * How the demo model writes its answer once tool results are back: one short paragraph per call,
  * built only from what the results say (and the call's own arguments), in the order of the calls.
  */
 
-interface FinishedCall {
+export interface FinishedCall {
   call: ToolCall;
   args: Record<string, unknown>;
   /** The tool message's text: JSON for most tools, the plain answer for `ask_question`. */
@@ -58,6 +58,8 @@ export function answerFromResults(messages: readonly Message[]): string {
 }
 
 function describeResult(entry: FinishedCall): string {
+  // Saved or not, the researcher reports what it found.
+  if (entry.call.name === DEMO_RESEARCHER_TOOL_NAMES.save) return describeSavedFindings(entry);
   if (entry.isError) return describeError(entry);
   switch (entry.call.name) {
     case DEMO_TOOL_NAMES.weather:
@@ -68,6 +70,8 @@ function describeResult(entry: FinishedCall): string {
       return describeEmail(entry);
     case DEMO_TOOL_NAMES.question:
       return describeAnswer(entry);
+    case DEMO_TASK_TOOL:
+      return describeDelegation(entry);
     case DEMO_NOTES_TOOL_NAMES.add:
     case DEMO_NOTES_TOOL_NAMES.list:
     case DEMO_NOTES_TOOL_NAMES.search:
@@ -138,6 +142,28 @@ function describeResearch({ content, args }: FinishedCall): string {
   return `Here is what I found about ${topic}:\n${findings.map((f) => `- ${f}`).join('\n')}${note}`;
 }
 
+/** The researcher's report: the findings it was asked to save, and whether they were saved. */
+function describeSavedFindings(entry: FinishedCall): string {
+  const { args, content } = entry;
+  const topic = String(args.topic ?? 'the topic');
+  const findings = Array.isArray(args.findings) ? args.findings.filter((f): f is string => typeof f === 'string') : [];
+  const list = `Here is what I found about ${topic}:\n${findings.map((f) => `- ${f}`).join('\n')}`;
+  if (!entry.isError) {
+    const receipt = parseJson(content);
+    return `${list}\n\nI saved these findings to the research library (entry ${isRecord(receipt) ? String(receipt.id) : 'saved'}).`;
+  }
+  return `${list}\n\n${describeError(entry)}`;
+}
+
+/** The lead's answer from the sub-agent's report (the `task` result is the sub-agent's final text). */
+function describeDelegation({ args, content }: FinishedCall): string {
+  const parsed = parseJson(content);
+  const report = (typeof parsed === 'string' ? parsed : content).trim();
+  const name = String(args.subagent ?? 'sub-agent');
+  if (!report) return `The ${name} came back without a report.`;
+  return `The ${name} has finished. Its report:\n\n${report}`;
+}
+
 function describeEmail({ content, args }: FinishedCall): string {
   const result = parseJson(content);
   if (!isRecord(result)) return `The email to ${String(args.to)} was handled, but I could not read the receipt.`;
@@ -188,6 +214,10 @@ function describeCall(name: string, args: Record<string, unknown>): string {
       return `send the email to ${String(args.to ?? 'that address')}`;
     case DEMO_TOOL_NAMES.question:
       return 'get your answer to my question';
+    case DEMO_TASK_TOOL:
+      return `hand the task to the ${String(args.subagent ?? 'sub-agent')}`;
+    case DEMO_RESEARCHER_TOOL_NAMES.save:
+      return `save the findings on ${String(args.topic ?? 'that topic')}`;
     case DEMO_NOTES_TOOL_NAMES.add:
       return 'save your note';
     case DEMO_NOTES_TOOL_NAMES.list:
@@ -223,6 +253,9 @@ export function announceCalls(calls: readonly { name: string; args: Record<strin
         break;
       case DEMO_TOOL_NAMES.question:
         clauses.push('ask you a question first');
+        break;
+      case DEMO_TASK_TOOL:
+        clauses.push(`hand this to the ${String(call.args.subagent)} sub-agent: it looks the topic up, saves its findings (with your approval) and reports back`);
         break;
       case DEMO_NOTES_TOOL_NAMES.add:
         clauses.push('save that in your notes (an MCP server keeps them)');

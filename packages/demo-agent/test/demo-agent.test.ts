@@ -200,7 +200,7 @@ describe('what the UIs show', () => {
     }
     expect(outcomes).toEqual([
       'get_weather:stop',
-      'research_topic:stop',
+      'task+research_topic+save_findings:awaiting-approval',
       'send_email:awaiting-approval',
       'ask_question:awaiting-approval',
       'text:stop',

@@ -9,9 +9,10 @@ import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
+import { describeSubagents } from './subagents.js';
 import { describeTriage } from './triage.js';
 
-export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeTriage };
+export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -27,4 +28,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeMcpNotes(target, browser);
   describeTriage(target, browser);
   describeCompaction(target, browser);
+  describeSubagents(target, browser);
 }

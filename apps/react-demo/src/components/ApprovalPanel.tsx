@@ -32,7 +32,7 @@ export function ApprovalPanel({ approval, onApprove, onReject, hint = 'The agent
           <h2 id="approval-title">
             Approve <span className="pause-tool">{approval.displayName}</span>?
           </h2>
-          <p className="pause-hint">{hint}</p>
+          <p className="pause-hint">{approval.subagent ? `The ${approval.subagent.name} sub-agent wants to run this tool. Nothing happens until you decide.` : hint}</p>
         </div>
       </header>
       <div className="approval-args" data-testid="approval-args">

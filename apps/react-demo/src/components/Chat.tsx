@@ -1,8 +1,9 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
 import type { UIMessage } from '@lousho/build-ai-agent';
 import { IN_PAGE_SESSION_KEY, type DemoAgent } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
+import { ApprovalActionsContext } from './ApprovalActions.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { Composer } from './Composer.tsx';
 import { ErrorBanner, type ShownError } from './ErrorBanner.tsx';
@@ -52,6 +53,11 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
     agent.reset();
   };
 
+  const approvalActions = useMemo(
+    () => ({ pending: pendingApproval, approve: () => void agent.approve(), reject: () => void agent.reject() }),
+    [agent, pendingApproval],
+  );
+
   const shownError = error && error !== dismissed ? error : actionError;
   const empty = messages.length === 0;
 
@@ -69,7 +75,9 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
             <Suggestions onPick={send} disabled={busy || pendingApproval !== null} />
           </section>
         ) : (
-          <MessageList messages={messages} busy={busy} status={status} />
+          <ApprovalActionsContext.Provider value={approvalActions}>
+            <MessageList messages={messages} busy={busy} status={status} />
+          </ApprovalActionsContext.Provider>
         )}
       </div>
 

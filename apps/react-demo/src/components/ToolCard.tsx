@@ -1,6 +1,9 @@
+import { useState } from 'react';
 import type { UIToolPart, UIToolState } from '@lousho/build-ai-agent';
 import { questionOf, readProgress, safeHref } from '@lousho/demo-agent';
 import { Value } from './Value.tsx';
+import { useApprovalActions } from './ApprovalActions.tsx';
+import { SubagentCard } from './SubagentCard.tsx';
 
 const STATE_LABELS: Readonly<Record<UIToolState, string>> = {
   'input-streaming': 'Preparing',
@@ -12,8 +15,12 @@ const STATE_LABELS: Readonly<Record<UIToolState, string>> = {
   cancelled: 'Cancelled',
 };
 
-/** One tool call: what was called with which arguments, where it is, and what came back. */
-export function ToolCard({ part }: { part: UIToolPart }) {
+/**
+ * One tool call: what was called with which arguments, where it is, and what came back. A
+ * delegation shows its sub-agent's work inside; a sub-agent's call (`nested`) that waits for a
+ * person carries the approve / reject buttons itself, since the dock is far from it.
+ */
+export function ToolCard({ part, nested = false }: { part: UIToolPart; nested?: boolean }) {
   const progress = readProgress(part.progress);
   const showProgress = progress !== undefined && (part.state === 'running' || part.state === 'cancelled');
   const hasArgs = part.args !== undefined && !(typeof part.args === 'object' && part.args !== null && Object.keys(part.args).length === 0);
@@ -34,7 +41,9 @@ export function ToolCard({ part }: { part: UIToolPart }) {
         </span>
       </header>
 
-      {part.state === 'awaiting-approval' ? (
+      {part.state === 'awaiting-approval' && nested && part.approval?.kind !== 'question' ? (
+        <NestedApproval part={part} />
+      ) : part.state === 'awaiting-approval' ? (
         <section className="tool-section tool-waiting">
           {part.approval?.kind === 'question'
             ? `Asks: ${part.approval.question ?? questionOf(part.args) ?? 'a question'} (answer below)`
@@ -90,7 +99,10 @@ export function ToolCard({ part }: { part: UIToolPart }) {
         </section>
       ) : null}
 
-      {part.state === 'done' && part.result !== undefined ? (
+      {part.subagent ? <SubagentCard subagent={part.subagent} /> : null}
+
+      {/* A sub-agent's result is its last words, already shown in its card. */}
+      {part.state === 'done' && part.result !== undefined && !part.subagent ? (
         <section className="tool-section" aria-label="Result" data-testid="tool-result">
           <h4>Result</h4>
           <Value value={part.result} />
@@ -121,6 +133,33 @@ export function ToolCard({ part }: { part: UIToolPart }) {
         </section>
       ) : null}
     </article>
+  );
+}
+
+/** A sub-agent's call waiting for a person: what it would do, and the run's approve / reject. */
+function NestedApproval({ part }: { part: UIToolPart }) {
+  const { pending, approve, reject } = useApprovalActions();
+  const [sent, setSent] = useState(false);
+  const mine = pending?.toolCallId === part.toolCallId;
+  const decide = (approved: boolean): void => {
+    setSent(true);
+    if (approved) approve();
+    else reject();
+  };
+  return (
+    <section className="tool-section nested-approval" aria-label={`Approve ${part.displayName || part.toolName}?`} data-testid="nested-approval">
+      <h4>Arguments</h4>
+      <Value value={part.args} />
+      <p className="nested-approval-hint">The sub-agent waits for your decision.</p>
+      <div className="pause-actions">
+        <button type="button" className="button button-danger" disabled={!mine || sent} onClick={() => decide(false)}>
+          Reject
+        </button>
+        <button type="button" className="button button-primary" disabled={!mine || sent} onClick={() => decide(true)}>
+          Approve
+        </button>
+      </div>
+    </section>
   );
 }
 

@@ -3,7 +3,16 @@ import { createEmailTool, type DemoEmail } from './email.js';
 import { createResearchTool } from './research.js';
 import { createWeatherTool } from './weather.js';
 
-export { DEMO_CODING_TOOL_NAMES, DEMO_NOTES_TOOL_NAMES, DEMO_TOOL_NAMES, type DemoToolName } from './names.js';
+export {
+  DEMO_CODING_TOOL_NAMES,
+  DEMO_NOTES_TOOL_NAMES,
+  DEMO_RESEARCHER_NAME,
+  DEMO_RESEARCHER_TOOL_NAMES,
+  DEMO_TASK_TOOL,
+  DEMO_TOOL_NAMES,
+  type DemoToolName,
+} from './names.js';
+export { createSaveFindingsTool, SAVE_FINDINGS_MS, type DemoSaveReceipt, type DemoSavedFindings } from './findings.js';
 export { createWeatherTool, demoWeatherFor, WEATHER_LOOKUP_MS, type DemoWeather } from './weather.js';
 export {
   createResearchTool,

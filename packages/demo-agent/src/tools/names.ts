@@ -25,3 +25,12 @@ export const DEMO_CODING_TOOL_NAMES = {
   list: 'list_dir',
   shell: 'shell',
 } as const;
+
+/** The researcher sub-agent's own tool (it also has `research_topic`), and the lead's delegation tool. */
+export const DEMO_RESEARCHER_TOOL_NAMES = {
+  save: 'save_findings',
+} as const;
+
+/** The tool through which the lead delegates (made by `createAgent({ subagents })`), and the sub-agent it names. */
+export const DEMO_TASK_TOOL = 'task';
+export const DEMO_RESEARCHER_NAME = 'researcher';

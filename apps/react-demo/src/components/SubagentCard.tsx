@@ -1,0 +1,57 @@
+import type { UIPart, UISubagent, UISubagentStatus } from '@lousho/build-ai-agent';
+import { ToolCard } from './ToolCard.tsx';
+
+const STATUS_LABELS: Readonly<Record<UISubagentStatus, string>> = {
+  running: 'Working',
+  'awaiting-approval': 'Needs approval',
+  done: 'Done',
+  error: 'Failed',
+  cancelled: 'Stopped',
+};
+
+/** A sub-agent's work inside the delegating call's card, live: its text, its own tool cards and its approval. Collapsible. */
+export function SubagentCard({ subagent }: { subagent: UISubagent }) {
+  const working = subagent.status === 'running';
+  return (
+    <details className={`subagent subagent-${subagent.status}`} open data-testid="subagent" data-subagent={subagent.name} data-status={subagent.status}>
+      <summary className="subagent-summary">
+        <span className="subagent-label">Sub-agent</span>
+        <strong className="subagent-name">{subagent.name}</strong>
+        <span className={`badge badge-subagent-${subagent.status}`} data-testid="subagent-status">
+          {working ? <span className="spinner" aria-hidden="true" /> : null}
+          {STATUS_LABELS[subagent.status]}
+        </span>
+      </summary>
+      <div className="subagent-parts">
+        {subagent.parts.length === 0 ? <p className="subagent-empty">Starting…</p> : null}
+        {subagent.parts.map((part, index) => (
+          <SubagentPart key={part.type === 'tool' ? part.toolCallId : index} part={part} streaming={working && index === subagent.parts.length - 1} />
+        ))}
+      </div>
+    </details>
+  );
+}
+
+function SubagentPart({ part, streaming }: { part: UIPart; streaming: boolean }) {
+  switch (part.type) {
+    case 'text':
+      // Text nodes only, like the lead's text: model text never becomes HTML.
+      return part.text ? (
+        <div className="subagent-text">
+          <span data-testid="subagent-text">{part.text}</span>
+          {streaming ? <span className="caret" aria-hidden="true" /> : null}
+        </div>
+      ) : null;
+    case 'reasoning':
+      return (
+        <details className="reasoning">
+          <summary>Reasoning</summary>
+          <div className="reasoning-text">{part.text}</div>
+        </details>
+      );
+    case 'tool':
+      return <ToolCard part={part} nested />;
+    default:
+      return null;
+  }
+}
