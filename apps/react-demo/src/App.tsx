@@ -4,8 +4,10 @@ import { Chat } from './components/Chat.tsx';
 import { DemoNav } from './components/DemoNav.tsx';
 import { ModeSwitch } from './components/ModeSwitch.tsx';
 import { ModelNotice } from './components/ModelNotice.tsx';
+import { SessionsPanel } from './components/SessionsPanel.tsx';
 import { readMode, writeMode, type Mode } from './mode.ts';
 import { useServerInfo, type ModelInfo } from './server-info.ts';
+import { useSessionList } from './sessions.ts';
 import { httpSource, inPageSource } from './sources.ts';
 
 const OFFLINE_MODEL: ModelInfo = { kind: 'demo', provider: DEMO_PROVIDER_NAME, model: DEMO_MODEL_ID, notice: DEMO_MODEL_NOTICE };
@@ -13,7 +15,10 @@ const OFFLINE_MODEL: ModelInfo = { kind: 'demo', provider: DEMO_PROVIDER_NAME, m
 export function App() {
   const [mode, setMode] = useState<Mode>(readMode);
   const server = useServerInfo();
-  const source = useMemo(() => (mode === 'page' ? inPageSource() : httpSource()), [mode]);
+  // A session chosen in the Sessions panel (HTTP only): the chat follows it through the binding's `sessionId`.
+  const [opened, setOpened] = useState<string | undefined>(undefined);
+  const source = useMemo(() => (mode === 'page' ? inPageSource() : { ...httpSource(), ...(opened ? { sessionId: opened } : {}) }), [mode, opened]);
+  const sessions = useSessionList(mode === 'http');
 
   const changeMode = (next: Mode): void => {
     writeMode(next);
@@ -36,6 +41,7 @@ export function App() {
       </header>
       <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
       {/* A client per mode: each mode has its own session, restored when the mode comes back. */}
+      {mode === 'http' ? <SessionsPanel sessions={sessions} current={opened} onOpen={setOpened} /> : null}
       <Chat key={mode} source={source} mode={mode} />
     </div>
   );

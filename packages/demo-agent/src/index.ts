@@ -18,6 +18,7 @@ export * from './tools/index.js';
 export { readProgress, type ReadProgress } from './display/progress.js';
 export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';
 export { demoLinks, DEMO_SERVER_PORT, SVELTEKIT_DEMO_PORT, type DemoLink, type DemoName } from './display/demo-links.js';
+export { SESSION_ORIGIN_LABELS, SESSION_STATE_LABELS } from './display/sessions.js';
 // The coding part: the tiny project its workspace tools work on, and the guardrail on its shell.
 export { createDemoWorkspace, DEMO_PROJECT_FILES, DEMO_TYPO } from './coding/project.js';
 export { createCodingTools, demoCommandGuardrail } from './coding/tools.js';

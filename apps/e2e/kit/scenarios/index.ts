@@ -8,8 +8,9 @@ import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
+import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
+export { describeAccessibility, describeApproval, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -23,4 +24,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeStop(target, browser);
   describeGuardrail(target, browser);
   describeMcpNotes(target, browser);
+  describeTriggerSessions(target, browser);
 }
