@@ -10,8 +10,9 @@ import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
 import { describeTriage } from './triage.js';
+import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeTriage };
+export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeTriage, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -27,4 +28,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeMcpNotes(target, browser);
   describeTriage(target, browser);
   describeCompaction(target, browser);
+  describeTriggerSessions(target, browser);
 }
