@@ -36,11 +36,6 @@ export const EXAMPLES: Record<string, Section[]> = {
  * section gets its example (and leaves this list).
  */
 export const PENDING: { heading: string; issue: number; names: string[] }[] = [
-  { heading: 'Sub-agents', issue: 18, names: ['createDelegateTool'] },
-  { heading: 'Skills', issue: 20, names: ['defineSkill', 'loadSkills'] },
-  { heading: 'Memory', issue: 20, names: ['defineMemory', 'inMemoryMemory', 'fileMemory'] },
-  { heading: 'Context compaction', issue: 20, names: ['createCompactionHook', 'twoPhaseStrategy', 'compactMessages'] },
-  { heading: 'Declarative specs', issue: 20, names: ['loadSpec', 'agentSpecSchema', 'specToAgent'] },
 ];
 
 /** Sections with a code block that is not a program: the shell command of the docs build. */

@@ -1,4 +1,4 @@
-// Starts the demo server: `pnpm --filter demo-server start` (PORT, HOST and LOUSHO_MODEL from the environment).
+// Starts the demo server: `pnpm --filter demo-server start` (PORT, HOST, LOUSHO_MODEL, DEMO_WEBHOOK_PORT, DEMO_WEBHOOK_TOKEN and DEMO_CRON from the environment).
 import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
@@ -10,6 +10,7 @@ import { startBanner } from './banner.js';
 import { chooseModel } from './model.js';
 import { notesServerConfig } from './notes-server.js';
 import { createDemoServer } from './server.js';
+import { startDemoTriggers, triggerSettings } from './triggers.js';
 
 const host = process.env['HOST']?.trim() || '127.0.0.1';
 const port = parsePort(process.env['PORT']);
@@ -31,9 +32,20 @@ const agent = createDemoAgent({
   mcpOptions: { logger: console },
 });
 
+// A webhook (and, with DEMO_CRON, a schedule) that start runs in the same store: the demos' Sessions
+// panel lists them, and they can be followed and approved like a chat.
+let triggers: Awaited<ReturnType<typeof startDemoTriggers>>;
+try {
+  triggers = await startDemoTriggers(agent, triggerSettings(process.env, host));
+} catch (error) {
+  const code = (error as NodeJS.ErrnoException).code;
+  console.error(code === 'EADDRINUSE' ? 'The webhook port is in use: start with DEMO_WEBHOOK_PORT=<another port> (0 picks a free one).' : (error as Error).message);
+  process.exit(1);
+}
+
 // The triage flow runs on the offline triage model, checkpointed in the same SQLite file.
 const triage = createTriageAgent({ store });
-const server = createDemoServer({ agent, triage, model: chosen.info, apps: STATIC_APPS });
+const server = createDemoServer({ agent, triage, model: chosen.info, apps: STATIC_APPS, sessions: store.sessions, triggers });
 server.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') console.error(`Port ${port} is in use: start with PORT=<another port>.`);
   else console.error(error.message);
@@ -43,12 +55,14 @@ server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const model = chosen.info.kind === 'demo' ? 'the offline demo model' : `${chosen.info.provider}/${chosen.info.model}`;
-  for (const line of startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS)) console.log(line);
+  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS), ...triggers.banner]) console.log(line);
 });
 
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
+    // The webhook's port is freed at once; its runs end with the agent (as the chat turns do).
+    void triggers.stop();
     server.close(() => void agent.close().finally(() => process.exit(0)));
     server.closeAllConnections();
   });

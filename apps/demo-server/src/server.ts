@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createNodeListener } from '@lousho/core/node';
 import type { ModelInfo } from './model.js';
+import { listDemoSessions, SESSIONS_PATH, type ListedSessionStore } from './session-list.js';
 import { sendText, serveStaticApp, type StaticApp } from './static-files.js';
 
 /** What the handler needs of an agent (any `createAgent()` agent). */
@@ -19,13 +20,17 @@ export interface DemoServerOptions {
   model: ModelInfo;
   /** The built demos to serve (see apps.ts). */
   apps: readonly StaticApp[];
+  /** The agent's session store: `GET /api/sessions` lists its sessions (the demos' Sessions panel). */
+  sessions?: ListedSessionStore;
+  /** The triggers wired in (see triggers.ts): `GET /api/info` says where the webhook listens. */
+  triggers?: { webhookUrl: string; cron?: string };
   /** Unexpected failures (the browser only ever gets a bare 500). */
   onError?: (error: unknown) => void;
 }
 
 /**
  * The demo server: the agent's HTTP handler at `/api/agent` (and the triage flow's at `/api/triage`), what the UI needs to know about the
- * model at `/api/info`, and the built demos as static files. Plain `node:http`, no framework.
+ * model at `/api/info`, the sessions at `/api/sessions` (newest first), and the built demos as static files. Plain `node:http`, no framework.
  */
 export function createDemoServer(options: DemoServerOptions): Server {
   const onError = options.onError ?? ((error: unknown) => console.error('[demo-server]', error));
@@ -33,7 +38,11 @@ export function createDemoServer(options: DemoServerOptions): Server {
   const triageListener = options.triage && createNodeListener(options.triage, { basePath: TRIAGE_PATH, onError });
   // Most specific mount first, so `/vue/` is tried before the catch-all `/`.
   const apps = [...options.apps].sort((a, b) => b.mountPath.length - a.mountPath.length);
-  const info = JSON.stringify({ model: options.model, apps: apps.map(({ name, mountPath }) => ({ name, path: mountPath })) });
+  const info = JSON.stringify({
+    model: options.model,
+    apps: apps.map(({ name, mountPath }) => ({ name, path: mountPath })),
+    ...(options.triggers ? { triggers: { webhook: options.triggers.webhookUrl, cron: options.triggers.cron ?? null } } : {}),
+  });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const pathname = pathOf(req);
@@ -43,6 +52,17 @@ export function createDemoServer(options: DemoServerOptions): Server {
     if (pathname === INFO_PATH) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       res.end(info);
+      return;
+    }
+    if (pathname === SESSIONS_PATH && options.sessions) {
+      if (req.method !== 'GET' && req.method !== 'HEAD') {
+        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
+        res.end(JSON.stringify({ error: { code: 'LOUSHO_METHOD_NOT_ALLOWED', message: 'Use GET.' } }));
+        return;
+      }
+      const body = JSON.stringify({ sessions: await listDemoSessions(options.sessions) });
+      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
     if (pathname.startsWith('/api/')) return sendText(res, 404, 'Not found.');

@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { failStarted, startProcess, type StartedProcess } from './child-process.js';
 import { DEMO_SERVER_DIR } from './paths.js';
 
+/** The webhook trigger's bearer token on servers the tests start (the webhook scenario posts with it). */
+export const E2E_WEBHOOK_TOKEN = 'e2e-webhook-token';
+
 /** A server the tests started; also what a global setup serves the run from. */
 export interface RunningServer {
   url: string;
@@ -45,7 +48,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       name: 'The demo server',
       args: ['--import', 'tsx', '--conditions=@lousho/source', 'src/main.ts'],
       cwd: DEMO_SERVER_DIR,
-      env: { ...process.env, PORT: String(options.port ?? 0), HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production', DEMO_DATA_DIR: options.dataDir ?? ownDataDir },
+      env: { ...process.env, PORT: String(options.port ?? 0), HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production', DEMO_WEBHOOK_PORT: '0', DEMO_WEBHOOK_TOKEN: E2E_WEBHOOK_TOKEN, DEMO_DATA_DIR: options.dataDir ?? ownDataDir },
       readyWhen: /running at (http:\/\/127\.0\.0\.1:\d+\/)/,
     });
   } catch (error) {

@@ -6,6 +6,7 @@ export const reactDemo: DemoTarget = {
   label: 'e2e',
   modes: ['http', 'page'],
   mcpNotes: true,
+  sessionsPanel: true,
   url: (mode, serverUrl) => demoUrl('/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
 };

@@ -6,8 +6,10 @@ import { TriageFlow } from './components/TriageFlow.tsx';
 import { ViewSwitch } from './components/ViewSwitch.tsx';
 import { ModeSwitch } from './components/ModeSwitch.tsx';
 import { ModelNotice } from './components/ModelNotice.tsx';
+import { SessionsPanel } from './components/SessionsPanel.tsx';
 import { readMode, writeMode, type Mode } from './mode.ts';
 import { useServerInfo, type ModelInfo } from './server-info.ts';
+import { useSessionList } from './sessions.ts';
 import { httpSource, inPageSource, triageHttpSource, triageInPageSource } from './sources.ts';
 import { readView, writeView, type View } from './view.ts';
 
@@ -17,7 +19,10 @@ export function App() {
   const [mode, setMode] = useState<Mode>(readMode);
   const [view, setView] = useState<View>(readView);
   const server = useServerInfo();
-  const source = useMemo(() => (mode === 'page' ? inPageSource() : httpSource()), [mode]);
+  // A session chosen in the Sessions panel (HTTP only): the chat follows it through the binding's `sessionId`.
+  const [opened, setOpened] = useState<string | undefined>(undefined);
+  const source = useMemo(() => (mode === 'page' ? inPageSource() : { ...httpSource(), ...(opened ? { sessionId: opened } : {}) }), [mode, opened]);
+  const sessions = useSessionList(mode === 'http');
   const triageSource = useMemo(() => (mode === 'page' ? triageInPageSource() : triageHttpSource()), [mode]);
 
   const changeView = (next: View): void => {
@@ -47,6 +52,7 @@ export function App() {
       </header>
       <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
       {/* A client per mode: each mode has its own session, restored when the mode comes back. */}
+      {mode === 'http' && view !== 'triage' ? <SessionsPanel sessions={sessions} current={opened} onOpen={setOpened} /> : null}
       {view === 'triage' ? <TriageFlow key={`triage-${mode}`} source={triageSource} mode={mode} /> : <Chat key={mode} source={source} mode={mode} />}
     </div>
   );

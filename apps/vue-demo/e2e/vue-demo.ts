@@ -8,6 +8,7 @@ export const vueDemo: DemoTarget = {
   label: 'vue-e2e',
   modes: ['http', 'page'],
   mcpNotes: true,
+  sessionsPanel: true,
   url: (mode, serverUrl) => demoUrl('/vue/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
 };

@@ -1,5 +1,6 @@
 import { createApp } from 'vue';
 import App from './App.vue';
 import '@lousho/demo-agent/styles.css';
+import '@lousho/demo-agent/sessions-panel.css';
 
 createApp(App).mount('#root');

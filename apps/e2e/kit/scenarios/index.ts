@@ -11,8 +11,9 @@ import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
 import { describeSubagents } from './subagents.js';
 import { describeTriage } from './triage.js';
+import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage };
+export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -29,4 +30,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeTriage(target, browser);
   describeCompaction(target, browser);
   describeSubagents(target, browser);
+  describeTriggerSessions(target, browser);
 }

@@ -21,7 +21,6 @@ const PACKAGE = '@lousho/build-ai-agent';
  * like every other). Nothing else may be missing.
  */
 const PENDING: Record<number, { what: string; names: readonly string[] }> = {
-  18: { what: 'sub-agents and delegation', names: ['createDelegateTool'] },
 };
 const pendingIssue = new Map(Object.entries(PENDING).flatMap(([issue, { names }]) => names.map((name) => [name, Number(issue)] as const)));
 
