@@ -25,3 +25,4 @@ export * from './triage/index.js';
 // The coding part: the tiny project its workspace tools work on, and the guardrail on its shell.
 export { createDemoWorkspace, DEMO_PROJECT_FILES, DEMO_TYPO } from './coding/project.js';
 export { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
+export { readView, urlForView, VIEW_LABELS, viewOf, writeView, type View } from './display/view.js';
