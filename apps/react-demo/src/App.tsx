@@ -11,7 +11,7 @@ import { readMode, writeMode, type Mode } from './mode.ts';
 import { useServerInfo, type ModelInfo } from './server-info.ts';
 import { useSessionList } from './sessions.ts';
 import { httpSource, inPageSource, triageHttpSource, triageInPageSource } from './sources.ts';
-import { readView, writeView, type View } from './view.ts';
+import { readView, writeView, type View } from '@lousho/demo-agent';
 
 const OFFLINE_MODEL: ModelInfo = { kind: 'demo', provider: DEMO_PROVIDER_NAME, model: DEMO_MODEL_ID, notice: DEMO_MODEL_NOTICE };
 

@@ -1,37 +1,11 @@
+import { pollSessionList, type SessionSummary } from '@lousho/demo-agent';
 import { useEffect, useState } from 'react';
 
-/** One row of the demo server's `GET /api/sessions`. */
-export interface SessionSummary {
-  sessionId: string;
-  origin: 'chat' | 'webhook' | 'cron' | 'slack';
-  status: 'idle' | 'running' | 'awaiting-approval' | 'interrupted';
-  pending: 'tool' | 'question' | null;
-  createdAt: number;
-}
-
-const POLL_MS = 1500;
+export type { SessionSummary };
 
 /** The server's sessions, newest first, polled while `enabled` (HTTP mode): trigger runs appear on their own. */
 export function useSessionList(enabled: boolean): SessionSummary[] {
   const [sessions, setSessions] = useState<SessionSummary[]>([]);
-  useEffect(() => {
-    if (!enabled) return;
-    let stopped = false;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async (): Promise<void> => {
-      try {
-        const response = await fetch('/api/sessions', { headers: { accept: 'application/json' } });
-        if (response.ok && !stopped) setSessions(((await response.json()) as { sessions: SessionSummary[] }).sessions);
-      } catch {
-        // The server is away: keep the last list; the model notice already says so.
-      }
-      if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
-    };
-    void poll();
-    return () => {
-      stopped = true;
-      clearTimeout(timer);
-    };
-  }, [enabled]);
+  useEffect(() => (enabled ? pollSessionList(setSessions) : undefined), [enabled]);
   return sessions;
 }

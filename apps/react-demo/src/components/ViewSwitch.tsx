@@ -1,4 +1,4 @@
-import { VIEW_LABELS, type View } from '../view.ts';
+import { VIEW_LABELS, type View } from '@lousho/demo-agent';
 
 const VIEWS: readonly View[] = ['chat', 'triage'];
 

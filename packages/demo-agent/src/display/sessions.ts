@@ -13,3 +13,38 @@ export const SESSION_STATE_LABELS: Readonly<Record<'idle' | 'running' | 'awaitin
   'awaiting-approval': 'Waiting for approval',
   interrupted: 'Interrupted',
 };
+
+/** One row of the demo server's `GET /api/sessions`. */
+export interface SessionSummary {
+  sessionId: string;
+  origin: keyof typeof SESSION_ORIGIN_LABELS;
+  status: keyof typeof SESSION_STATE_LABELS;
+  pending: 'tool' | 'question' | null;
+  createdAt: number;
+}
+
+const POLL_MS = 1500;
+
+/**
+ * Polls the demo server's session list (newest first) every 1.5 s and hands each list to `onList`,
+ * so trigger runs show up on their own; an unreachable server keeps the last list. Returns the stop
+ * function. The demos' hooks wrap it in their framework's lifecycle.
+ */
+export function pollSessionList(onList: (sessions: SessionSummary[]) => void): () => void {
+  let stopped = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const poll = async (): Promise<void> => {
+    try {
+      const response = await fetch('/api/sessions', { headers: { accept: 'application/json' } });
+      if (response.ok && !stopped) onList(((await response.json()) as { sessions: SessionSummary[] }).sessions);
+    } catch {
+      // The server is away: keep the last list; the model notice already says so.
+    }
+    if (!stopped) timer = setTimeout(() => void poll(), POLL_MS);
+  };
+  void poll();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+  };
+}

@@ -1,0 +1,27 @@
+/** What the demos show: the chat with the demo agent, or the triage flow. */
+export type View = 'chat' | 'triage';
+
+export const VIEW_LABELS: Readonly<Record<View, string>> = { chat: 'Chat', triage: 'Triage flow' };
+
+/** The view lives in the URL (`?view=triage`), so a reload or a shared link keeps it. The chat is the default. */
+export function viewOf(url: URL): View {
+  return url.searchParams.get('view') === 'triage' ? 'triage' : 'chat';
+}
+
+/** The page's URL for a view. */
+export function urlForView(view: View, current: URL): URL {
+  const url = new URL(current);
+  if (view === 'triage') url.searchParams.set('view', 'triage');
+  else url.searchParams.delete('view');
+  return url;
+}
+
+/** The view of the page's own URL (the React and Vue demos; SvelteKit reads `page.url`). */
+export function readView(): View {
+  return viewOf(new URL(window.location.href));
+}
+
+/** Puts the view into the page's URL without a navigation. */
+export function writeView(view: View): void {
+  window.history.replaceState(window.history.state, '', urlForView(view, new URL(window.location.href)));
+}
