@@ -1,4 +1,4 @@
-import { createAgent, type Agent, type AgentStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
+import { createAgent, twoPhaseStrategy, type Agent, type AgentStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
 import { createDemoModel } from './demo-model.js';
 import { DEMO_PROVIDER_NAME } from './notice.js';
 import { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
@@ -6,6 +6,7 @@ import type { MemoryWorkspace } from '@lousho/build-ai-agent';
 import { createDemoTools, type DemoEmail } from './tools/index.js';
 import type { DemoSavedFindings } from './tools/findings.js';
 import { createDemoResearcher } from './researcher.js';
+import { DEMO_SUMMARY_MODEL_ID } from './summary.js';
 
 export interface DemoAgentOptions {
   /** The model provider (default: the offline demo model). */
@@ -30,15 +31,18 @@ export interface DemoAgentOptions {
   /**
    * The context window in tokens that compaction keeps every request within. Default for the offline
    * demo model: `DEMO_CONTEXT_WINDOW` (small, so a long chat shows the compaction divider); with
-   * another provider there is no compaction unless this is given.
+   * another provider there is no compaction unless this is given. Compaction prunes old tool results
+   * first and, when that is not enough, replaces old turns with a summary (written by the demo model
+   * itself, or by the run's model with another provider), so a chat of any length keeps fitting.
    */
   contextWindow?: number;
 }
 
 /**
- * The offline demo model's context window: the tools and instructions take about 1,400 tokens of it,
- * so a chat of five or six tool turns goes over its 90 % threshold and the older tool results get
- * pruned, as they would on a real model hours into a conversation.
+ * The offline demo model's context window: the tools, instructions and sub-agent listing take about
+ * 1,500 tokens of it, so a chat of five or six tool turns goes over its 90 % threshold and the older
+ * tool results get pruned, and a few turns later the oldest turns get summarized, as they would on
+ * a real model hours into a conversation.
  */
 export const DEMO_CONTEXT_WINDOW = 3000;
 
@@ -86,7 +90,16 @@ export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
     ...(options.store ? { store: options.store } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
-    ...(contextWindow !== undefined ? { compaction: { contextWindow, protectedTokens: DEMO_PROTECTED_TOKENS } } : {}),
+    ...(contextWindow !== undefined
+      ? {
+          compaction: {
+            contextWindow,
+            protectedTokens: DEMO_PROTECTED_TOKENS,
+            // Pruning alone leaves every question and answer: a long enough chat outgrows any window.
+            strategy: twoPhaseStrategy({ model: provider.name === DEMO_PROVIDER_NAME ? DEMO_SUMMARY_MODEL_ID : (options.model ?? provider) }),
+          },
+        }
+      : {}),
   });
   return Object.assign(agent, { outbox: outbox as readonly DemoEmail[], workspace: coding.workspace, library: library as readonly DemoSavedFindings[] });
 }

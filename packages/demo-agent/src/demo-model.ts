@@ -14,6 +14,7 @@ import { pause } from './pause.js';
 import { chatReply, echoReply, htmlReply, missingToolsReply } from './replies.js';
 import { announceCalls, answerFromResults } from './results.js';
 import { saveAfterResearch } from './researcher-steps.js';
+import { DEMO_SUMMARY_MODEL_ID, summarizeConversation } from './summary.js';
 
 export interface DemoModelOptions {
   /**
@@ -73,10 +74,14 @@ export function createDemoModel(options: DemoModelOptions = {}): LLMProvider {
   });
 }
 
-/** What the demo model answers to a request; pure, so the same request always gets the same reply. */
-export function decideDemoReply(request: Pick<GenerateOptions, 'messages' | 'tools'>): DemoReply {
+/**
+ * What the demo model answers to a request; pure, so the same request always gets the same reply.
+ * Asked as `DEMO_SUMMARY_MODEL_ID` (compaction's summaries), it summarizes the conversation it is given.
+ */
+export function decideDemoReply(request: Pick<GenerateOptions, 'messages' | 'tools' | 'model'>): DemoReply {
   const { messages } = request;
   const last = messages[messages.length - 1];
+  if (request.model === DEMO_SUMMARY_MODEL_ID) return { text: summarizeConversation(last ? textOf(last) : ''), calls: [] };
   const offered = new Set((request.tools ?? []).map((tool) => tool.name));
   if (last?.role === 'tool') return saveAfterResearch(messages, offered) ?? { text: answerFromResults(messages), calls: [] };
   const intent = readUserIntent(last?.role === 'user' ? textOf(last) : '', offered);

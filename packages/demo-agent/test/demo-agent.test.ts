@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '@lousho/build-ai-agent';
+import { estimateTokens, textOf, type AgentStreamEvent, type LLMProvider } from '@lousho/build-ai-agent';
 import { describe, expect, it } from 'vitest';
 import {
   createDemoAgent,
@@ -7,6 +7,7 @@ import {
   DEMO_MODEL_FAILURE_MESSAGE,
   DEMO_MODEL_ID,
   DEMO_MODEL_NOTICE,
+  DEMO_SUMMARY_MODEL_ID,
   demoFindingsFor,
   demoSuggestions,
   demoWeatherFor,
@@ -211,23 +212,63 @@ describe('what the UIs show', () => {
     expect((await fastAgent().send(echo.prompt)).text).toBe(echo.prompt.slice('echo '.length));
   });
 
-  it('compacts a long chat on the offline model: older tool results pruned, once, before the window fills; a short chat never', async () => {
-    const agent = fastAgent();
+  it('keeps a chat of any length inside the window: prunes old tool results first, then summarizes old turns with the demo model', async () => {
+    // Every request the agent sends, measured the way compaction measures it.
+    const sent: { model: string | undefined; tokens: number; first: string }[] = [];
+    const model = createDemoModel({ charDelayMs: 0 });
+    const measured: LLMProvider = {
+      ...model,
+      stream(request) {
+        const tokens =
+          3 +
+          (request.system ? estimateTokens({ role: 'system', content: request.system }, { model: DEMO_MODEL_ID }) : 0) +
+          (request.tools?.length ? estimateTokens(JSON.stringify(request.tools), { model: DEMO_MODEL_ID }) : 0) +
+          request.messages.reduce((sum, m) => sum + estimateTokens(m, { model: DEMO_MODEL_ID }), 0);
+        sent.push({ model: request.model, tokens, first: textOf(request.messages[0]!) });
+        return model.stream(request);
+      },
+    };
+    const agent = createDemoAgent({ provider: measured, toolDelayScale: 0 });
     const sessionId = 'long-chat';
     const compactions: Extract<AgentStreamEvent, { type: 'compaction.done' }>[] = [];
-    for (let turn = 1; turn <= 8; turn++) {
-      const events = await eventsOf(agent.stream('Weather in Berlin, Rome and Oslo?', { sessionId }));
-      expect(ofType(events, 'run.done')[0]!.finishReason).toBe('stop');
+    const prompts = ['Weather in Berlin, Rome and Oslo?', 'Research the history of tea', "What's the weather in Tokyo?", 'Hello there'];
+    // 41 turns, the last one a weather question again.
+    const turns = 41;
+    const inputPerTurn: number[] = [];
+    let lastText = '';
+    for (let turn = 1; turn <= turns; turn++) {
+      const prompt = prompts[(turn - 1) % prompts.length]!;
+      const events = await eventsOf(agent.stream(prompt, { sessionId }));
+      const done = ofType(events, 'run.done')[0]!;
+      expect({ turn, end: events.at(-1) }, JSON.stringify(events.at(-1))).toMatchObject({ end: { type: 'run.done', finishReason: 'stop' } });
       compactions.push(...ofType(events, 'compaction.done'));
+      inputPerTurn.push(done.usage.inputTokens);
+      lastText = done.text ?? '';
       // The first turns fit the window as they are.
       if (turn <= 3) expect(compactions).toEqual([]);
     }
-    expect(compactions.length).toBeGreaterThan(0);
+    // The newest answer is still the right one, summary or not.
+    expect(lastText).toContain(`${demoWeatherFor('Oslo').temperatureC} °C`);
+
+    // No request ever went over the window.
+    expect(Math.max(...sent.map((r) => r.tokens))).toBeLessThanOrEqual(DEMO_CONTEXT_WINDOW);
+    // Compacted again and again: pruning first, then summaries once pruning was not enough.
+    expect(compactions.length).toBeGreaterThanOrEqual(2);
+    expect(compactions[0]!.summarized).toBe(0);
+    expect(compactions[0]!.pruned).toBeGreaterThan(0);
+    const summaries = compactions.filter((c) => c.summarized > 0);
+    expect(summaries.length).toBeGreaterThanOrEqual(2);
     for (const done of compactions) {
-      expect(done.pruned).toBeGreaterThan(0);
       expect(done.tokensAfter).toBeLessThan(done.tokensBefore);
       expect(done.tokensAfter).toBeLessThanOrEqual(DEMO_CONTEXT_WINDOW);
     }
+    // The demo model wrote the summaries; the lead's requests after one start with it, counting every earlier request.
+    expect(sent.filter((r) => r.model === DEMO_SUMMARY_MODEL_ID)).toHaveLength(summaries.length);
+    const summary = sent.at(-1)!.first;
+    expect(summary).toMatch(/^\[Summary of the earlier conversation\]\nThe user made \d+ requests before this point; the newest 4:\n- Asked "/);
+    expect(Number(/made (\d+) requests/.exec(summary)![1])).toBeGreaterThan(turns / 2);
+    // What a turn costs stays flat: the last eight turns send no more than turns 5-12, when compaction began.
+    expect(Math.max(...inputPerTurn.slice(-8))).toBeLessThanOrEqual(Math.max(...inputPerTurn.slice(4, 12)));
   });
 
   it('does not compact with another provider unless given a context window', async () => {
