@@ -45,6 +45,8 @@ export const ERROR_CODES = {
   LOUSHO_PROPAGATING_TOOL_ERROR: 'LOUSHO_PROPAGATING_TOOL_ERROR',
   /** A delegation would nest sub-agents deeper than `maxSubagentDepth` (it rejects the run). */
   LOUSHO_SUBAGENT_DEPTH: 'LOUSHO_SUBAGENT_DEPTH',
+  /** A sub-agent ran out of a budget (its own `limits` or its lead run's) before it answered; its delegating call gets this error. */
+  LOUSHO_SUBAGENT_BUDGET: 'LOUSHO_SUBAGENT_BUDGET',
   /** `todo_write` got a list it cannot keep (two items in progress, a bad status). */
   LOUSHO_INVALID_TODO_LIST: 'LOUSHO_INVALID_TODO_LIST',
   /** An `ask_question` call was resumed without an answer. */

@@ -31,7 +31,7 @@ export * from '../stores/index.js';
 export { createDelegateTool } from './subagents/delegate-tool.js';
 export type { DelegateTool, DelegateToolOptions } from './subagents/delegate-tool.js';
 export { SubagentDepthError } from './subagents/depth-error.js';
-export { SubagentOutputError } from './subagents/run-child.js';
+export { SubagentBudgetError, SubagentOutputError } from './subagents/run-child.js';
 export type { SubagentsOption } from './subagents/catalog.js';
 export type { SubagentCatalog, SubagentInfo, SubagentRef } from './subagents/types.js';
 export type { ChildSnapshot, SettledCall } from './run-snapshot.js';

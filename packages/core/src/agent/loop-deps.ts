@@ -8,7 +8,7 @@ import type { ToolRegistry } from '../tools/registry.js';
 import type { RunTracer } from '../tracing/run-tracer.js';
 import type { SandboxAdapter } from '../tools/types.js';
 import type { RunSnapshot } from './run-snapshot.js';
-import type { RunLimits } from './stages/budget.js';
+import type { BudgetExceeded, RunLimits } from './stages/budget.js';
 import type { SubagentRef } from './subagents/types.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
 
@@ -34,6 +34,11 @@ export interface LoopDeps extends AgentCallbacks {
   memory?: readonly MemorySlot[];
   /** Budgets, checked after each model call and each tool batch. */
   limits?: RunLimits;
+  /**
+   * Set on a sub-agent's run: the budgets of the runs it is nested in, checked with its own (its
+   * usage and its running siblings' count against them).
+   */
+  outerBudget?: () => BudgetExceeded | undefined;
   /** The model that answered the latest call, when it may differ from the run's (`fallbackModels`). */
   modelUsed?: () => string | undefined;
   /** The tracing stage (spans of the leg, its model calls and tool calls); absent when tracing is off. */

@@ -69,7 +69,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     return { finishReason, text: lastText, ...extra };
   };
   const overBudget = (pendingToolCalls?: number): LoopOutcome | undefined => {
-    const budget = exceededBudget(deps.limits, snapshot, legStart, pendingToolCalls);
+    const budget = exceededBudget(deps.limits, snapshot, legStart, pendingToolCalls) ?? deps.outerBudget?.();
     return budget && finish('budget-exceeded', { budget });
   };
 
@@ -78,7 +78,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const pending = continuation.batch ?? snapshot.paused;
     delete snapshot.paused;
     if (pending) {
-      const scope: CallScope = { deps, snapshot, usage, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls) };
+      const scope: CallScope = { deps, snapshot, usage, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls), legStart };
       const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first, continuation.restNotRun, (pending as Partial<PausedBatch>).settled);
       const stop = afterBatch(batch, pending.calls, pending.step);
       if (stop) return stop;
@@ -237,7 +237,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       return finish('output-invalid', { outputError: checked.error });
     }
 
-    const scope: CallScope = { deps, snapshot, usage, step, visibleLength };
+    const scope: CallScope = { deps, snapshot, usage, step, visibleLength, legStart };
     // Budget check, per model call: over budget, the calls just asked for never start (each gets a result).
     const over = overBudget(toolCalls.length);
     if (over) {

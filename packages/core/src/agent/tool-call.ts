@@ -44,6 +44,8 @@ export interface CallScope {
   step: number;
   /** The transcript the model saw for this turn: `snapshot.messages` up to (not including) the assistant turn. */
   visibleLength: number;
+  /** When this leg of the run started (`maxDurationMs`; a sub-agent checks its lead's budgets too). */
+  legStart: number;
 }
 
 let approvalCounter = 0;

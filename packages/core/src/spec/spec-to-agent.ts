@@ -140,7 +140,7 @@ function buildAgent(spec: AgentSpec, options: SpecToAgentOptions, path: readonly
     ...(spec.output && options.outputValidator ? { output: jsonSchemaOutput(spec.output as JSONSchema, options.outputValidator) } : {}),
   };
   if (spec.subagents && spec.subagents.length > 0) {
-    // Each sub-agent is an agent of its own; `createAgent()` refuses `subagents` until this version builds them.
+    // Each sub-agent is an agent of its own, built like the lead; the lead delegates to them with `task`.
     const children: Record<string, Agent> = {};
     spec.subagents.forEach((child, i) => {
       if (typeof child === 'string') {

@@ -100,6 +100,8 @@ describe('loadSpec', () => {
 
     const badChild = await write('bad-child.yaml', 'name: lead\nsubagents:\n  - name: researcher\n    instructons: Research.\n');
     await expect(loadSpec(badChild)).rejects.toMatchObject({ line: 4, field: 'subagents[0].instructons', message: expect.stringContaining('did you mean `instructions`?') });
+    // A sub-agent without a description cannot be chosen: refused when the agent is built.
+    expect(() => specToAgent({ name: 'lead', subagents: [{ name: 'mute' }] }, { provider: model })).toThrow(expect.objectContaining({ message: expect.stringContaining("Sub-agent 'mute' has no description") }));
     const loop = await write('loop.yaml', 'name: loop\nsubagents: [./loop.yaml]\n');
     await expect(loadSpec(loop)).rejects.toMatchObject({ code: 'LOUSHO_INVALID_SPEC', message: expect.stringContaining('names itself as a sub-agent') });
   });

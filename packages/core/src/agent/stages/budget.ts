@@ -55,8 +55,11 @@ export function checkPriced(limits: RunLimits | undefined, model: string): void 
   }
 }
 
+/** What a budget check reads of a run. */
+export type BudgetedRun = Pick<RunSnapshot, 'usage' | 'toolCalls' | 'activeMs'>;
+
 /** Time the run has spent running: earlier legs plus this one. */
-export function activeMs(snapshot: RunSnapshot, legStart: number): number {
+export function activeMs(snapshot: Pick<RunSnapshot, 'activeMs'>, legStart: number): number {
   return (snapshot.activeMs ?? 0) + (Date.now() - legStart);
 }
 
@@ -64,7 +67,7 @@ export function activeMs(snapshot: RunSnapshot, legStart: number): number {
  * The first budget the run has gone over, or undefined. `pendingToolCalls` are calls the model just
  * asked for: they count against `maxToolCalls` before they start.
  */
-export function exceededBudget(limits: RunLimits | undefined, snapshot: RunSnapshot, legStart: number, pendingToolCalls = 0): BudgetExceeded | undefined {
+export function exceededBudget(limits: RunLimits | undefined, snapshot: BudgetedRun, legStart: number, pendingToolCalls = 0): BudgetExceeded | undefined {
   if (!limits) return undefined;
   const { usage } = snapshot;
   if (limits.maxTokens !== undefined && usage.totalTokens > limits.maxTokens) return { limit: 'maxTokens', max: limits.maxTokens, used: usage.totalTokens };

@@ -3,14 +3,15 @@ import type { AgentListenerEvent, UnsequencedStreamEvent } from '../../events/ty
 import { abortError } from '../../providers/abort.js';
 import type { ToolExecutionContext } from '../../tools/types.js';
 import { RunTracer, runTraceOptions } from '../../tracing/run-tracer.js';
-import { emptyUsage } from '../../usage/tracker.js';
+import { emptyUsage, UsageTracker } from '../../usage/tracker.js';
 import type { Agent } from '../create-agent.js';
 import { interruptedBatch } from '../durable.js';
 import { newId } from '../ids.js';
 import { emitListener, type LoopDeps } from '../loop-deps.js';
 import { childResumeOf } from '../loop-scope.js';
 import { runLoop, type BatchContinuation } from '../run-loop.js';
-import type { ChildSnapshot } from '../run-snapshot.js';
+import type { ChildSnapshot, RunSnapshot } from '../run-snapshot.js';
+import { exceededBudget, type BudgetedRun, type BudgetExceeded } from '../stages/budget.js';
 import type { CallScope } from '../tool-call.js';
 import { ChildPaused } from './child-pause.js';
 import { SubagentDepthError } from './depth-error.js';
@@ -25,6 +26,33 @@ export class SubagentOutputError extends SDKError {
     });
     this.name = 'SubagentOutputError';
   }
+}
+
+/** A sub-agent ended on a budget (its own, or a run's it is nested in) before it answered. */
+export class SubagentBudgetError extends SDKError {
+  constructor(name: string, budget: BudgetExceeded, own: boolean) {
+    const used = `used ${budget.used} of ${budget.max}`;
+    super(
+      ERROR_CODES.LOUSHO_SUBAGENT_BUDGET,
+      own
+        ? `Sub-agent '${name}' ran out of its own ${budget.limit} budget (${used}) before it answered.`
+        : `The run's ${budget.limit} budget ran out while sub-agent '${name}' was working (${used}), so it was stopped before it answered.`,
+      { hint: own ? "Raise the sub-agent's limits, or give it a smaller task." : "Raise the lead agent's limits: a sub-agent's usage counts against them." },
+    );
+    this.name = 'SubagentBudgetError';
+  }
+}
+
+/**
+ * A run's usage with that of its sub-agents still running (their own running sub-agents included),
+ * which is added to the run's only when each one finishes.
+ */
+function withRunningChildren(run: RunSnapshot): BudgetedRun {
+  const running = Object.values(run.children ?? {}).filter((child) => !child.result);
+  if (running.length === 0) return run;
+  const usage = new UsageTracker(run.usage);
+  for (const child of running) usage.addDelegated(withRunningChildren(child).usage);
+  return { usage: usage.snapshot(), toolCalls: run.toolCalls, ...(run.activeMs !== undefined ? { activeMs: run.activeMs } : {}) };
 }
 
 /**
@@ -56,6 +84,12 @@ export async function runChild(agent: unknown, name: string, prompt: string, ctx
   if (!snapshot.model) snapshot.model = setup.model;
   (home.children ??= {})[ctx.toolCallId] = snapshot;
   const deps = childDeps(parent, setup.deps, ref, () => parent.checkpoint?.(home));
+  // The budgets of the runs it is nested in: checked with the sub-agent's own, after each of its
+  // model calls and tool batches, on the lead's usage plus every sub-agent still running.
+  let outerTripped: BudgetExceeded | undefined;
+  if (parent.limits || parent.outerBudget) {
+    deps.outerBudget = () => (outerTripped = exceededBudget(parent.limits, withRunningChildren(home), scope.legStart) ?? parent.outerBudget?.());
+  }
   // Traced like a run nested in the delegating call: its `invoke_agent` span (and under it its
   // model and tool calls) is a child of the call's `execute_tool` span (`ctx.trace`).
   const trace = runTraceOptions(setup.traceExporter, ctx.trace, { name, description: setup.description });
@@ -80,6 +114,10 @@ export async function runChild(agent: unknown, name: string, prompt: string, ctx
   if (outcome.finishReason === 'aborted') {
     count(scope, snapshot);
     throw abortError(parent.signal?.reason);
+  }
+  if (outcome.finishReason === 'budget-exceeded' && outcome.budget) {
+    count(scope, snapshot);
+    throw new SubagentBudgetError(name, outcome.budget, outcome.budget !== outerTripped);
   }
   if (outcome.finishReason === 'output-invalid') {
     count(scope, snapshot);
