@@ -123,6 +123,50 @@ describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL data
     expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
   });
 
+  it("a sub-agent's call paused on approval on a process that then stops is approved on B: the sub-agent, then the lead, go on there, once each", async () => {
+    const c = await startHandler(bundle.file, processUrl!, schema, LEASE_MS);
+    extra.push(c);
+    const id = await newSession(c);
+    const paused = await turn(c, id, 'delegate email Bob about the results');
+    const done = paused.events.at(-1) as Extract<AgentStreamEvent, { type: 'run.done' }>;
+    expect(done).toMatchObject({ type: 'run.done', finishReason: 'awaiting-approval' });
+    const requested = paused.events.find((e) => e.type === 'approval.requested') as Extract<AgentStreamEvent, { type: 'approval.requested' }>;
+    const researcher = { name: 'researcher', depth: 1, toolCallId: expect.stringMatching(/_task$/) };
+    expect(requested).toMatchObject({ subagent: researcher, approval: { approvalId: done.approvalId, toolName: 'send_email', subagent: researcher } });
+    // The process that paused is gone; another one reads the session from the database.
+    await c.kill();
+    const before = await sessionOf(b, id);
+    expect(before).toMatchObject({ status: 'awaiting-approval', pendingApproval: { approvalId: done.approvalId, subagent: researcher } });
+
+    const sentBefore = b.messages.filter((m) => m.type === 'sent').length;
+    const decided = await readSse(await fetch(`${b.url}/sessions/${id}/approvals/${done.approvalId}`, json({ approved: true })));
+    expect(decided.events[0]).toMatchObject({ type: 'run.start', continuation: true, seq: done.seq + 1 });
+    expect(decided.events.find((e) => e.type === 'approval.resolved')).toMatchObject({ approved: true, subagent: researcher });
+    // The sub-agent's email, then the lead's task call, each done once; then the lead answers.
+    const ends = decided.events.filter((e): e is Extract<AgentStreamEvent, { type: 'tool.done' }> => e.type === 'tool.done');
+    expect(ends.map((e) => [e.toolName, e.subagent?.name])).toEqual([
+      ['send_email', 'researcher'],
+      ['task', undefined],
+    ]);
+    expect(decided.events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'stop', usage: { delegated: { runs: 1, modelCalls: 2 } } });
+    expect(b.messages.filter((m) => m.type === 'sent').length).toBe(sentBefore + 1);
+    expect(c.messages.some((m) => m.type === 'sent')).toBe(false);
+    // The UI state from the log nests the sub-agent's work in the task card, finished.
+    const state = reduceAll([...paused.events, ...decided.events]);
+    const task = state.messages.flatMap((m) => m.parts).find((p) => p.type === 'tool' && p.toolName === 'task') as { state: string; subagent?: { name: string; status: string } };
+    expect(task).toMatchObject({ state: 'done', subagent: { name: 'researcher', status: 'done' } });
+
+    const after = await sessionOf(a, id);
+    expect(after.status).toBe('idle');
+    expect(after.pendingApproval).toBeNull();
+    expect(after.messages.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
+    expect(after.messages[2]).toMatchObject({ role: 'tool', content: 'All done, both parts are finished.' });
+    // Deciding it again is refused: it ran once.
+    const again = await fetch(`${a.url}/sessions/${id}/approvals/${done.approvalId}`, json({ approved: true }));
+    expect(again.status).toBeGreaterThanOrEqual(400);
+    expect(b.messages.filter((m) => m.type === 'sent').length).toBe(sentBefore + 1);
+  });
+
   it('A killed with SIGKILL mid-turn: B refuses while the lease lasts, then takes the session over and finishes the turn', async () => {
     const c = await startHandler(bundle.file, processUrl!, schema, LEASE_MS);
     extra.push(c);
