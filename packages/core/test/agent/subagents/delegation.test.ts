@@ -5,6 +5,7 @@ import {
   createDelegateTool,
   defineTool,
   AgentExecutor,
+  PropagatingToolError,
   SubagentDepthError,
   type AgentHook,
   type AgentListenerEvent,
@@ -278,6 +279,8 @@ describe('sub-agents: depth', () => {
   it('refuses a second level by default: the depth guard rejects the run', async () => {
     const error = await nested().send('x').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SubagentDepthError);
+    // A propagating tool error: it rejects the run instead of becoming a result the model sees.
+    expect(error).toBeInstanceOf(PropagatingToolError);
     expect(error).toMatchObject({ code: 'LOUSHO_SUBAGENT_DEPTH', depth: 2, maxDepth: 1 });
   });
 
