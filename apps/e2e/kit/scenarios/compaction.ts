@@ -12,8 +12,9 @@ const MAX_TURNS = 12;
 
 /**
  * A long conversation on the offline demo model (a small context window): the agent prunes older
- * tool results, the reply that came after shows a quiet divider, not a message, and the chat goes on.
- * Over HTTP it is still there after a reload (rebuilt from the server's session).
+ * tool results (and summarizes older turns once pruning is not enough), the reply where that
+ * happened shows a quiet divider, not a message, and the chat goes on. Over HTTP it is still there
+ * after a reload (rebuilt from the server's session).
  */
 export function describeCompaction(target: DemoTarget, browser: () => Browser): void {
   describe.each(target.modes)('context compaction (%s)', (mode) => {
@@ -27,14 +28,20 @@ export function describeCompaction(target: DemoTarget, browser: () => Browser): 
       }
       // Not on the first turns: the window holds them whole.
       expect(turns).toBeGreaterThan(2);
-      expect(await dividers.count()).toBe(1);
+      // One divider per compaction: usually one, two when the reply's second model call needed a
+      // summary after its first one pruned (the HTTP agent's MCP notes tools take more of the window).
+      const count = await dividers.count();
+      expect(count).toBeGreaterThanOrEqual(1);
+      expect(count).toBeLessThanOrEqual(2);
+      for (const divider of await dividers.all()) {
+        expect(await divider.textContent()).toBe(COMPACTION_NOTE);
+        expect(await divider.getAttribute('role')).toBe('separator');
+      }
       const divider = dividers.first();
-      expect(await divider.textContent()).toBe(COMPACTION_NOTE);
-      expect(await divider.getAttribute('role')).toBe('separator');
-      // A divider inside the newest reply, among its parts: not a message of its own.
+      // Inside the newest reply, among its parts: not a message of its own.
       const reply = page.locator('[data-testid="message"]').last();
       expect(await reply.getAttribute('data-role')).toBe('assistant');
-      expect(await reply.getByTestId('compaction').count()).toBe(1);
+      expect(await reply.getByTestId('compaction').count()).toBe(count);
       await toolCard(page, 'get_weather', 'done').first().waitFor();
       expect(await seriousA11yViolations(page)).toEqual([]);
       await divider.scrollIntoViewIfNeeded();
@@ -47,8 +54,8 @@ export function describeCompaction(target: DemoTarget, browser: () => Browser): 
         await page.getByTestId('message').nth(messages - 1).waitFor();
         await waitForStatus(page, 'idle');
         expect(await page.getByTestId('message').count()).toBe(messages);
-        expect(await page.getByTestId('compaction').count()).toBe(1);
-        expect(await page.getByTestId('compaction').textContent()).toBe(COMPACTION_NOTE);
+        expect(await page.getByTestId('compaction').count()).toBe(count);
+        expect(await page.getByTestId('compaction').first().textContent()).toBe(COMPACTION_NOTE);
       }
       // The chat goes on after it.
       await sendAndWaitForReply(page, 'Weather in Paris?');

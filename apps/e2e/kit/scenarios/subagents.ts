@@ -56,6 +56,13 @@ export function describeSubagents(target: DemoTarget, browser: () => Browser): v
       await nestedCard(page, 'research_topic', 'running').getByTestId('tool-progress').waitFor();
       expect(await card.getAttribute('data-status')).toBe('running');
       expect(await card.locator('summary').innerText()).toContain('researcher');
+      // Styled as the demo's stylesheet says (a broken rule before it once left the card unstyled):
+      // a flex summary, and the researcher's work indented behind an accent rule.
+      const looks = await card.evaluate((details) => {
+        const parts = details.querySelector('.subagent-parts');
+        return { summary: getComputedStyle(details.querySelector('summary')!).display, rule: parts ? getComputedStyle(parts).borderLeftStyle : 'none' };
+      });
+      expect(looks).toEqual({ summary: 'flex', rule: 'solid' });
       await screenshot(target, page, `subagent-running-${mode}`);
 
       await waitForChildApproval(page);
