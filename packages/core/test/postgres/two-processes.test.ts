@@ -165,7 +165,8 @@ describe.skipIf(!databaseUrl)('two handler processes sharing one PostgreSQL data
     const again = await fetch(`${a.url}/sessions/${id}/approvals/${done.approvalId}`, json({ approved: true }));
     expect(again.status).toBeGreaterThanOrEqual(400);
     expect(b.messages.filter((m) => m.type === 'sent').length).toBe(sentBefore + 1);
-  });
+    // It starts a process of its own: as long as the other tests that do.
+  }, 60_000);
 
   it('A killed with SIGKILL mid-turn: B refuses while the lease lasts, then takes the session over and finishes the turn', async () => {
     const c = await startHandler(bundle.file, processUrl!, schema, LEASE_MS);
