@@ -51,7 +51,10 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
         const call = { toolCallId: id, toolName: name, displayName: displayName(name) };
         const args = parseJson(argsText);
         // Arguments that are not JSON are kept as their text, as a call whose input streamed.
-        if (args === undefined) apply({ type: 'tool.input.start', ...call }), apply({ type: 'tool.input.delta', toolCallId: id, delta: argsText });
+        if (args === undefined) {
+          apply({ type: 'tool.input.start', ...call });
+          apply({ type: 'tool.input.delta', toolCallId: id, delta: argsText });
+        }
         apply({ type: 'tool.call', ...call, args });
       }
     } else if (role === 'tool' && calls.has(toolCallId)) apply({ toolCallId, ...toolOutcome(message) });
