@@ -6,6 +6,6 @@ export default defineConfig({
   resolve: { conditions: ['@lousho/source'] },
   ssr: { resolve: { conditions: ['@lousho/source'] } },
   test: {
-    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'apps/sveltekit-demo/vitest.unit.config.ts', 'scripts/vitest.config.ts'],
+    projects: ['packages/*/vitest.config.ts', 'apps/*/vitest.config.ts', 'apps/sveltekit-demo/vitest.unit.config.ts', 'scripts/vitest.config.ts', 'examples/vitest.config.ts'],
   },
 });

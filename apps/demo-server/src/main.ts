@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
-import { createDemoAgent } from '@lousho/demo-agent';
+import { createDemoAgent, createTriageAgent } from '@lousho/demo-agent';
 import { STATIC_APPS } from './apps.js';
 import { startBanner } from './banner.js';
 import { chooseModel } from './model.js';
@@ -31,7 +31,9 @@ const agent = createDemoAgent({
   mcpOptions: { logger: console },
 });
 
-const server = createDemoServer({ agent, model: chosen.info, apps: STATIC_APPS });
+// The triage flow runs on the offline triage model, checkpointed in the same SQLite file.
+const triage = createTriageAgent({ store });
+const server = createDemoServer({ agent, triage, model: chosen.info, apps: STATIC_APPS });
 server.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') console.error(`Port ${port} is in use: start with PORT=<another port>.`);
   else console.error(error.message);

@@ -7,10 +7,14 @@ import { sendText, serveStaticApp, type StaticApp } from './static-files.js';
 type HandlerAgent = Parameters<typeof createNodeListener>[0];
 
 export const AGENT_PATH = '/api/agent';
+/** The triage flow (served like an agent: the same routes below it). */
+export const TRIAGE_PATH = '/api/triage';
 export const INFO_PATH = '/api/info';
 
 export interface DemoServerOptions {
   agent: HandlerAgent;
+  /** The demo's triage flow, served at `/api/triage` (`createTriageAgent()`); left out, that path is a 404. */
+  triage?: HandlerAgent;
   /** Which model answers; the UI reads it from `GET /api/info`. */
   model: ModelInfo;
   /** The built demos to serve (see apps.ts). */
@@ -20,12 +24,13 @@ export interface DemoServerOptions {
 }
 
 /**
- * The demo server: the agent's HTTP handler at `/api/agent`, what the UI needs to know about the
+ * The demo server: the agent's HTTP handler at `/api/agent` (and the triage flow's at `/api/triage`), what the UI needs to know about the
  * model at `/api/info`, and the built demos as static files. Plain `node:http`, no framework.
  */
 export function createDemoServer(options: DemoServerOptions): Server {
   const onError = options.onError ?? ((error: unknown) => console.error('[demo-server]', error));
   const agentListener = createNodeListener(options.agent, { basePath: AGENT_PATH, onError });
+  const triageListener = options.triage && createNodeListener(options.triage, { basePath: TRIAGE_PATH, onError });
   // Most specific mount first, so `/vue/` is tried before the catch-all `/`.
   const apps = [...options.apps].sort((a, b) => b.mountPath.length - a.mountPath.length);
   const info = JSON.stringify({ model: options.model, apps: apps.map(({ name, mountPath }) => ({ name, path: mountPath })) });
@@ -34,6 +39,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
     const pathname = pathOf(req);
     if (pathname === undefined) return sendText(res, 400, 'Bad request.');
     if (pathname === AGENT_PATH || pathname.startsWith(`${AGENT_PATH}/`)) return agentListener(req, res);
+    if (triageListener && (pathname === TRIAGE_PATH || pathname.startsWith(`${TRIAGE_PATH}/`))) return triageListener(req, res);
     if (pathname === INFO_PATH) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       res.end(info);

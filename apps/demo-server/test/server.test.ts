@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDemoAgent, createDemoModel } from '@lousho/demo-agent';
+import { createDemoAgent, createDemoModel, createTriageAgent } from '@lousho/demo-agent';
 import { OFFLINE_MODEL_INFO } from '../src/model.js';
 import { createDemoServer } from '../src/server.js';
 
@@ -29,6 +29,7 @@ beforeAll(async () => {
   const agent = createDemoAgent({ provider: createDemoModel({ charDelayMs: 0 }), toolDelayScale: 0 });
   server = createDemoServer({
     agent,
+    triage: createTriageAgent({ charDelayMs: 0 }),
     model: OFFLINE_MODEL_INFO,
     apps: [
       { name: 'React demo', mountPath: '/', dir: dist, buildCommand: 'build react' },
@@ -164,6 +165,22 @@ describe('api', () => {
     expect(turn.headers['content-type']).toContain('text/event-stream');
     expect(turn.body).toContain('"type":"run.done"');
     expect(turn.body).toContain('hello from the test');
+  });
+
+  it('serves the triage flow at /api/triage: a run streams its node events and pauses for review', async () => {
+    const run = await raw('/api/triage/sessions/triage-test/messages', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'I was charged twice, please refund me' }),
+    });
+    expect(run.status).toBe(200);
+    expect(run.headers['content-type']).toContain('text/event-stream');
+    expect(run.body).toContain('"type":"flow.node.start"');
+    expect(run.body).toContain('"branch":"refund"');
+    expect(run.body).toContain('"finishReason":"awaiting-approval"');
+    const session = JSON.parse((await raw('/api/triage/sessions/triage-test')).body) as { status: string; pendingApproval: { toolName: string } };
+    expect(session.status).toBe('awaiting-approval');
+    expect(session.pendingApproval.toolName).toBe('review');
   });
 
   it('answers unknown API paths with 404 instead of the app page', async () => {

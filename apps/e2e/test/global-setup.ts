@@ -8,7 +8,7 @@ export default demoGlobalSetup({
     const result = await buildIfStale({
       appDir: REACT_DEMO_DIR,
       sources: ['src', 'public', 'index.html', 'vite.config.ts'],
-      packages: ['core', 'build-ai-agent', 'react', 'demo-agent'],
+      packages: ['core', 'build-ai-agent', 'flows', 'react', 'demo-agent'],
       builtMarker: 'dist/index.html',
     });
     return result === 'built' ? 'the React demo (apps/react-demo/dist)' : undefined;

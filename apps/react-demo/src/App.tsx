@@ -2,18 +2,28 @@ import { useMemo, useState } from 'react';
 import { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME } from '@lousho/demo-agent';
 import { Chat } from './components/Chat.tsx';
 import { DemoNav } from './components/DemoNav.tsx';
+import { TriageFlow } from './components/TriageFlow.tsx';
+import { ViewSwitch } from './components/ViewSwitch.tsx';
 import { ModeSwitch } from './components/ModeSwitch.tsx';
 import { ModelNotice } from './components/ModelNotice.tsx';
 import { readMode, writeMode, type Mode } from './mode.ts';
 import { useServerInfo, type ModelInfo } from './server-info.ts';
-import { httpSource, inPageSource } from './sources.ts';
+import { httpSource, inPageSource, triageHttpSource, triageInPageSource } from './sources.ts';
+import { readView, writeView, type View } from './view.ts';
 
 const OFFLINE_MODEL: ModelInfo = { kind: 'demo', provider: DEMO_PROVIDER_NAME, model: DEMO_MODEL_ID, notice: DEMO_MODEL_NOTICE };
 
 export function App() {
   const [mode, setMode] = useState<Mode>(readMode);
+  const [view, setView] = useState<View>(readView);
   const server = useServerInfo();
   const source = useMemo(() => (mode === 'page' ? inPageSource() : httpSource()), [mode]);
+  const triageSource = useMemo(() => (mode === 'page' ? triageInPageSource() : triageHttpSource()), [mode]);
+
+  const changeView = (next: View): void => {
+    writeView(next);
+    setView(next);
+  };
 
   const changeMode = (next: Mode): void => {
     writeMode(next);
@@ -32,11 +42,12 @@ export function App() {
           <span className="brand-sub">React demo</span>
         </div>
         <DemoNav current="react" />
+        <ViewSwitch view={view} onChange={changeView} />
         <ModeSwitch mode={mode} onChange={changeMode} />
       </header>
       <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
       {/* A client per mode: each mode has its own session, restored when the mode comes back. */}
-      <Chat key={mode} source={source} mode={mode} />
+      {view === 'triage' ? <TriageFlow key={`triage-${mode}`} source={triageSource} mode={mode} /> : <Chat key={mode} source={source} mode={mode} />}
     </div>
   );
 }

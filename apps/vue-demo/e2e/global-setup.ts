@@ -11,7 +11,7 @@ export default demoGlobalSetup({
     const result = await buildIfStale({
       appDir: VUE_DEMO_DIR,
       sources: ['src', 'public', 'index.html', 'vite.config.ts'],
-      packages: ['core', 'build-ai-agent', 'vue', 'demo-agent'],
+      packages: ['core', 'build-ai-agent', 'flows', 'vue', 'demo-agent'],
       builtMarker: 'dist/index.html',
     });
     return result === 'built' ? 'the Vue demo (apps/vue-demo/dist)' : undefined;

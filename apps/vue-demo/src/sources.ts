@@ -1,4 +1,4 @@
-import { createInPageDemoAgent, type DemoAgent } from '@lousho/demo-agent';
+import { createInPageDemoAgent, createTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
 
 /** The demo server's agent route (proxied to the demo server by `vite dev`). */
 export const AGENT_URL = '/api/agent';
@@ -20,4 +20,20 @@ export const inPageChatKept = (): boolean => page?.kept ?? false;
 /** The agent on the demo server; the session id is kept in sessionStorage so a reload restores the chat. */
 export function httpSource(): { url: string; storage: Storage } {
   return { url: AGENT_URL, storage: window.sessionStorage };
+}
+
+/** The triage flow's route on the demo server. */
+export const TRIAGE_URL = '/api/triage';
+
+let pageTriage: TriageAgent | undefined;
+
+/** The triage flow running in this page (served like an agent, in process). */
+export function triageInPageSource(): { agent: TriageAgent } {
+  pageTriage ??= createTriageAgent();
+  return { agent: pageTriage };
+}
+
+/** The triage flow on the demo server; its session is kept apart from the chat's. */
+export function triageHttpSource(): { url: string; storage: Storage; storageKey: string } {
+  return { url: TRIAGE_URL, storage: window.sessionStorage, storageKey: 'lousho:triage' };
 }

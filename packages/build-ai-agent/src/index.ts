@@ -1,7 +1,11 @@
 export * from '@lousho/core';
 export * from '@lousho/integrations';
+// Flows: FlowBuilder, FlowExecutor, createFlowAgent and the safe expression language.
+export * from '@lousho/flows';
 // Evals: defineEval, the scorers and checks, runEval (the `lousho eval` command is the package's bin).
 export * from '@lousho/evals';
 // The root's createAgent connects `mcpServers` through @lousho/mcp (core's own refuses them).
 export { createAgent } from './create-agent.js';
+// Specs get the same MCP support, and JSON Schema checks of `output` (both from @lousho/mcp).
+export { specToAgent } from './spec-to-agent.js';
 export { connectMcp, loadMcpTools, type LoadMcpToolsOptions, type McpConnection, type SkippedMcpTool } from '@lousho/mcp';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type CompactionOptions, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createFlowAgent, FlowBuilder } from '@lousho/flows';
 
 /** A promise the test opens when it is ready. */
 export interface Gate {
@@ -119,6 +120,11 @@ export function waitTool() {
   return { tool, started };
 }
 
+/** `read_page`, whose result is `chars` characters long (large results make a transcript compact). */
+export function pageTool(chars = 4000) {
+  return defineTool({ name: 'read_page', description: 'Reads a page', input: z.object({}), execute: async () => 'p'.repeat(chars) });
+}
+
 /** `shell`, which records the commands it really ran. */
 export function shellTool() {
   const ran: string[] = [];
@@ -152,6 +158,7 @@ export interface ScriptedAgentOptions {
   askQuestion?: boolean;
   /** Where sessions live (default: the agent's own memory); share one to play a server restart. */
   store?: AgentStore;
+  compaction?: CompactionOptions;
   guardrails?: AgentGuardrails;
 }
 
@@ -162,6 +169,7 @@ export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions
     ...(extra.tools && { tools: extra.tools }),
     ...(extra.askQuestion && { askQuestion: true }),
     ...(extra.store && { store: extra.store }),
+    ...(extra.compaction && { compaction: extra.compaction }),
     ...(extra.guardrails && { guardrails: extra.guardrails }),
   });
   return { agent, model };
@@ -210,4 +218,43 @@ export async function storeWithInterruptedTurn(options: { sessionId: string; inp
   frozen.value = true;
   await new Promise((resolve) => setTimeout(resolve, leaseMs * 2));
   return store;
+}
+
+/**
+ * The triage flow, served like an agent: classify (an agent), route (a oneOf), draft (an agent
+ * whose reply waits for `hold` halfway), review (an approval node), send (a step).
+ */
+export function triageFlow(hold: Gate) {
+  const classifier = scriptedModel([['refund']]);
+  const writer = scriptedModel([['We will refund', { wait: hold }, ' your order.']]);
+  const flow = FlowBuilder.create<{ message: string }>('triage')
+    .agent('classify', { agent: createAgent({ provider: classifier }), input: 'Classify: {{input.message}}' })
+    .oneOf('route', { branches: [{ when: "classify === 'refund'", then: 'draft' }], otherwise: 'draft' })
+    .agent('draft', { agent: createAgent({ provider: writer }), input: 'Draft a reply to: {{input.message}}', after: 'route' })
+    .approval('review', { title: 'Send this reply?', data: '{{draft}}' })
+    .step('send', (vars) => ({ sent: vars.review.approved, text: vars.draft }))
+    .build();
+  const agent = createFlowAgent(flow, {
+    store: memoryStore(),
+    input: (input) => ({ message: typeof input === 'string' ? input : '' }),
+    reply: (result) => (result.outputs.send ? `Sent: ${result.outputs.send.text}` : undefined),
+  });
+  return { agent, flow };
+}
+
+/**
+ * A flow for the failure and stop paths: `lookup` (a step) fails when the message is `fail`;
+ * otherwise `think` (an agent node) streams, waits on `hold`, and would finish after it.
+ */
+export function lookupFlow(hold: Gate) {
+  const thinker = scriptedModel([['Thinking', { wait: hold }, ' done.'], ['Thought again.']]);
+  const flow = FlowBuilder.create<{ message: string }>('lookup')
+    .step('lookup', (vars) => {
+      if (vars.input.message === 'fail') throw new Error('the lookup service is down');
+      return 'found';
+    })
+    .agent('think', { agent: createAgent({ provider: thinker }), input: 'Think about {{lookup}}' })
+    .build();
+  const agent = createFlowAgent(flow, { store: memoryStore(), input: (input) => ({ message: typeof input === 'string' ? input : '' }) });
+  return { agent, flow };
 }

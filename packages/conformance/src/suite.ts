@@ -1,7 +1,7 @@
-import { createCommandGuardrail, memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type GuardrailContext, type UIMessage, type UIToolPart } from '@lousho/core';
+import { createCommandGuardrail, memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, lookupTool, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, lookupFlow, lookupTool, pageTool, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 
 export type TransportName = 'in-process' | 'http';
@@ -17,6 +17,9 @@ export interface ConformanceSuiteOptions {
 
 export const toolParts = (state: Pick<BindingState, 'messages'>): UIToolPart[] =>
   state.messages.flatMap((message) => message.parts.filter((part): part is UIToolPart => part.type === 'tool'));
+
+export const flowParts = (state: Pick<BindingState, 'messages'>): UIFlowNodePart[] =>
+  state.messages.flatMap((message) => message.parts.filter((part): part is UIFlowNodePart => part.type === 'flow-node'));
 
 const textOf = (message: UIMessage | undefined): string =>
   (message?.parts ?? []).map((part) => (part.type === 'text' ? part.text : '')).join('');
@@ -62,6 +65,12 @@ class World {
     this.agent = agent;
     this.model = model;
     this.extra = extra;
+    if (this.transport === 'http') this.server = await serveAgent(agent);
+  }
+
+  /** A world around any agent-shaped source (e.g. a flow served with `createFlowAgent()`). */
+  async setupAgent(agent: ClientAgent): Promise<void> {
+    this.agent = agent;
     if (this.transport === 'http') this.server = await serveAgent(agent);
   }
 
@@ -638,6 +647,86 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(w.agent.sessions.get(oldId)!.messages).toHaveLength(2);
       });
 
+      scenario('a flow: node parts stream in order with their agent runs nested, an approval node pauses, approve runs it on', async (w) => {
+        const hold = gate();
+        const { agent } = triageFlow(hold);
+        await w.setupAgent(agent);
+        const events: AgentStreamEvent[] = [];
+        const b = await w.mount({ onEvent: (event) => events.push(event) });
+        const sending = b.send('I want a refund');
+        // The draft node's agent streams: its words show in its part, not in the reply's text.
+        await eventually(() => {
+          const draft = flowParts(b.state()).find((part) => part.toolName === 'draft');
+          expect(draft).toMatchObject({ kind: 'agent', state: 'running' });
+          expect(draft!.run?.messages.at(-1)?.parts).toEqual([{ type: 'text', text: 'We will refund' }]);
+        });
+        expect(b.state().status).toBe('streaming');
+        hold.open();
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(b.state().status).toBe('awaiting-approval'));
+        const paused = b.state();
+        expect(paused.pendingApproval).toMatchObject({ toolName: 'review', displayName: 'Send this reply?', args: 'We will refund your order.', kind: 'tool' });
+        expect(flowParts(paused).map((part) => [part.toolName, part.kind, part.state])).toEqual([
+          ['classify', 'agent', 'done'],
+          ['route', 'oneOf', 'done'],
+          ['draft', 'agent', 'done'],
+          ['review', 'approval', 'awaiting-approval'],
+        ]);
+        expect(flowParts(paused)[1]).toMatchObject({ result: 'draft' });
+
+        expect(await b.approve('looks right')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', pendingApproval: null }));
+        const final = b.state();
+        expect(flowParts(final).map((part) => [part.toolName, part.state])).toEqual([
+          ['classify', 'done'],
+          ['route', 'done'],
+          ['draft', 'done'],
+          ['review', 'done'],
+          ['send', 'done'],
+        ]);
+        expect(flowParts(final)[3]).toMatchObject({ result: { approved: true, note: 'looks right' }, approval: { approved: true, note: 'looks right' } });
+        expect(lastText(final)).toBe('Sent: We will refund your order.');
+        // Every event that changed the state reached onEvent once, in order (\`flow.branch\` changes none: the oneOf's result says it).
+        const seqs = events.map((event) => event.seq);
+        expect(seqs).toEqual([...new Set(seqs)].sort((a, b) => a - b));
+        expect(events.filter((event) => event.type === 'flow.node.start')).toHaveLength(5);
+        expect(shown(final)).toEqual(shown(w.fromLog(final.sessionId!)));
+      });
+
+      scenario('a flow: a failing node shows its error on its part and in state.error; a stop cancels the node still running', async (w) => {
+        const hold = gate();
+        await w.setupAgent(lookupFlow(hold).agent);
+        const errors: { code: string; message: string }[] = [];
+        const b = await w.mount({ onError: (error) => errors.push(error) });
+
+        const failed = await b.send('fail');
+        expect(failed).toMatchObject({ ok: false, error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: expect.stringContaining('the lookup service is down') } });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED' } }));
+        expect(flowParts(b.state())).toEqual([
+          expect.objectContaining({ toolName: 'lookup', kind: 'step', state: 'error', error: expect.objectContaining({ code: 'LOUSHO_FLOW_NODE_FAILED', message: expect.stringContaining('the lookup service is down') }) }),
+        ]);
+        expect(errors).toEqual([expect.objectContaining({ code: 'LOUSHO_FLOW_NODE_FAILED' })]);
+        // No stack trace reaches the UI, on the part or in the state.
+        expect(JSON.stringify(flowParts(b.state())) + b.state().error!.message).not.toMatch(/\n\s+at /);
+
+        // The next turn clears the error; stopped while its agent node streams, the node is cancelled.
+        const sending = b.send('go');
+        await eventually(() => expect(flowParts(b.state()).map((part) => [part.toolName, part.state])).toEqual([
+          ['lookup', 'error'],
+          ['lookup', 'done'],
+          ['think', 'running'],
+        ]));
+        await eventually(() => expect(flowParts(b.state()).at(-1)!.run?.messages.at(-1)?.parts).toEqual([{ type: 'text', text: 'Thinking' }]));
+        expect(b.state().error).toBeNull();
+        expect(await b.stop()).toMatchObject({ ok: true, finishReason: 'aborted' });
+        expect(await sending).toMatchObject({ ok: true, finishReason: 'aborted' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'aborted', finishReason: 'aborted' }));
+        expect(flowParts(b.state()).at(-1)).toMatchObject({ toolName: 'think', state: 'cancelled' });
+        hold.open();
+        // Both runs, as the session's log tells them.
+        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+      });
+
       scenario('while a reply streams, earlier messages keep their identity', async (w) => {
         const hold = gate();
         await w.setup([['First ', 'answer.'], ['Second', { wait: hold }, ' answer.']]);
@@ -654,6 +743,26 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         await eventually(() => expect(lastText(b.state())).toBe('Second answer.'));
         expect(b.state().messages[0]).toBe(question);
         expect(b.state().messages[1]).toBe(answer);
+      });
+
+      scenario('compaction: the reply shows a quiet divider where earlier tool results were shortened', async (w) => {
+        // Two results of ~1,000 tokens each in a 2,000-token window: the third model call is over 90%.
+        await w.setup([[{ tool: 'read_page', id: 'p1' }], [{ tool: 'read_page', id: 'p2' }], ['Both pages read.']], { tools: [pageTool()], compaction: { contextWindow: 2000 } });
+        const events: AgentStreamEvent[] = [];
+        const b = await w.mount({ onEvent: (event) => events.push(event) });
+        expect(await b.send('Read two pages')).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        const state = b.state();
+        expect(state.messages[1]!.parts.map((part) => part.type)).toEqual(['tool', 'tool', 'compaction', 'text']);
+        expect(lastText(state)).toBe('Both pages read.');
+        // The client passes on the events that change its state: `compaction.done` (the log has both).
+        expect(events.filter((event) => event.type.startsWith('compaction.'))).toEqual([expect.objectContaining({ type: 'compaction.done', step: 3, pruned: 1, summarized: 0 })]);
+        const log = w.agent.sessions.eventsAfter(state.sessionId!, 0).filter((event) => event.type.startsWith('compaction.'));
+        expect(log).toEqual([expect.objectContaining({ type: 'compaction.start', step: 3, contextWindow: 2000 }), expect.objectContaining({ type: 'compaction.done', step: 3 })]);
+        // The model got the older result shortened, the newer one whole.
+        const sent = w.model.calls[2]!.filter((message) => message.role === 'tool').map((message) => message.content);
+        expect(sent).toEqual(['[pruned: read_page result, 4000 chars]', 'p'.repeat(4000)]);
+        expect(shown(state)).toEqual(shown(w.fromLog(state.sessionId!)));
       });
 
       if (driver.supportsSourceChange) {

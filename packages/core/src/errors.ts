@@ -51,6 +51,16 @@ export const ERROR_CODES = {
   LOUSHO_INVALID_CONFIG: 'LOUSHO_INVALID_CONFIG',
   /** A dynamic config resolver threw or returned something unusable. */
   LOUSHO_CONFIG_RESOLVER_FAILED: 'LOUSHO_CONFIG_RESOLVER_FAILED',
+  /** An options object has a key the SDK does not know (the message names the closest known one). */
+  LOUSHO_UNKNOWN_OPTION: 'LOUSHO_UNKNOWN_OPTION',
+  /** A documented option that this version does not implement yet: refused rather than ignored. */
+  LOUSHO_UNSUPPORTED_OPTION: 'LOUSHO_UNSUPPORTED_OPTION',
+  /** A skill (`defineSkill()` or a `SKILL.md` file) is malformed; the message names the file and the field. */
+  LOUSHO_INVALID_SKILL: 'LOUSHO_INVALID_SKILL',
+  /** An agent spec file or object is malformed; the message names the file, the line and the field. */
+  LOUSHO_INVALID_SPEC: 'LOUSHO_INVALID_SPEC',
+  /** A model request does not fit the model's context window even after compaction. */
+  LOUSHO_CONTEXT_OVERFLOW: 'LOUSHO_CONTEXT_OVERFLOW',
   /** `registerModel()` was given an entry it cannot use. */
   LOUSHO_MODEL_INFO_INVALID: 'LOUSHO_MODEL_INFO_INVALID',
 
@@ -83,6 +93,8 @@ export const ERROR_CODES = {
   LOUSHO_SESSION_NOT_RESUMABLE: 'LOUSHO_SESSION_NOT_RESUMABLE',
   /** A store file that is not a valid store (damaged, or not a database at all). */
   LOUSHO_STORE_CORRUPT: 'LOUSHO_STORE_CORRUPT',
+  /** A checkpoint write a store cannot apply: a session's first checkpoint without the run start. */
+  LOUSHO_CHECKPOINT_INVALID: 'LOUSHO_CHECKPOINT_INVALID',
   /** A store file written by a newer version of the package (its schema is unknown here). */
   LOUSHO_STORE_VERSION: 'LOUSHO_STORE_VERSION',
   /** The store could not be opened or written (permissions, a full disk, a missing driver). */
@@ -129,6 +141,22 @@ export const ERROR_CODES = {
   LOUSHO_WORKSPACE_IO: 'LOUSHO_WORKSPACE_IO',
   /** A Node-only part (NodeWorkspace, SubprocessSandbox) was used in a runtime without Node's built-in modules. */
   LOUSHO_UNSUPPORTED_RUNTIME: 'LOUSHO_UNSUPPORTED_RUNTIME',
+
+  // Flows (`@lousho/flows`).
+  /** A flow's graph is not valid (`FlowBuilder…build()`): an unknown or duplicate id, an unreachable node, a cycle without a bound. */
+  LOUSHO_FLOW_INVALID: 'LOUSHO_FLOW_INVALID',
+  /** A flow node failed, which failed the flow; the error names the node and carries what it threw. */
+  LOUSHO_FLOW_NODE_FAILED: 'LOUSHO_FLOW_NODE_FAILED',
+  /** An evaluator node's expression could not be evaluated (`Failed to evaluate expression: ...`). */
+  LOUSHO_FLOW_EXPRESSION_FAILED: 'LOUSHO_FLOW_EXPRESSION_FAILED',
+  /** A flow agent node's reply did not match its `output` schema. */
+  LOUSHO_FLOW_OUTPUT_INVALID: 'LOUSHO_FLOW_OUTPUT_INVALID',
+  /** A session's checkpoint belongs to another flow (or to an agent), or to a flow whose nodes changed since. */
+  LOUSHO_FLOW_CHECKPOINT_MISMATCH: 'LOUSHO_FLOW_CHECKPOINT_MISMATCH',
+  /** A session's latest flow run was interrupted, and the new run's input differs from its input. */
+  LOUSHO_FLOW_SESSION_UNFINISHED: 'LOUSHO_FLOW_SESSION_UNFINISHED',
+  /** A flow expression is outside the supported language (the message names the position and the supported forms). */
+  LOUSHO_EXPRESSION_INVALID: 'LOUSHO_EXPRESSION_INVALID',
 
   // Evals (`@lousho/evals`, `lousho eval`).
   /** An eval, a case, a scorer or a check is malformed (the message says which and why). */
@@ -239,6 +267,7 @@ export const ERROR_CODES = {
   LOUSHO_STREAM_EVENT_TOO_LARGE: 'LOUSHO_STREAM_EVENT_TOO_LARGE',
 } as const;
 
+/** Any code of `ERROR_CODES` (`'LOUSHO_INVALID_CONFIG'`, ...): what `SDKError.code` holds. */
 export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 
 /** Where the error reference lives; each code has an anchor there. */
@@ -249,6 +278,7 @@ export function errorDocsUrl(code: string): string {
   return `${ERRORS_DOCS_URL}#${code.toLowerCase().replace(/_/g, '-')}`;
 }
 
+/** The optional parts of an `SDKError`: a hint, a docs link (derived from the code by default) and the cause. */
 export interface SDKErrorOptions {
   /** How to fix it, in one sentence. */
   hint?: string;
@@ -293,6 +323,7 @@ export interface SerializedError {
 
 /** Longest message `serializeError` keeps; past it the text is cut and marked. */
 export const MAX_ERROR_MESSAGE_LENGTH = 2000;
+/** Ends a tool error message that was cut at 2,000 characters. */
 export const TRUNCATION_MARKER = '... (truncated)';
 
 /**

@@ -1,7 +1,7 @@
 // The isomorphic root entry: nothing reachable from here may import a Node-only module.
 export * from './messages.js';
 export * from './errors.js';
-export type { AgentStreamEvent, AgentStreamEventType, AgentListenerEvent, UnsequencedStreamEvent, FinishReason, ApprovalKind, PendingApprovalInfo } from './events/types.js';
+export type { AgentStreamEvent, AgentStreamEventType, AgentListenerEvent, UnsequencedStreamEvent, NestedStreamEvent, FinishReason, ApprovalKind, PendingApprovalInfo } from './events/types.js';
 export * from './providers/index.js';
 export * from './models/index.js';
 export * from './usage/index.js';
@@ -9,6 +9,11 @@ export * from './tools/index.js';
 export * from './tools/builtin/index.js';
 export * from './hooks/index.js';
 export * from './agent/index.js';
+export * from './skills/index.js';
+export * from './memory/index.js';
+export * from './compaction/index.js';
+export * from './spec/index.js';
+export { UnknownOptionError } from './options/check-option-keys.js';
 export * from './protocol/index.js';
 export * from './ui-state/index.js';
 export * from './http/index.js';

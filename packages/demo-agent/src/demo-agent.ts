@@ -1,5 +1,6 @@
 import { createAgent, type Agent, type AgentStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
 import { createDemoModel } from './demo-model.js';
+import { DEMO_PROVIDER_NAME } from './notice.js';
 import { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
 import type { MemoryWorkspace } from '@lousho/build-ai-agent';
 import { createDemoTools, type DemoEmail } from './tools/index.js';
@@ -22,7 +23,23 @@ export interface DemoAgentOptions {
   mcpServers?: McpServers;
   /** Where MCP warnings and the servers' stderr go, and the call timeout. */
   mcpOptions?: McpConnectOptions;
+  /**
+   * The context window in tokens that compaction keeps every request within. Default for the offline
+   * demo model: `DEMO_CONTEXT_WINDOW` (small, so a long chat shows the compaction divider); with
+   * another provider there is no compaction unless this is given.
+   */
+  contextWindow?: number;
 }
+
+/**
+ * The offline demo model's context window: the tools and instructions take about 1,400 tokens of it,
+ * so a chat of five or six tool turns goes over its 90 % threshold and the older tool results get
+ * pruned, as they would on a real model hours into a conversation.
+ */
+export const DEMO_CONTEXT_WINDOW = 3000;
+
+/** The newest tokens of the demo's transcript compaction never prunes (the current turns stay whole). */
+const DEMO_PROTECTED_TOKENS = 400;
 
 /** The demo agent, plus the outbox its `send_email` tool writes to and the project its coding tools work on. */
 export type DemoAgent = Agent & { readonly outbox: readonly DemoEmail[]; readonly workspace: MemoryWorkspace };
@@ -42,10 +59,12 @@ export const DEMO_NOTES_INSTRUCTIONS =
 export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
   const outbox = options.outbox ?? [];
   const coding = createCodingTools();
+  const provider = options.provider ?? createDemoModel();
+  const contextWindow = options.contextWindow ?? (provider.name === DEMO_PROVIDER_NAME ? DEMO_CONTEXT_WINDOW : undefined);
   const agent = createAgent({
     name: 'lousho-demo',
     description: 'The Lousho demo agent: weather, research, email with approval, questions, and coding tools behind a guardrail.',
-    provider: options.provider ?? createDemoModel(),
+    provider,
     ...(options.model !== undefined ? { model: options.model } : {}),
     instructions: options.mcpServers ? `${DEMO_AGENT_INSTRUCTIONS} ${DEMO_NOTES_INSTRUCTIONS}` : DEMO_AGENT_INSTRUCTIONS,
     tools: [...createDemoTools({ delayScale: options.toolDelayScale ?? 1, outbox }), ...coding.tools],
@@ -53,6 +72,7 @@ export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
     ...(options.store ? { store: options.store } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
+    ...(contextWindow !== undefined ? { compaction: { contextWindow, protectedTokens: DEMO_PROTECTED_TOKENS } } : {}),
   });
   return Object.assign(agent, { outbox: outbox as readonly DemoEmail[], workspace: coding.workspace });
 }

@@ -1,5 +1,5 @@
 // The shared demo agent of the Lousho demos. Isomorphic: nothing here may import a Node-only module.
-export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, DEMO_NOTES_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
+export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, DEMO_CONTEXT_WINDOW, DEMO_NOTES_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
 export { createInPageDemoAgent, IN_PAGE_DATABASE, IN_PAGE_SESSION_KEY } from './in-page-agent.js';
 export {
   createDemoModel,
@@ -18,6 +18,9 @@ export * from './tools/index.js';
 export { readProgress, type ReadProgress } from './display/progress.js';
 export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';
 export { demoLinks, DEMO_SERVER_PORT, SVELTEKIT_DEMO_PORT, type DemoLink, type DemoName } from './display/demo-links.js';
+export { flowNodesOf, flowNodeView, flowReplyText, lastUserText as flowInputText, type FlowNodeView } from './display/flow.js';
+// The triage flow of the demos (a flow served like an agent).
+export * from './triage/index.js';
 // The coding part: the tiny project its workspace tools work on, and the guardrail on its shell.
 export { createDemoWorkspace, DEMO_PROJECT_FILES, DEMO_TYPO } from './coding/project.js';
 export { createCodingTools, demoCommandGuardrail } from './coding/tools.js';

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   createDemoAgent,
   createDemoModel,
+  DEMO_CONTEXT_WINDOW,
   DEMO_MODEL_FAILURE_MESSAGE,
   DEMO_MODEL_ID,
   DEMO_MODEL_NOTICE,
@@ -208,5 +209,33 @@ describe('what the UIs show', () => {
     ]);
     const echo = demoSuggestions.find((s) => s.prompt.startsWith('echo '))!;
     expect((await fastAgent().send(echo.prompt)).text).toBe(echo.prompt.slice('echo '.length));
+  });
+
+  it('compacts a long chat on the offline model: older tool results pruned, once, before the window fills; a short chat never', async () => {
+    const agent = fastAgent();
+    const sessionId = 'long-chat';
+    const compactions: Extract<AgentStreamEvent, { type: 'compaction.done' }>[] = [];
+    for (let turn = 1; turn <= 8; turn++) {
+      const events = await eventsOf(agent.stream('Weather in Berlin, Rome and Oslo?', { sessionId }));
+      expect(ofType(events, 'run.done')[0]!.finishReason).toBe('stop');
+      compactions.push(...ofType(events, 'compaction.done'));
+      // The first turns fit the window as they are.
+      if (turn <= 3) expect(compactions).toEqual([]);
+    }
+    expect(compactions.length).toBeGreaterThan(0);
+    for (const done of compactions) {
+      expect(done.pruned).toBeGreaterThan(0);
+      expect(done.tokensAfter).toBeLessThan(done.tokensBefore);
+      expect(done.tokensAfter).toBeLessThanOrEqual(DEMO_CONTEXT_WINDOW);
+    }
+  });
+
+  it('does not compact with another provider unless given a context window', async () => {
+    const provider = { ...createDemoModel({ charDelayMs: 0 }), name: 'other' };
+    const agent = createDemoAgent({ provider, toolDelayScale: 0 });
+    for (let turn = 1; turn <= 8; turn++) {
+      const events = await eventsOf(agent.stream('Weather in Berlin, Rome and Oslo?', { sessionId: 'other' }));
+      expect(ofType(events, 'compaction.done')).toEqual([]);
+    }
   });
 });

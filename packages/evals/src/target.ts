@@ -1,5 +1,7 @@
 import { isAbortError, type ExecutionResult, type ToolCallRecord } from '@lousho/core';
+import { FlowExecutor, type Flow, type FlowResult } from '@lousho/flows';
 import { evalError } from './errors.js';
+import { flowOutput } from './flow-target.js';
 import type { Eval, EvalOutput, EvalToolCall } from './types.js';
 
 /** Runs one case's input on the eval's agent (in a new session) and describes what it did. */
@@ -9,8 +11,15 @@ export async function runTarget(ev: Eval<any, any>, input: unknown, signal: Abor
   const started = performance.now();
   let result: ExecutionResult;
   try {
-    if (!ev.agent) throw evalError('LOUSHO_EVAL_INVALID', `Eval '${ev.name}' runs a flow, and running flows in evals needs @lousho/flows, which this version does not have yet.`, 'Evaluate the flow’s agents with `agent` for now.');
-    result = await ev.agent.send(input as never, { signal: runSignal });
+    if (ev.flow) {
+      // A flow run in a session of its own (the executor's default), its events read for the tool calls.
+      const run = FlowExecutor.stream(ev.flow as Flow<unknown, Record<string, unknown>>, input, { signal: runSignal });
+      const output = await flowOutput(run, started);
+      const flowResult: FlowResult = output.result as FlowResult;
+      if (timeout?.aborted && !signal.aborted && flowResult.finishReason === 'aborted') throw timedOut(timeoutMs!);
+      return output;
+    }
+    result = await ev.agent!.send(input as never, { signal: runSignal });
   } catch (error) {
     if (timeout?.aborted && !signal.aborted && isAbortError(error)) throw timedOut(timeoutMs!);
     throw error;

@@ -1,4 +1,5 @@
 import type { AgentInput, ExecutionResult, RunOptions, RunUsage } from '@lousho/core';
+import type { Flow } from '@lousho/flows';
 
 /** One input to run, what it should give (for scorers that compare), and free-form data. */
 export interface EvalCase<TInput = AgentInput, TExpected = unknown> {
@@ -26,14 +27,14 @@ export interface EvalToolCall {
 
 /** What one run of a case produced. */
 export interface EvalOutput {
-  /** The final reply (an agent's text; a flow's outputs as JSON text). */
+  /** The final reply (an agent's text; a flow's last node's output: a string as it is, else as JSON). */
   text: string;
   /** Structured output: an agent's `object` (with `output`), a flow's `outputs`. */
   object?: unknown;
-  /** The tool calls, in the order the model asked for them (parallel calls in their call order). */
+  /** The tool calls, in the order the model asked for them (parallel calls in their call order; a flow's: its tool nodes' and its agents' calls, in the order they started). */
   toolCalls: EvalToolCall[];
   usage: RunUsage;
-  /** Model calls made. */
+  /** Model calls made (a flow: the nodes that ran). */
   steps: number;
   finishReason: string;
   durationMs: number;
@@ -93,8 +94,11 @@ export interface EvalDefinition<TInput = AgentInput, TExpected = unknown> {
   description?: string;
   /** The agent each case runs on (a new session per case). Give `agent` or `flow`. */
   agent?: EvalAgent;
-  /** A flow (`FlowBuilder…build()`) each case's input runs through. Give `agent` or `flow`. */
-  flow?: unknown;
+  /**
+   * A flow (`FlowBuilder…build()`) each case's input runs through (a new session per case). Give
+   * `agent` or `flow`. Scorers see its last node's output as `text` and every node's output as `object`.
+   */
+  flow?: Flow<any, any>;
   cases: readonly EvalCase<TInput, TExpected>[];
   /** Scores averaged into the case's score. */
   scorers?: readonly Scorer<TInput, TExpected>[];

@@ -2,6 +2,7 @@ import { defineTool, SDKError } from '@lousho/core';
 import { z } from 'zod';
 import { IntegrationError } from './rest.js';
 
+/** Options of `createEmailTool()`: the SMTP server and the defaults of each message. Sending needs approval unless you turn it off. */
 export interface EmailToolOptions {
   /** The SMTP server (nodemailer's SMTP options: `host`, `port`, `secure`, `auth`, `requireTLS`, ...). */
   smtp: { host: string; port?: number; secure?: boolean; requireTLS?: boolean; auth?: { user: string; pass: string }; [option: string]: unknown };

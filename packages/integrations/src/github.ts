@@ -2,6 +2,7 @@ import { defineTool } from '@lousho/core';
 import { z } from 'zod';
 import { IntegrationError, requireOption, RestClient, retryAfterMs, type FetchLike, type RetryPolicy } from './rest.js';
 
+/** Options of `createGitHubTools()`: the token and defaults. Writes (issues, comments) need approval; reads do not. */
 export interface GitHubToolsOptions {
   /** A fine-grained or classic token with access to the repositories the agent works on. */
   token: string;

@@ -2,6 +2,7 @@ import { defineTool } from '@lousho/core';
 import { z } from 'zod';
 import { IntegrationError, requireOption, RestClient, type FetchLike, type RetryPolicy } from './rest.js';
 
+/** Options of `createJiraTools()`: the site, credentials and defaults. Writes need approval; reads do not. */
 export interface JiraToolsOptions {
   /** Your site, e.g. `https://acme.atlassian.net`. */
   baseUrl: string;

@@ -18,6 +18,7 @@ export class IntegrationError extends SDKError {
   }
 }
 
+/** The `fetch` the integration tools call (the global one by default); pass your own to add a proxy or to test. */
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;
 
 /** How a service says "slow down", and how long to wait. */

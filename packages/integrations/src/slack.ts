@@ -2,6 +2,7 @@ import { defineTool } from '@lousho/core';
 import { z } from 'zod';
 import { IntegrationError, requireOption, RestClient, type FetchLike, type RetryPolicy } from './rest.js';
 
+/** Options of `createSlackTool()`: the bot token and defaults. Posting needs approval unless you turn it off. */
 export interface SlackToolOptions {
   /** A bot token (`xoxb-…`) with the `chat:write` scope. */
   token: string;

@@ -9,6 +9,7 @@ import { jsonSchemaToZod } from './json-schema/to-zod.js';
 import { DEFAULT_TIMEOUT_MS } from './server-config.js';
 import { agentToolName, collisionError } from './tool-names.js';
 
+/** Options of `loadMcpTools()`: who hears about skipped tools. */
 export interface LoadMcpToolsOptions {
   /** Receives a warning naming the server, the tool and the reason for each skipped tool. */
   logger?: McpLogger;

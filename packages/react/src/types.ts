@@ -34,12 +34,18 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly guardrail: AgentUIState['guardrail'];
   /** The session's id, once there is one (given, restored from storage, or made by the first `send`). */
   readonly sessionId: string | undefined;
+  /** Sends a user message and streams the reply into `messages`. */
   readonly send: AgentClient['send'];
+  /** Stops the running turn; it ends with `finishReason: 'aborted'`. */
   readonly stop: AgentClient['stop'];
   /** Resumes a turn whose server process died or lost its database (`finishReason: 'interrupted'`): the "Resume" button. */
   readonly resume: AgentClient['resume'];
+  /** Approves the pending tool call; the run continues. */
   readonly approve: AgentClient['approve'];
+  /** Rejects the pending tool call (with an optional note the model sees); the run continues. */
   readonly reject: AgentClient['reject'];
+  /** Answers the pending `ask_question`; the answer becomes the call's result. */
   readonly answer: AgentClient['answer'];
+  /** Forgets the conversation and starts a new session. */
   readonly reset: AgentClient['reset'];
 }

@@ -6,7 +6,9 @@ export type TriggerAgent = Pick<Agent<any>, 'send' | 'sessions'>;
 
 /** Where adapters write warnings (a failed check, a risky setup). Default: `console`. */
 export interface TriggerLogger {
+  /** A warning: a refused request, a risky setup. Never carries a secret. */
   warn(message: string, details?: Record<string, unknown>): void;
+  /** A failure of a run the adapter started (default: written with `console.error`). */
   error?(message: string, details?: Record<string, unknown>): void;
 }
 
@@ -28,7 +30,9 @@ export type TriggerHandler = (input: AgentInput, event: TriggerEvent) => unknown
 
 /** The part every adapter shares: `listen()` wires the agent, `stop()` frees the port or timer. */
 export interface TriggerAdapter {
+  /** Starts listening (a server, a timer) and runs `onEvent` for each event (default: `agent.send(input)` in the event's session). Throws `LOUSHO_TRIGGER_STATE` when already listening. */
   listen(agent: TriggerAgent, onEvent?: TriggerHandler): Promise<void>;
+  /** Stops listening: frees the port or clears the timer; work in progress finishes first. */
   stop(): Promise<void>;
 }
 

@@ -2,14 +2,16 @@ import { useBrowser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
 import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
+import { describeCompaction } from './compaction.js';
 import { describeGuardrail } from './guardrail.js';
 import { describeMcpNotes } from './mcp-notes.js';
 import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
+import { describeTriage } from './triage.js';
 
-export { describeAccessibility, describeApproval, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop };
+export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeTriage };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -23,4 +25,6 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeStop(target, browser);
   describeGuardrail(target, browser);
   describeMcpNotes(target, browser);
+  describeTriage(target, browser);
+  describeCompaction(target, browser);
 }

@@ -6,10 +6,12 @@ interface ApprovalPanelProps {
   approval: PendingApprovalInfo;
   onApprove: (note?: string) => void;
   onReject: (note?: string) => void;
+  /** What is asked, under the title (default: about a tool call of the agent). */
+  hint?: string;
 }
 
 /** The run is paused on a tool call: show what it would do, and let the person approve or reject it. */
-export function ApprovalPanel({ approval, onApprove, onReject }: ApprovalPanelProps) {
+export function ApprovalPanel({ approval, onApprove, onReject, hint = 'The agent wants to run this tool. Nothing happens until you decide.' }: ApprovalPanelProps) {
   const [note, setNote] = useState('');
   const [sent, setSent] = useState(false);
   const trimmed = note.trim();
@@ -30,7 +32,7 @@ export function ApprovalPanel({ approval, onApprove, onReject }: ApprovalPanelPr
           <h2 id="approval-title">
             Approve <span className="pause-tool">{approval.displayName}</span>?
           </h2>
-          <p className="pause-hint">The agent wants to run this tool. Nothing happens until you decide.</p>
+          <p className="pause-hint">{hint}</p>
         </div>
       </header>
       <div className="approval-args" data-testid="approval-args">

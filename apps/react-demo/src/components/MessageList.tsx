@@ -98,6 +98,8 @@ function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; stre
           <div className="reasoning-text">{part.text}</div>
         </details>
       );
+    case 'compaction':
+      return <CompactionDivider />;
     case 'tool':
       return <ToolCard part={part} />;
     case 'image':
@@ -107,4 +109,15 @@ function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; stre
     default:
       return null;
   }
+}
+
+/** Where the agent shortened earlier tool results to fit the model's context window: a quiet note, not a message. */
+export const COMPACTION_NOTE = "Earlier tool results were shortened to fit the model's context.";
+
+function CompactionDivider() {
+  return (
+    <div className="compaction-divider" role="separator" data-testid="compaction">
+      <span>{COMPACTION_NOTE}</span>
+    </div>
+  );
 }

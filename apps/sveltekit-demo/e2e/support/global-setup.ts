@@ -9,7 +9,7 @@ export default demoGlobalSetup({
     const result = await buildIfStale({
       appDir: APP_DIR,
       sources: ['src', 'static', 'svelte.config.js', 'vite.config.ts', 'package.json'],
-      packages: ['core', 'build-ai-agent', 'svelte', 'demo-agent'],
+      packages: ['core', 'build-ai-agent', 'flows', 'svelte', 'demo-agent'],
       // The file adapter-node writes last-ish: the build's age.
       builtMarker: 'build/handler.js',
     });

@@ -1,5 +1,5 @@
 import { browser } from '$app/environment';
-import { createDemoAgent, createInPageDemoAgent, type DemoAgent } from '@lousho/demo-agent';
+import { createDemoAgent, createInPageDemoAgent, createTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
 import type { AgentUIState } from '@lousho/build-ai-agent';
 import { SESSION_COOKIE, sessionCookieStorage } from './session-cookie.js';
 
@@ -28,4 +28,23 @@ export const inPageChatKept = (): boolean => page?.kept ?? false;
 /** The agent on this app's server; the session id comes from the cookie, through the page's load. */
 export function httpSource(session: { id: string; state?: AgentUIState } | null): ChatSource {
   return { url: AGENT_URL, storage: sessionCookieStorage, storageKey: SESSION_COOKIE, ...(session ? { sessionId: session.id } : {}) };
+}
+
+/** The triage flow's routes in this app (src/routes/api/triage/[...path]/+server.ts). */
+export const TRIAGE_URL = '/api/triage';
+
+export type TriageSource = { agent: TriageAgent } | { url: string; storage?: Storage; storageKey: string };
+
+let pageTriage: TriageAgent | undefined;
+
+/** The triage flow running in this page (served like an agent, in process); a throwaway one when rendered on the server. */
+export function triageInPageSource(): { agent: TriageAgent } {
+  if (!browser) return { agent: createTriageAgent() };
+  pageTriage ??= createTriageAgent();
+  return { agent: pageTriage };
+}
+
+/** The triage flow on this app's server; its session id is kept in sessionStorage (the browser restores it). */
+export function triageHttpSource(): TriageSource {
+  return { url: TRIAGE_URL, storageKey: 'lousho:triage', ...(browser ? { storage: window.sessionStorage } : {}) };
 }

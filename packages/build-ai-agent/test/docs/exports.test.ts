@@ -22,11 +22,6 @@ const PACKAGE = '@lousho/build-ai-agent';
  */
 const PENDING: Record<number, { what: string; names: readonly string[] }> = {
   18: { what: 'sub-agents and delegation', names: ['createDelegateTool'] },
-  20: {
-    what: 'skills, memory, compaction, budgets, declarative specs',
-    names: ['inMemoryMemory', 'fileMemory', 'loadSpec', 'agentSpecSchema', 'specToAgent', 'AgentSpec', 'createCompactionHook', 'twoPhaseStrategy', 'summarizeStrategy', 'pinMessage', 'compactMessages', 'CompactionStrategy'],
-  },
-  22: { what: 'flows and flow expressions', names: ['FlowBuilder', 'FlowExecutor', 'ExpressionError'] },
 };
 const pendingIssue = new Map(Object.entries(PENDING).flatMap(([issue, { names }]) => names.map((name) => [name, Number(issue)] as const)));
 

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, expectTypeOf, it, vi } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, getModelInfo } from '@lousho/build-ai-agent';
@@ -32,6 +33,20 @@ describe('documented snippets run unchanged', () => {
     log.mockRestore();
     const timed = await import('./snippets/cancellation-timeout.js');
     expect(timed.result.finishReason).toBe('stop');
+  });
+
+  it('Skills, Memory, Context compaction, Declarative specs: the documented forms run, every documented name exists', async () => {
+    const root = await import('@lousho/build-ai-agent');
+    for (const name of ['defineSkill', 'loadSkills', 'defineMemory', 'inMemoryMemory', 'fileMemory', 'createCompactionHook', 'twoPhaseStrategy', 'summarizeStrategy', 'pinMessage', 'compactMessages', 'loadSpec', 'agentSpecSchema', 'specToAgent']) {
+      expect(typeof (root as Record<string, unknown>)[name], name).not.toBe('undefined');
+    }
+    const { agent, model, withDefaults } = await import('./snippets/context-sections.js');
+    const result = await agent.send('How do refunds work?', { sessionId: 's1' });
+    expect(result.text).toBe('Refunds take 5 days.');
+    expect(model.calls[0]!.system).toContain('refunds: How refunds are handled');
+    expect(model.calls[0]!.system).toContain('tone: How to write replies');
+    expect(model.calls[0]!.tools!.map((t) => t.name).sort()).toEqual(['load_skill', 'recall_customer', 'remember_customer']);
+    expect((await withDefaults.send('hi')).text).toBe('ok');
   });
 
   it('Finish reasons: maxSteps', async () => {
@@ -132,5 +147,35 @@ describe('documented snippets run unchanged', () => {
   it('HookRegistry from the /hooks entry', async () => {
     const { hooks } = await import('./snippets/hooks-registry.js');
     expect(hooks.list().map((h) => h.name)).toEqual(['redact-pii']);
+  });
+});
+
+describe('docs/flows.md runs unchanged', () => {
+  const doc = readFileSync(new URL('../../../../docs/flows.md', import.meta.url), 'utf8');
+  const body = (file: string) =>
+    readFileSync(new URL(`./snippets/${file}`, import.meta.url), 'utf8')
+      .split('\n')
+      .filter((line) => !line.startsWith('// docs/flows.md') && !line.startsWith('export {'))
+      .join('\n')
+      .trim();
+
+  it('the complete example: classify, branch, draft, approve, send', async () => {
+    expect(doc).toContain(body('flows-example.ts'));
+    const m = await import('./snippets/flows-example.js');
+    expect(m.paused.finishReason).toBe('awaiting-approval');
+    expect(m.paused.path).toEqual(['classify', 'route', 'refund']);
+    expect(m.done.finishReason).toBe('stop');
+    expect(m.done.outputs.send).toEqual({ to: 'ada@example.com', text: 'We have refunded your order.' });
+    expect(m.done.usage.modelCalls).toBe(2);
+    expect(m.outbox).toEqual(['We have refunded your order.']);
+    expectTypeOf(m.done.outputs.send).toEqualTypeOf<{ to: string; text: string } | undefined>();
+  });
+
+  it('Flow expressions', async () => {
+    expect(doc).toContain(body('flows-expressions.ts'));
+    const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+    await import('./snippets/flows-expressions.js');
+    expect(log).toHaveBeenCalledWith(5);
+    log.mockRestore();
   });
 });

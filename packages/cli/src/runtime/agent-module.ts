@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '@lousho/core';
-import type { AgentHandlerOptions, Channel, HandlerAgent } from '@lousho/core';
+import type { AgentHandlerOptions, Channel, ChannelAgent, HandlerAgent } from '@lousho/core';
 
 /** What a served agent module may export. */
 export interface AgentModule {
@@ -12,7 +12,8 @@ export interface AgentModule {
   channels?: readonly Channel[];
 }
 
-export type ServedAgent = HandlerAgent & Pick<import('@lousho/core').Agent<any>, 'send'>;
+/** A `createAgent()` agent: the HTTP handler serves it and channels send to it. */
+export type ServedAgent = HandlerAgent & ChannelAgent;
 
 function isAgent(value: unknown): value is ServedAgent {
   const candidate = value as Partial<ServedAgent> | null;

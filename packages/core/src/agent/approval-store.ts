@@ -1,6 +1,7 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { RunSnapshot } from './run-snapshot.js';
 
+/** Where an approval stands: `pending` (waiting for a person), `resolving` (claimed, its continuation starting) or `resolved`. */
 export type ApprovalStatus = 'pending' | 'resolving' | 'resolved';
 
 /** A paused call and the run it belongs to, as an approval store keeps it. */
@@ -19,8 +20,11 @@ export interface ApprovalRecord extends PendingApprovalInfo {
  * to `resolving` and returns it, so two concurrent resolutions run the tool once.
  */
 export interface ApprovalStore {
+  /** Stores (or replaces) the record of a paused call. */
   save(record: ApprovalRecord): Promise<void> | void;
+  /** The record with this approval id, or undefined. */
   get(id: string): Promise<ApprovalRecord | undefined> | ApprovalRecord | undefined;
+  /** Records, oldest first, optionally of one session and / or one status. */
   list(filter?: { sessionId?: string; status?: ApprovalStatus }): Promise<ApprovalRecord[]> | ApprovalRecord[];
   /** Atomically take a pending record; `undefined` when it is unknown or not pending. */
   claim(id: string): Promise<ApprovalRecord | undefined> | ApprovalRecord | undefined;
@@ -34,15 +38,18 @@ export interface ApprovalStore {
 export class InMemoryApprovalStore implements ApprovalStore {
   readonly #records = new Map<string, ApprovalRecord>();
 
+  /** Stores (or replaces) the record of a paused call. */
   save(record: ApprovalRecord): void {
     this.#records.set(record.approvalId, structuredClone(record));
   }
 
+  /** The record with this approval id, or undefined. */
   get(id: string): ApprovalRecord | undefined {
     const record = this.#records.get(id);
     return record && structuredClone(record);
   }
 
+  /** Records, oldest first, optionally of one session and / or one status. */
   list(filter: { sessionId?: string; status?: ApprovalStatus } = {}): ApprovalRecord[] {
     const out: ApprovalRecord[] = [];
     for (const record of this.#records.values()) {

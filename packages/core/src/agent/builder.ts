@@ -7,22 +7,26 @@ import type { ToolConcurrency } from './types.js';
 export class AgentBuilder {
   #config: Partial<AgentConfig> & { tools: Record<string, ToolDescriptor | true> } = { tools: {} };
 
+  /** A new builder; `name` is the same as calling `setName(name)`. */
   static create(name?: string): AgentBuilder {
     const builder = new AgentBuilder();
     if (name !== undefined) builder.setName(name);
     return builder;
   }
 
+  /** The agent's name (required by `build()`): it names its traces and its runs. */
   setName(name: string): this {
     this.#config.name = name;
     return this;
   }
 
+  /** What the agent does, for the people and agents that pick it. */
   setDescription(description: string): this {
     this.#config.description = description;
     return this;
   }
 
+  /** The system instructions the model gets on every call. */
   setInstructions(instructions: string): this {
     this.#config.instructions = instructions;
     return this;
@@ -33,12 +37,13 @@ export class AgentBuilder {
     return this.setInstructions(prompt);
   }
 
+  /** The model id sent to the provider (the provider's default model when unset). */
   setModel(model: string): this {
     this.#config.model = model;
     return this;
   }
 
-  /** Adds a `defineTool()` tool, or a descriptor under `name`. */
+  /** Adds a `defineTool()` tool, or a descriptor under `name`; throws `LOUSHO_DUPLICATE_TOOL` on a name already added. */
   addTool(tool: DefinedTool): this;
   addTool(name: string, descriptor?: ToolDescriptor): this;
   addTool(toolOrName: DefinedTool | string, descriptor?: ToolDescriptor): this {
@@ -52,31 +57,40 @@ export class AgentBuilder {
     return this;
   }
 
+  /** Adds several `defineTool()` tools; throws `LOUSHO_DUPLICATE_TOOL` on a name already added. */
   addTools(tools: readonly DefinedTool[]): this {
     for (const tool of tools) this.addTool(tool);
     return this;
   }
 
+  /** Model calls allowed per run (default 10); a run that needs more ends with `finishReason: 'max-steps'`. */
   setMaxSteps(maxSteps: number): this {
     this.#config.maxSteps = maxSteps;
     return this;
   }
 
+  /** Sampling temperature passed to the provider. */
   setTemperature(temperature: number): this {
     this.#config.temperature = temperature;
     return this;
   }
 
+  /** Cap on the tokens of each model reply, passed to the provider. */
   setMaxTokens(maxTokens: number): this {
     this.#config.maxTokens = maxTokens;
     return this;
   }
 
+  /** Tool calls of one turn in flight at once: a positive integer, or `'unbounded'` (the default). */
   setToolConcurrency(toolConcurrency: ToolConcurrency): this {
     this.#config.toolConcurrency = toolConcurrency;
     return this;
   }
 
+  /**
+   * The config for `AgentExecutor.execute({ agent })`. Throws `LOUSHO_INVALID_CONFIG` without a name.
+   * Without any tool added, the agent may use every tool of the registry it runs with.
+   */
   build(): AgentConfig {
     const { name } = this.#config;
     if (!name) {

@@ -25,6 +25,14 @@ import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { endsLeg, SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
 import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
+import { createCompactionHook } from '../compaction/hook.js';
+import { checkMemories } from '../memory/define-memory.js';
+import { modelChain } from './model-chain.js';
+import { checkCreateAgentOptions, checkRunOptions } from './option-keys.js';
+import { checkLimits } from './stages/budget.js';
+
+/** `C` with every key `T` does not have mapped to `never`, so a misspelt option is a type error. */
+export type KnownKeysOnly<C, T> = C & { readonly [K in Exclude<keyof C, keyof T>]: never };
 
 export { SessionAwaitingApprovalError };
 
@@ -54,13 +62,27 @@ export interface SessionState {
   owner?: string;
 }
 
+/**
+ * One conversation with an agent (`agent.session(id?)`): every `send()` / `stream()` continues the
+ * same transcript, kept in the agent's store. A turn sent while another runs on the session rejects
+ * with `LOUSHO_SESSION_BUSY`; while a call waits for approval, with `SessionAwaitingApprovalError`.
+ */
 export interface AgentSession<TObject = unknown> {
+  /** The session id (generated when `agent.session()` was called without one). */
   readonly id: string;
+  /** The transcript so far (no system prompt), as this process knows it. */
   readonly messages: readonly Message[];
+  /** Sends the next user turn and resolves when the run ends (or pauses). */
   send(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): Promise<ExecutionResult<TObject>>;
+  /** Sends the next user turn as a stream of events; its `result` settles when the run ends. */
   stream(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): AgentRun<TObject>;
 }
 
+/**
+ * `agent.approvals`: the tool calls (and `ask_question` calls) a run paused on, and the way to
+ * decide them. Deciding an id that is unknown or already decided rejects with
+ * `LOUSHO_APPROVAL_NOT_FOUND` / `LOUSHO_APPROVAL_NOT_PENDING`.
+ */
 export interface AgentApprovals<TObject = unknown> {
   /** Pending approvals (optionally of one session), oldest first. */
   list(filter?: { sessionId?: string }): Promise<ApprovalRequest[]>;
@@ -103,15 +125,29 @@ export interface AgentSessions {
   create(id: string, options?: { owner?: string }): Promise<boolean>;
 }
 
+/**
+ * An agent from `createAgent()`: send it input, stream a run, hold a conversation, decide the
+ * calls it paused on. `TObject` is the structured output type (with `output`).
+ */
 export interface Agent<TObject = unknown, TTools = unknown> {
   /** Type-only marker: the structured output type and the union of the agent's tool types. */
   readonly __types?: { readonly output: TObject; readonly tools: TTools };
+  /** The `name` it was created with. */
   readonly name?: string;
+  /** The `description` it was created with. */
   readonly description?: string;
+  /**
+   * Runs the agent on `input` and resolves with the result. A stopped, paused (approval) or
+   * step-limited run resolves too (read `finishReason`); a provider failure or a throwing hook rejects.
+   */
   send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
+  /** Runs the agent as a stream of events (text deltas, tool calls, approvals, `run.done`). */
   stream(input: AgentInput, options?: RunOptions): AgentRun<TObject>;
+  /** A multi-turn conversation: the session `id`, or a new one. */
   session(id?: string): AgentSession<TObject>;
+  /** The calls this agent's runs paused on, and the way to decide them. */
   readonly approvals: AgentApprovals<TObject>;
+  /** Session state and events, for UI clients and the HTTP handler. */
   readonly sessions: AgentSessions;
   /**
    * Resumes a run that a crash interrupted (from the store's checkpoint), taking the session over
@@ -164,8 +200,10 @@ function normalizeMaxSteps(value: number | undefined): number {
 }
 
 /** Creates an agent: `send()` / `stream()` runs, sessions, and approvals. */
-export function createAgent<const C extends CreateAgentConfig<any>>(config: C): Agent<OutputOf<C>, ToolsOfConfig<C>> {
+export function createAgent<const C extends CreateAgentConfig<any>>(config: KnownKeysOnly<C, CreateAgentConfig<any>>): Agent<OutputOf<C>, ToolsOfConfig<C>> {
   type Out = OutputOf<C>;
+  // A key createAgent() does not know is a mistake to report, never an option to ignore.
+  checkCreateAgentOptions(config);
   // A model string alone is enough: `createAgent({ model: 'openai/gpt-4o-mini' })` builds the provider
   // from the environment's credentials (a missing key is a clear error naming the variable).
   const fromModelString = !config.provider && typeof config.model === 'string';
@@ -179,6 +217,9 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
 
   const maxSteps = normalizeMaxSteps(config.maxSteps);
   const toolConcurrency = normalizeConcurrency(config.toolConcurrency);
+  const limits = checkLimits(config.limits);
+  if (config.memory !== undefined) checkMemories(config.memory);
+  const compactionHook = config.compaction ? createCompactionHook(config.compaction === true ? {} : config.compaction) : undefined;
   const guardrails = normalizeGuardrails(config.guardrails);
   const mcp = agentMcp(config);
   // Parts of the store that are not given live in memory (the default store).
@@ -195,7 +236,10 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
   // Cross-process signals only make sense with the store's own session log (they announce its appends).
   const signals: StoreSignals | undefined = store.sessions ? store.signals : undefined;
   const followers = new Map<string, RemoteFollower>();
-  const hookList = () => (config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : []);
+  const hookList = () => {
+    const hooks = config.hooks ? ('list' in config.hooks ? config.hooks.list() : config.hooks) : [];
+    return compactionHook ? [...hooks, compactionHook] : hooks;
+  };
   const sessions = new Map<string, SessionRuntime>();
   // A session the store forgot on its own (memoryStore's bound) is forgotten here too, unless a
   // run of this process works on it.
@@ -288,8 +332,14 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     return stateOf(runtime);
   };
 
-  const baseDeps = (resolved: ResolvedRunConfig, useApprove: boolean): Omit<LoopDeps, 'emit' | 'signal'> => ({
-    provider,
+  const baseDeps = (resolved: ResolvedRunConfig, useApprove: boolean): Omit<LoopDeps, 'emit' | 'signal'> => {
+    // A chain per leg: which model answered is this run's to know.
+    const chain = modelChain(provider, resolved.model, { fallbackModels: resolved.fallbackModels, retry: resolved.retry, modelStrings: fromModelString });
+    return {
+    provider: chain?.provider ?? provider,
+    ...(chain ? { modelUsed: chain.modelUsed } : {}),
+    ...(resolved.memory ? { memory: resolved.memory } : {}),
+    ...(limits ? { limits } : {}),
     ...(resolved.system !== undefined ? { system: resolved.system } : {}),
     tools: resolved.tools,
     toolSpecs: resolved.tools.toToolSpecs(),
@@ -308,7 +358,8 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.onToolResult ? { onToolResult: config.onToolResult } : {}),
     ...(config.onLLMResponse ? { onLLMResponse: config.onLLMResponse } : {}),
     ...(config.onPermissionDecision ? { onPermissionDecision: config.onPermissionDecision } : {}),
-  });
+    };
+  };
 
   const startTurn = (input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn', force = true): AgentRun<Out> => {
     const sessionId = options.sessionId ?? newId('sess');
@@ -519,12 +570,14 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
     ...(config.description !== undefined ? { description: config.description } : {}),
     send(input, options = {}) {
       try {
+        checkRunOptions('send()', options);
         return startTurn(input, options, true).result;
       } catch (error) {
         return Promise.reject(error);
       }
     },
     stream(input, options = {}) {
+      checkRunOptions('stream()', options);
       return startTurn(input, options, false);
     },
     session(id = newId('sess')) {
@@ -533,8 +586,18 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: C): 
         get messages() {
           return sessions.get(id)?.messages ?? [];
         },
-        send: (input, options = {}) => agent.send(input, { ...options, sessionId: id }),
-        stream: (input, options = {}) => agent.stream(input, { ...options, sessionId: id }),
+        send: (input, options = {}) => {
+          try {
+            checkRunOptions('session.send()', options, true);
+          } catch (error) {
+            return Promise.reject(error);
+          }
+          return agent.send(input, { ...options, sessionId: id });
+        },
+        stream: (input, options = {}) => {
+          checkRunOptions('session.stream()', options, true);
+          return agent.stream(input, { ...options, sessionId: id });
+        },
       };
     },
     approvals,

@@ -164,9 +164,12 @@ export function driveRun(params: DriveRunParams): AgentRun {
       } else if (recovered && params.input.length > 0) snapshot.pendingInput = [...(snapshot.pendingInput ?? []), ...params.input];
       else if (!recovered) await appendInput();
 
+      const runStartBefore = snapshot.runStart;
       let outcome: Awaited<ReturnType<typeof runLoop>> = blocked && !recovered ? { finishReason: 'guardrail', text: '', guardrail: blocked } : await runLoop(deps, snapshot, continuation);
       if (blocked && recovered && !outcome.paused && !outcome.guardrail && outcome.finishReason !== 'aborted') outcome = { ...outcome, finishReason: 'guardrail', guardrail: blocked };
       session.messages = snapshot.messages;
+      // A compaction summary replaced messages of earlier runs: fewer transcript messages come before the log now.
+      if (snapshot.runStart !== runStartBefore && session.runStartIndex !== undefined) session.runStartIndex = Math.max(0, session.runStartIndex - (runStartBefore - snapshot.runStart));
       session.lastUsage = snapshot.usage;
 
       let status: SessionStatus = 'idle';
@@ -206,13 +209,14 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.budget ? { budget: outcome.budget } : {}),
         ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       });
       ended = true;
       await session.settled();
       // The status is stored while the lease is still held: another process never sees this leg
       // neither leased nor marked ended (which would look like a crash).
-      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval });
+      await sessionStore?.update(snapshot.sessionId, { status, pendingApproval, ...(snapshot.runStart !== runStartBefore ? { runStartIndex: session.runStartIndex ?? 0 } : {}) });
       await leg?.release();
       session.status = status;
       session.pendingApproval = pendingApproval;
@@ -247,6 +251,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
         ...(outcome.paused ? { approvalId: outcome.paused.approval.approvalId, pendingApproval: outcome.paused.approval } : {}),
         ...(outcome.object !== undefined ? { object: outcome.object } : {}),
         ...(outcome.outputError ? { outputError: outcome.outputError } : {}),
+        ...(outcome.budget ? { budget: outcome.budget } : {}),
         ...(outcome.guardrail ? { guardrail: outcome.guardrail } : {}),
       };
     } catch (error) {

@@ -14,12 +14,14 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   #iterated = false;
   #failure: { error: unknown } | undefined;
 
+  /** Adds an event for the consumer (ignored once closed). */
   push(event: AgentStreamEvent): void {
     if (this.#closed) return;
     this.#buffer.push(event);
     this.#wake?.();
   }
 
+  /** Ends the stream: the consumer gets what is buffered, then the end. */
   close(): void {
     this.#closed = true;
     this.#wake?.();
@@ -32,6 +34,7 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
     this.close();
   }
 
+  /** The events, once (a second iteration throws `LOUSHO_INVALID_INPUT`). */
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
     if (this.#iterated) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'A run can be iterated once.', { hint: 'Use agent.session(id) or a client to watch it from several places.' });
     this.#iterated = true;

@@ -17,6 +17,11 @@ import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionRuntime } from './session-runtime.js';
 import type { AgentRun, ApproveFn, ExecutionResult, LoopOptions } from './types.js';
+import { checkSkills, type Skill } from '../skills/define-skill.js';
+import { loadSkillTool } from '../skills/skill-tool.js';
+import { checkExecuteOptions, checkResumeOptions } from './option-keys.js';
+import { composeSystem } from './run-config.js';
+import { checkLimits } from './stages/budget.js';
 
 export interface ExecuteOptions extends LoopOptions {
   agent: AgentConfig;
@@ -42,10 +47,13 @@ export interface ExecuteOptions extends LoopOptions {
   /** Steps already taken by an earlier leg of this run; they count against `maxSteps`. */
   initialSteps?: number;
   metadata?: Record<string, unknown>;
+  /** Skills: names and descriptions go in the system prompt; the model loads a body with `load_skill`. */
+  skills?: readonly Skill[];
   /** The span this run nests under (e.g. a tool's `ctx.trace`); its exporter is used without `traceExporter`. */
   traceParent?: TraceParent;
 }
 
+/** What `resumeAfterApproval()` takes: the run's `execute()` options and the decision (`approved` with an optional `note`, or the `answer` to a question). */
 export type ResumeAfterApprovalOptions = Omit<ExecuteOptions, 'input' | 'messages' | 'initialSteps'> & {
   approvalId: string;
 } & ({ approved: boolean; note?: string; answer?: undefined } | { answer: string; approved?: undefined; note?: undefined });
@@ -77,6 +85,10 @@ function toolsFor(agent: AgentConfig, registry: ToolRegistry | undefined): ToolR
 function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): Omit<LoopDeps, 'emit' | 'signal'> {
   const { agent } = options;
   const tools = toolsFor(agent, options.toolRegistry);
+  const skills = options.skills === undefined ? [] : checkSkills(options.skills);
+  if (skills.length > 0) tools.register('load_skill', loadSkillTool(skills));
+  const system = composeSystem(agent.instructions, undefined, skills);
+  const limits = checkLimits(options.limits);
   const maxSteps = options.maxSteps ?? agent.maxSteps ?? 10;
   const concurrency = options.toolConcurrency ?? agent.toolConcurrency ?? 'unbounded';
   const temperature = options.temperature ?? agent.temperature;
@@ -85,7 +97,8 @@ function depsFor(options: Omit<ExecuteOptions, 'input'>, useApprove: boolean): O
   const guardrails = normalizeGuardrails(options.guardrails);
   return {
     provider: options.provider,
-    ...(agent.instructions ? { system: agent.instructions } : {}),
+    ...(system ? { system } : {}),
+    ...(limits ? { limits } : {}),
     tools,
     toolSpecs: tools.toToolSpecs(),
     maxSteps,
@@ -142,8 +155,14 @@ function startExecution(options: ExecuteOptions, useApprove: boolean): AgentRun 
 
 /** Runs an agent config: the model and tool-calling loop, to an `ExecutionResult`. */
 export const AgentExecutor = {
+  /**
+   * Runs `options.agent` on `options.input` with `options.provider` and resolves when the run ends
+   * or pauses. Stops, pauses and step limits resolve (read `finishReason`); a provider failure, a
+   * throwing hook or `SessionAwaitingApprovalError` (a `sessionId` paused on an approval) rejects.
+   */
   execute(options: ExecuteOptions): Promise<ExecutionResult> {
     try {
+      checkExecuteOptions('AgentExecutor.execute()', options);
       return startExecution(options, true).result;
     } catch (error) {
       return Promise.reject(error);
@@ -151,12 +170,14 @@ export const AgentExecutor = {
   },
   /** Like `execute`, as a stream of events. */
   stream(options: ExecuteOptions): AgentRun {
+    checkExecuteOptions('AgentExecutor.stream()', options);
     return startExecution(options, false);
   },
 };
 
 /** Resumes an execution paused for approval: records the decision, then runs the rest of the turn and on. */
 export async function resumeAfterApproval(options: ResumeAfterApprovalOptions, callOptions: { signal?: AbortSignal } = {}): Promise<ExecutionResult> {
+  checkResumeOptions(options);
   const store = options.approvalStore ?? defaultApprovalStore;
   const decision: ApprovalDecision =
     options.answer !== undefined ? { kind: 'question', answer: options.answer } : { kind: 'tool', approved: Boolean(options.approved), ...(options.note ? { note: options.note } : {}) };

@@ -8,7 +8,11 @@ export { InMemoryApprovalStore } from './approval-store.js';
 export type { ApprovalRecord, ApprovalStatus, ApprovalStore } from './approval-store.js';
 export { ConfigResolverError } from './run-config.js';
 export type { RunSnapshot, PausedBatch } from './run-snapshot.js';
-export type { SessionStatus, SessionListener } from './session-runtime.js';
+export type { SessionStatus, SessionListener, HydratedSession, AppendFence } from './session-runtime.js';
+// The per-session event log and status that createAgent() keeps; flows (`@lousho/flows`) serve their runs with it too.
+export { SessionRuntime } from './session-runtime.js';
+export { EventQueue } from './event-queue.js';
+export { endInterruptedLeg, lastLegOpen, type LegClosing } from './interrupted-leg.js';
 export type * from './types.js';
 export type {
   AgentMcpOptions,

@@ -4,7 +4,7 @@ import { textOf, type Message } from '../messages.js';
 import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import { DurableLeg } from './durable.js';
-import { endsLeg, type SessionRuntime } from './session-runtime.js';
+import { endsLeg, type AppendFence, type SessionRuntime } from './session-runtime.js';
 
 /** The events that end an abandoned leg, and the run they belong to. */
 export interface LegClosing {
@@ -139,4 +139,21 @@ export async function closeAbandonedLeg(session: SessionRuntime, store: SessionS
     if (session.activeLeg === me) session.activeLeg = undefined;
     await leg.release();
   }
+}
+
+/**
+ * For a run host other than `createAgent()` (flows, `@lousho/flows`) that has just taken a
+ * session's lease (`stored`: the checkpoint it came with; `fence`: its appends' writer): takes the
+ * session's log as the store has it, then ends the log's last leg if the process running it
+ * stopped before it could (`run.interrupted` for a run cut off, see `closingOf`), as a new
+ * `createAgent()` leg does. The closing events are stored and reach the session's listeners.
+ * Resolves once they are stored, with them (undefined when the last leg had ended).
+ */
+export async function endInterruptedLeg(session: SessionRuntime, store: SessionStore, stored: StoredCheckpoint | undefined, fence: AppendFence): Promise<LegClosing | undefined> {
+  await syncSessionLog(session, store);
+  const closing = closingOf(session.log, stored, session.runStartIndex ?? 0);
+  if (!closing) return undefined;
+  for (const event of closing.events) session.emit(closing.runId, event, fence);
+  await session.appending;
+  return closing;
 }

@@ -2,11 +2,13 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { UnsequencedStreamEvent, AgentListenerEvent } from '../events/types.js';
 import type { AgentGuardrails } from '../guardrails/types.js';
 import type { AgentHook, PermissionRule } from '../hooks/types.js';
+import type { MemorySlot } from '../memory/slot.js';
 import type { LLMProvider, ToolSpec } from '../providers/types.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RunTracer } from '../tracing/run-tracer.js';
 import type { SandboxAdapter } from '../tools/types.js';
 import type { RunSnapshot } from './run-snapshot.js';
+import type { RunLimits } from './stages/budget.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
 
 /** Everything the loop needs that is not part of the run's serializable state. */
@@ -27,6 +29,12 @@ export interface LoopDeps extends AgentCallbacks {
   /** Decides approvals in code instead of pausing. */
   approve?: ApproveFn;
   sandbox?: SandboxAdapter;
+  /** The run's memories, bound to their slots: recalled on the first model call. */
+  memory?: readonly MemorySlot[];
+  /** Budgets, checked after each model call and each tool batch. */
+  limits?: RunLimits;
+  /** The model that answered the latest call, when it may differ from the run's (`fallbackModels`). */
+  modelUsed?: () => string | undefined;
   /** The tracing stage (spans of the leg, its model calls and tool calls); absent when tracing is off. */
   tracer?: RunTracer;
   /** Input, output and tool guardrails (see guardrail-stage.ts). */

@@ -28,6 +28,7 @@ export interface McpHttpServerConfig {
   timeoutMs?: number;
 }
 
+/** One MCP server to connect: a stdio `command` or an HTTP `url`. */
 export type McpServerConfig = McpStdioServerConfig | McpHttpServerConfig;
 
 /** Servers by name; each tool is offered to the model as `<name>__<tool>`. */
@@ -44,9 +45,11 @@ export interface SkippedMcpTool {
 
 /** Where MCP warnings go (skipped tools, a stdio server's stderr). `console` fits. */
 export interface McpLogger {
+  /** One warning line. */
   warn(message: string): void;
 }
 
+/** Options of `connectMcp()` and `createAgent({ mcpServers })`: logging and what to do about tools that cannot be loaded. */
 export interface McpConnectOptions {
   /** Receives a warning per skipped tool and every line a stdio server writes to stderr. */
   logger?: McpLogger;

@@ -4,14 +4,16 @@ import { textOf } from '../messages.js';
 import { estimateTokens } from '../models/tokens.js';
 import { isAbortError } from '../providers/abort.js';
 import { StreamAssembler } from '../providers/generate.js';
-import type { GenerateOptions, GenerateResult, ModelFinishReason } from '../providers/types.js';
+import type { GenerateResult, ModelFinishReason } from '../providers/types.js';
 import { toolSchemaToJSONSchema, validateToolSchema } from '../tools/schema.js';
 import { UsageTracker } from '../usage/tracker.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 import { checkOutputGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import type { PausedBatch, RunSnapshot } from './run-snapshot.js';
-import { runToolBatch, type BatchResult } from './tool-batch.js';
+import { activeMs, exceededBudget, type BudgetExceeded } from './stages/budget.js';
+import { prepareModelCall } from './stages/model-request.js';
+import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
 import type { CallScope, PreparedCall } from './tool-call.js';
 
 /** How a run (or one leg of it, up to a pause) ended. */
@@ -21,6 +23,8 @@ export interface LoopOutcome {
   object?: unknown;
   outputError?: { message: string; issues: { path: string; message: string }[] };
   paused?: PausedBatch;
+  /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`). */
+  budget?: BudgetExceeded;
   guardrail?: GuardrailInfo;
 }
 
@@ -52,6 +56,7 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   const responseFormat = deps.output ? { type: 'json' as const, schema: toolSchemaToJSONSchema(deps.output) } : undefined;
   let lastText = lastAssistantText(snapshot);
   let lastModelFinish: ModelFinishReason = 'stop';
+  const legStart = Date.now();
 
   const addPendingInput = (): boolean => addWaitingInput(snapshot, deps.emit);
 
@@ -59,7 +64,12 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
   // (unanswered); a pause keeps it waiting in the paused snapshot.
   const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => {
     if (finishReason !== 'awaiting-approval') addPendingInput();
+    snapshot.activeMs = activeMs(snapshot, legStart);
     return { finishReason, text: lastText, ...extra };
+  };
+  const overBudget = (pendingToolCalls?: number): LoopOutcome | undefined => {
+    const budget = exceededBudget(deps.limits, snapshot, legStart, pendingToolCalls);
+    return budget && finish('budget-exceeded', { budget });
   };
 
   // An approval resume (or a recovered run) first finishes the paused or interrupted batch.
@@ -88,7 +98,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       return finish('awaiting-approval', { paused: snapshot.paused });
     }
     if (snapshot.guardrail) return finish('guardrail', { guardrail: snapshot.guardrail, text: '' });
-    return undefined;
+    // Budget check, per tool batch.
+    return overBudget();
   }
 
   for (;;) {
@@ -97,22 +108,15 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     const step = ++snapshot.steps;
     deps.emit({ type: 'step.start', step });
 
-    const request: GenerateOptions = {
-      messages: snapshot.messages,
-      ...(snapshot.model ? { model: snapshot.model } : {}),
-      ...(deps.system !== undefined ? { system: deps.system } : {}),
-      ...(deps.toolSpecs.length > 0 ? { tools: deps.toolSpecs } : {}),
-      ...(responseFormat ? { responseFormat } : {}),
-      ...(deps.temperature !== undefined ? { temperature: deps.temperature } : {}),
-      ...(deps.maxTokens !== undefined ? { maxTokens: deps.maxTokens } : {}),
-      ...(signal ? { signal } : {}),
-    };
-    for (const hook of deps.hooks) if (hook.preGenerate) await hook.preGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request });
+    // Stages before the model call: recall memory / list skills, preGenerate hooks, compaction.
+    const request = await prepareModelCall(deps, snapshot, step, usage, responseFormat);
 
     const visibleLength = snapshot.messages.length;
     const assembler = new StreamAssembler();
     const callIds = new Map<number, string>();
     const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
+    // With `fallbackModels`, the call's usage is counted under the model that answered it.
+    const answeredBy = (): string => deps.modelUsed?.() || modelId;
     const chat = deps.tracer?.chat(step, request, modelId);
     let aborted = false;
     try {
@@ -160,9 +164,9 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       const calls = assembler.toolCalls;
       snapshot.stepUsage.push(
         usage.record({
-          model: modelId,
+          model: answeredBy(),
           ...(assembler.usage ? { reported: assembler.usage } : {}),
-          estimateInput: () => estimateTokens(deps.system ? [{ role: 'system', content: deps.system }, ...request.messages] : [...request.messages], { model: modelId }),
+          estimateInput: () => estimateTokens(request.system ? [{ role: 'system', content: request.system }, ...request.messages] : [...request.messages], { model: modelId }),
           estimateOutput: () => estimateTokens({ role: 'assistant', content: streamed, ...(calls.length ? { toolCalls: calls } : {}) }, { model: modelId }),
         }),
       );
@@ -181,9 +185,9 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     lastModelFinish = assembler.finishReason;
     const response: GenerateResult = { text, toolCalls, finishReason: lastModelFinish, ...(assembler.usage ? { usage: assembler.usage } : {}) };
     const stepUsage = usage.record({
-      model: modelId,
+      model: answeredBy(),
       ...(assembler.usage ? { reported: assembler.usage } : {}),
-      estimateInput: () => estimateTokens(deps.system ? [{ role: 'system', content: deps.system }, ...request.messages] : [...request.messages], { model: modelId }),
+      estimateInput: () => estimateTokens(request.system ? [{ role: 'system', content: request.system }, ...request.messages] : [...request.messages], { model: modelId }),
       estimateOutput: () => estimateTokens({ role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) }, { model: modelId }),
     });
     snapshot.usage = usage.snapshot();
@@ -214,6 +218,8 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       const checked = await checkOutput(deps, text);
       if (checked.ok) return finish(lastModelFinish, { object: checked.value });
       if (!snapshot.repairUsed && snapshot.steps < deps.maxSteps) {
+        const stop = overBudget();
+        if (stop) return stop;
         // One repair step: tell the model what was wrong and let it answer again.
         snapshot.repairUsed = true;
         snapshot.messages.push(
@@ -229,6 +235,12 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
     }
 
     const scope: CallScope = { deps, snapshot, step, visibleLength };
+    // Budget check, per model call: over budget, the calls just asked for never start (each gets a result).
+    const over = overBudget(toolCalls.length);
+    if (over) {
+      await answerUnstarted(scope, toolCalls, `The run's ${over.budget!.limit} budget ran out, so this call was not started.`);
+      return over;
+    }
     const batch = await runToolBatch(scope, toolCalls, 0);
     const stop = afterBatch(batch, toolCalls, step);
     if (stop) return stop;

@@ -41,6 +41,13 @@ export interface RunSnapshot {
   /** The guardrail that ended the run, once one blocked. */
   guardrail?: GuardrailInfo;
   /**
+   * What the run's memories recalled into the system prompt on its first model call: kept so every
+   * later call of the run (and its continuation after a pause) sends the same system prompt.
+   */
+  recalled?: string;
+  /** Time the run spent running in earlier legs (before a pause), for `limits.maxDurationMs`. */
+  activeMs?: number;
+  /**
    * Input that came while the run was interrupted (a new message to a session whose run a crash or
    * an outage cut off): the interrupted turn finishes first, and this is added when the model has
    * answered it (or, unanswered, when the run ends otherwise, so it is never lost).

@@ -11,6 +11,7 @@ import { indexAfter } from '../stores/memory-store.js';
  */
 export type SessionStatus = 'idle' | 'running' | 'awaiting-approval' | 'interrupted';
 
+/** Receives each event of a session, as `agent.sessions.subscribe()` delivers it. */
 export type SessionListener = (event: AgentStreamEvent) => void;
 
 /** What a store knows about a session, to rebuild its runtime in a new process. */
@@ -372,6 +373,7 @@ export class SessionRuntime {
     this.#held ??= [];
   }
 
+  /** Hands the events held since `holdListeners()` to the listeners, in order, and stops holding. */
   releaseListeners(): void {
     const held = this.#held;
     this.#held = undefined;
@@ -456,6 +458,7 @@ export class SessionRuntime {
     return first ? (first.fromSeq ?? first.seq) : this.#seq + 1;
   }
 
+  /** Calls `listener` with every event of the session from now on; returns the function that stops it. */
   subscribe(listener: SessionListener): () => void {
     this.#listeners.add(listener);
     return () => this.#listeners.delete(listener);

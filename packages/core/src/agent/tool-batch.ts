@@ -149,3 +149,16 @@ function notRunOutcome(call: ToolCall, message: string): ToolOutcome {
   const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'not-run', error: message });
   return { call, args: null, result: error, isError: true, error };
 }
+
+/**
+ * Gives every call of a turn that will not run a `not-run` result (events, records, transcript,
+ * checkpoint), so the transcript stays valid: e.g. when a budget ran out before the batch started.
+ */
+export async function answerUnstarted(scope: CallScope, calls: readonly ToolCall[], message: string): Promise<void> {
+  for (const call of calls) {
+    const outcome = notRunOutcome(call, message);
+    scope.snapshot.toolCalls.push(announceOutcome(scope, outcome));
+    scope.snapshot.messages.push(toolMessage(outcome));
+  }
+  await scope.deps.checkpoint?.(scope.snapshot);
+}

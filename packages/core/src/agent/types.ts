@@ -10,6 +10,13 @@ import type { TraceExporter, TraceParent } from '../tracing/types.js';
 import type { AgentGuardrails, GuardrailInfo } from '../guardrails/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
+import type { CompactionOptions } from '../compaction/types.js';
+import type { Memory } from '../memory/types.js';
+import type { RetryOptions } from '../providers/retry.js';
+import type { Skill } from '../skills/define-skill.js';
+import type { BudgetExceeded, RunLimits } from './stages/budget.js';
+
+export type { BudgetExceeded, RunLimits };
 
 /** What per-run config functions receive. */
 export interface RunConfigContext {
@@ -25,6 +32,11 @@ export type PerRun<T> = T | ((ctx: RunConfigContext) => T | Promise<T>);
 /** Tools as `createAgent()` accepts them: defined tools, or descriptors keyed by the name the agent uses. */
 export type AgentTools = readonly ToolDescriptor[] | Readonly<Record<string, ToolDescriptor>>;
 
+/**
+ * How many tool calls of one model turn may run at once: a positive integer, or `'unbounded'` (the
+ * default). `1` runs them strictly one after another. Results reach the transcript in call order
+ * whatever the setting.
+ */
 export type ToolConcurrency = number | 'unbounded';
 
 /** A call waiting for a decision, as `approve` and `approvals.list()` see it. */
@@ -48,12 +60,20 @@ export interface ToolCallRecord {
   replacedByHook?: string;
 }
 
+/**
+ * Observers of a run, for logging and metrics. They are called synchronously as the run goes and
+ * cannot change it (use hooks for that); a callback that throws rejects the run.
+ */
 export interface AgentCallbacks {
   /** Listener events: `text-complete`, `tool-call`, `tool-result`, `approval-requested`, `finish`. */
   onEvent?: (event: AgentListenerEvent) => void;
+  /** A tool call is about to start (after argument validation), with its parsed arguments. */
   onToolCall?: (call: { toolCallId: string; toolName: string; args: unknown }) => void;
+  /** A tool call finished, with its result or its structured error (`isError`). */
   onToolResult?: (record: ToolCallRecord) => void;
+  /** A model call answered: its result, the step number (1-based) and that call's usage. */
   onLLMResponse?: (response: GenerateResult, step: number, usage: StepUsage) => void;
+  /** A permission rule (or a hook's deny) decided a tool call: which rule, and what it decided. */
   onPermissionDecision?: (decision: PermissionDecisionRecord) => void;
 }
 
@@ -63,14 +83,28 @@ export interface LoopOptions extends AgentCallbacks {
   maxSteps?: number;
   /** Tool calls of one turn in flight at once (default `'unbounded'`). */
   toolConcurrency?: ToolConcurrency;
+  /** Sampling temperature passed to the provider (the provider's default when unset). */
   temperature?: number;
+  /** Cap on the tokens of each model reply, passed to the provider. */
   maxTokens?: number;
-  hooks?: readonly AgentHook[] | { list(): readonly AgentHook[] };
+  /** Hooks run around tool calls and model calls: a list, or a `HookRegistry`. */
+  hooks?:
+    | readonly AgentHook[]
+    | {
+        /** The hooks, in the order they run. */
+        list(): readonly AgentHook[];
+      };
+  /** Allow / deny / ask rules matched against each tool call before `needsApproval`. */
   permissions?: readonly PermissionRule[];
   /** Structured output: the final reply must be JSON matching this schema. */
   output?: StandardSchemaV1;
   /** Where `requiresSandbox` tools run (through their `sandboxExecute`). */
   sandbox?: SandboxAdapter;
+  /**
+   * Budgets of a run: over one, the run ends with `finishReason: 'budget-exceeded'` and
+   * `result.budget`. Checked after each model call and each tool batch.
+   */
+  limits?: RunLimits;
   /**
    * Traces every run: an `invoke_agent` span per run (and per continuation after a pause), `chat`
    * per model call, `execute_tool` per tool call (see docs/tracing.md). E.g. `createOtelTraceExporter()`
@@ -84,10 +118,19 @@ export interface LoopOptions extends AgentCallbacks {
   guardrails?: AgentGuardrails;
 }
 
+/** Project instructions (e.g. an `AGENTS.md`): the text, or a file read when the run's config is resolved. */
+export type ProjectInstructions = string | { file: string };
+
+/**
+ * What `createAgent()` takes. Everything is optional: with no `provider`, the `model` string is
+ * resolved from the environment (see `resolveProvider()`).
+ */
 export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined>
   extends Omit<LoopOptions, 'output'>,
     AgentMcpOptions {
+  /** A name for traces and logs (`invoke_agent <name>` spans). */
   name?: string;
+  /** What the agent does, for the agents and people that pick it. */
   description?: string;
   /** The provider that runs the model. */
   provider?: LLMProvider;
@@ -95,7 +138,9 @@ export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined 
   model?: PerRun<string>;
   /** System instructions, or a function of the run. `prompt` is an alias. */
   instructions?: PerRun<string>;
+  /** Alias of `instructions`. */
   prompt?: PerRun<string>;
+  /** The tools the model may call: defined tools, descriptors by name, or a function of the run. */
   tools?: PerRun<AgentTools>;
   /** Where paused approvals are kept (default: `store.approvals`, else a per-agent `InMemoryApprovalStore`). */
   approvalStore?: ApprovalStore;
@@ -108,12 +153,29 @@ export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined 
   approve?: ApproveFn;
   /** Give the agent the `ask_question` tool. */
   askQuestion?: boolean;
+  /** Structured output: `send()` resolves with the reply validated as `result.object`. */
   output?: TOutput;
+  /** Skills: names and descriptions go in the system prompt; the model loads a body with `load_skill`. */
+  skills?: PerRun<readonly Skill[]>;
+  /** Memories kept across conversations (from `defineMemory()`): recalled into the system prompt, with `remember_*` / `recall_*` tools. */
+  memory?: readonly Memory[];
+  /** Compact the transcript before model calls that near the context window (`true`: the defaults). */
+  compaction?: boolean | CompactionOptions;
+  /** Model ids tried in order when the provider fails (model strings `provider/model` when the agent was made from one). */
+  fallbackModels?: PerRun<readonly string[]>;
+  /** Retry transient provider failures (`withRetry` options; `true` for the defaults). */
+  retry?: PerRun<RetryOptions | boolean>;
+  /** Appended to the system prompt: a string, or `{ file }` such as an `AGENTS.md` (read in Node). */
+  projectInstructions?: PerRun<ProjectInstructions>;
 }
 
+/** Per-call options of `send()` and `stream()`. */
 export interface RunOptions {
+  /** Stops the run: it resolves with `finishReason: 'aborted'` (it does not reject). */
   signal?: AbortSignal;
+  /** Continue (or start) this session; without it every call is a new conversation. */
   sessionId?: string;
+  /** Passed to dynamic config functions as `ctx.metadata` (tenant, role, ...). */
   metadata?: Record<string, unknown>;
   /**
    * The span this run nests under, with its exporter (used when the agent has no `traceExporter`
@@ -122,6 +184,10 @@ export interface RunOptions {
   traceParent?: TraceParent;
 }
 
+/**
+ * How a run ended: what `send()`, `AgentExecutor.execute()` and a stream's `result` resolve with.
+ * A run that was stopped, paused or ran out of steps resolves too; read `finishReason`.
+ */
 export interface ExecutionResult<TObject = unknown> {
   runId: string;
   sessionId: string;
@@ -142,6 +208,8 @@ export interface ExecutionResult<TObject = unknown> {
   /** With `output`: the validated object. */
   object?: TObject;
   outputError?: { message: string; issues: { path: string; message: string }[] };
+  /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`): which one, its value, what was used. */
+  budget?: BudgetExceeded;
   /** Set when a guardrail ended the run (`finishReason: 'guardrail'`): which, at what stage, and why. */
   guardrail?: GuardrailInfo;
 }

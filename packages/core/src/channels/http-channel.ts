@@ -4,6 +4,7 @@ import { defineChannel } from './define-channel.js';
 import { errorJson } from './mount-channels.js';
 import type { Channel, ChannelInbound, ChannelOutbound, ChannelRequest } from './types.js';
 
+/** Options of `httpChannel()`. */
 export interface HttpChannelOptions {
   /** Default `'http'` (sessions are `http:<conversationId>`). */
   name?: string;

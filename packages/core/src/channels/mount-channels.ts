@@ -11,6 +11,7 @@ import type { Channel, ChannelInbound, ChannelOutbound, ChannelRequest } from '.
 /** What channels use of an agent (any `createAgent()` agent). */
 export type ChannelAgent = Pick<Agent<any>, 'send' | 'approvals' | 'sessions'>;
 
+/** Options of `mountChannels()`: where they are mounted, who owns their sessions, body limit and error reporting. */
 export interface MountChannelsOptions {
   /** Where the channels are mounted; each one answers below it at its own `path`. Default `''`. */
   basePath?: string;
@@ -27,10 +28,13 @@ export interface MountChannelsOptions {
 
 /** Lets a runtime keep background work alive after the response (Cloudflare's `ctx.waitUntil`). */
 export interface ChannelsRequestContext {
+  /** Keeps `promise` (a run started by an acknowledged request) alive after the response is sent. */
   waitUntil?(promise: Promise<unknown>): void;
 }
 
+/** The Fetch handler `mountChannels()` returns: answers each channel's requests below its path. */
 export interface ChannelsHandler {
+  /** Answers one request to any mounted channel (404 for a path none of them has). */
   (request: Request, context?: ChannelsRequestContext): Promise<Response>;
   /** Resolves when every acknowledged inbound has been run and delivered (graceful shutdown, tests). */
   idle(): Promise<void>;

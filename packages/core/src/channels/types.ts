@@ -43,13 +43,19 @@ export type ChannelOutbound =
 export type ChannelReceipt =
   | { respond: Response; inbound?: undefined }
   | { inbound: ChannelInbound; respond: Response }
-  | { inbound: ChannelInbound; reply: (outcome: ChannelOutbound) => Response | Promise<Response> };
+  | {
+      inbound: ChannelInbound;
+      /** Turns the run's outcome into the answer to the request. */
+      reply: (outcome: ChannelOutbound) => Response | Promise<Response>;
+    };
 
+/** A surface people talk to the agent on (`defineChannel()`): how it turns a request into input and how it delivers replies. */
 export interface ChannelDefinition {
   /** Letters, digits, `-` and `_`; it prefixes the session ids of the channel's conversations. */
   name: string;
   /** Where the channel is mounted, below `mountChannels`' `basePath`. Default `/<name>`. */
   path?: string;
+  /** Reads one request: what to answer, and the input to run (if any). A throw answers 500 and reaches `onError`. */
   receive(request: ChannelRequest): ChannelReceipt | Promise<ChannelReceipt>;
   /** Sends a reply, approval request, question or error to the conversation (needed for acknowledged inbounds). */
   deliver?(outbound: ChannelOutbound): void | Promise<void>;

@@ -35,14 +35,17 @@ export interface BearerWebhookAuth {
 /** Your own check: return (or resolve to) true to accept. */
 export interface CustomWebhookAuth<TBody extends Uint8Array = Uint8Array> {
   type: 'custom';
+  /** Resolves to true to accept the request; anything else answers the generic 401. */
   verify: (req: WebhookRequest<TBody>) => boolean | Promise<boolean>;
 }
 
+/** How a webhook caller proves who it is: an HMAC signature of the raw body, a bearer token, or your own check. */
 export type WebhookAuth<TBody extends Uint8Array = Uint8Array> = HmacWebhookAuth | BearerWebhookAuth | CustomWebhookAuth<TBody>;
 
 /** Why a request was refused: safe to log (never a secret, token or signature). */
 export type WebhookAuthResult = { ok: true } | { ok: false; reason: string };
 
+/** Options of the webhook verifier: how many signed requests it remembers for replay protection. */
 export interface WebhookAuthOptions {
   /** Signed requests remembered for replay protection (with `timestampHeader`). Default 10,000. */
   replayCacheSize?: number;

@@ -8,9 +8,11 @@ import { createWebhookAuthenticator, type WebhookAuth, type WebhookAuthResult, t
 
 /** Where a webhook writes why it refused a request. Default: `console`. */
 export interface WebhookLogger {
+  /** One refusal: the reason (never a secret), and the request's method and URL. */
   warn(message: string, details?: Record<string, unknown>): void;
 }
 
+/** Options of `webhookChannel()`: its auth (required), how a payload becomes input, and where the outcome goes. */
 export interface WebhookChannelOptions<TBody extends Uint8Array = Uint8Array> {
   /** How callers prove who they are (required: a webhook is reachable by anyone who knows the URL). */
   auth: WebhookAuth<TBody>;

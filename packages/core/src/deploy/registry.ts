@@ -16,6 +16,7 @@ export interface DeploymentBuildContext {
   log(message: string): void;
 }
 
+/** What a `DeploymentAdapter.build()` wrote, and how to start it. */
 export interface DeploymentBuildResult {
   /** The files written, relative to `outDir`. */
   files: string[];
@@ -29,6 +30,7 @@ export interface DeploymentAdapter {
   name: string;
   /** One line for `lousho build --help` and `listAdapters()`. */
   description: string;
+  /** Writes the deployable output into `context.outDir` and says how to run it. */
   build(context: DeploymentBuildContext): Promise<DeploymentBuildResult>;
 }
 

@@ -2,6 +2,7 @@ import type { Message } from '../messages.js';
 import type { ModelFinishReason } from '../providers/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
 import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { BudgetExceeded } from '../agent/stages/budget.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /** Why a run ended. See "Finish reasons" in the docs. */
@@ -20,6 +21,7 @@ import type { SerializedError } from '../errors.js';
 
 export type { SerializedError };
 
+/** What a pause asks a person: to approve a tool call (`tool`) or to answer a question (`question`). */
 export type ApprovalKind = 'tool' | 'question';
 
 /** Everything a UI needs to ask a person about a paused call. */
@@ -83,6 +85,10 @@ export type AgentStreamEvent =
   /** The run paused for a person. The stream ends after `run.done` with `awaiting-approval`. */
   | (StreamEventBase & { type: 'approval.requested'; approval: PendingApprovalInfo })
   | (StreamEventBase & { type: 'approval.resolved'; approvalId: string; toolCallId: string; approved: boolean; note?: string; answer?: string })
+  /** The request is over the compaction threshold: compacting before the model call of `step`. */
+  | (StreamEventBase & { type: 'compaction.start'; step: number; tokens: number; contextWindow: number })
+  /** The transcript was compacted: `pruned` tool results shortened, `summarized` messages replaced by a summary. */
+  | (StreamEventBase & { type: 'compaction.done'; step: number; tokensBefore: number; tokensAfter: number; pruned: number; summarized: number })
   | (StreamEventBase & {
       type: 'step.done';
       step: number;
@@ -105,6 +111,8 @@ export type AgentStreamEvent =
       approvalId?: string;
       object?: unknown;
       outputError?: { message: string; issues: { path: string; message: string }[] };
+      /** Which `limits` budget ended the run (`finishReason: 'budget-exceeded'`). */
+      budget?: BudgetExceeded;
       /** With `finishReason: 'guardrail'`: the guardrail that blocked, its stage and its reason. */
       guardrail?: GuardrailInfo;
     })
@@ -117,8 +125,25 @@ export type AgentStreamEvent =
    * and, of the last one kept, its first `parts` parts. `usage` is the run's as checkpointed (null
    * when it has none). See docs/events.md.
    */
-  | (StreamEventBase & { type: 'run.interrupted'; finishReason: 'interrupted'; usage: RunUsage | null; messages: number; parts: number });
+  | (StreamEventBase & { type: 'run.interrupted'; finishReason: 'interrupted'; usage: RunUsage | null; messages: number; parts: number })
+  // Flows (`@lousho/flows`). A node's pass is named the way a tool call is: `toolCallId` is the run's
+  // id and the pass (`<runId>:draft`, `<runId>:draft#2` in a loop's second pass,
+  // `<runId>:research/web` for a branch of a parallel node; also the `toolCallId` of an approval
+  // node's approval), `toolName` the node's id.
+  /** A flow node (or a branch of a parallel node) started. `displayName`: its label. */
+  | (StreamEventBase & { type: 'flow.node.start'; toolCallId: string; toolName: string; displayName: string; kind: string; iteration?: number; branch?: string })
+  /** An event of the agent (or tool) a node runs, nested: a stream event without `seq`, `runId` and `sessionId`. */
+  | (StreamEventBase & { type: 'flow.node.event'; toolCallId: string; event: NestedStreamEvent })
+  /** The node finished; `result` is its output. */
+  | (StreamEventBase & { type: 'flow.node.done'; toolCallId: string; toolName: string; result: unknown })
+  | (StreamEventBase & { type: 'flow.node.error'; toolCallId: string; toolName: string; error: SerializedError })
+  /** A `oneOf` node chose a branch: the id of the node it runs, or null when none matched. */
+  | (StreamEventBase & { type: 'flow.branch'; toolCallId: string; toolName: string; branch: string | null });
 
+/** A stream event nested in a `flow.node.event`, as the node's agent streamed it (unnumbered). */
+export type NestedStreamEvent = { type: string } & Record<string, unknown>;
+
+/** The `type` of every stream event (`run.start`, `text.delta`, `tool.call`, `run.done`, ...); docs/events.md lists them. */
 export type AgentStreamEventType = AgentStreamEvent['type'];
 
 /** A stream event before the session numbered it. */

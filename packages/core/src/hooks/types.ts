@@ -23,9 +23,16 @@ export interface ToolCallHookResult {
   artifacts?: ToolArtifact[];
 }
 
+/**
+ * What a `preToolCall` hook may return: nothing (go on), `{ deny }` (the call does not run; the
+ * model gets a `denied` error), `{ result }` (the call does not run; this is its result) or
+ * `{ input }` (run with these arguments, validated again).
+ */
 export type PreToolCallOutcome = { deny: string } | { result: unknown } | { input: unknown } | undefined | void;
+/** What a `postToolCall` hook may return: nothing, or `{ result }` to replace what the model sees. */
 export type PostToolCallOutcome = { result: unknown } | undefined | void;
 
+/** What model-call hooks (`preGenerate`, `postGenerate`) see. */
 export interface GenerateHookContext {
   runId: string;
   sessionId?: string;
@@ -34,13 +41,23 @@ export interface GenerateHookContext {
   request: GenerateOptions;
 }
 
+/** The context of any hook: a tool call's or a model call's. */
 export type HookContext = ToolCallHookContext | GenerateHookContext;
 
+/**
+ * Code that runs around every tool call and model call of a run (`createAgent({ hooks })`). A hook
+ * that throws rejects the run; sub-agents inherit the lead agent's hooks.
+ */
 export interface AgentHook {
+  /** Names the hook in events, denials (`hook`) and `replacedByHook`. */
   name: string;
+  /** Before a tool call runs (after argument validation, before permissions and approval): deny it, answer it, or change its input. */
   preToolCall?(ctx: ToolCallHookContext): PreToolCallOutcome | Promise<PreToolCallOutcome>;
+  /** After a tool call: may replace the result the model sees (to redact or trim it). */
   postToolCall?(ctx: ToolCallHookContext, result: ToolCallHookResult): PostToolCallOutcome | Promise<PostToolCallOutcome>;
+  /** Before each model call: may edit `ctx.request` (`messages`, `system`) in place. */
   preGenerate?(ctx: GenerateHookContext): void | Promise<void>;
+  /** After each model call, with its result. */
   postGenerate?(ctx: GenerateHookContext, response: GenerateResult): void | Promise<void>;
 }
 
@@ -56,6 +73,7 @@ export interface PermissionRule {
   reason?: string;
 }
 
+/** How a tool call's permission was decided, as `onPermissionDecision` receives it. */
 export interface PermissionDecisionRecord {
   toolName: string;
   toolCallId: string;

@@ -1,4 +1,4 @@
-import type { Agent } from '../agent/create-agent.js';
+import type { ClientAgent } from '../client/types.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { EventFeed, startRun } from '../client/event-feed.js';
 import { followSession } from '../client/follow-session.js';
@@ -13,8 +13,8 @@ import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 
-/** What the handler uses of an agent (any `createAgent()` agent). */
-export type HandlerAgent = Pick<Agent<any>, 'stream' | 'resumeStream' | 'approvals' | 'sessions'>;
+/** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
+export type HandlerAgent = ClientAgent;
 
 export interface AgentHandlerOptions {
   /** The path the handler is mounted at (e.g. `/api/agent`); routes match below it. Default `''`. */

@@ -2,7 +2,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
@@ -26,6 +26,7 @@ import { PageLiveness, type LiveInstances, type LockManagerLike } from './page-l
 import { inTransaction, request, sessionRange } from './requests.js';
 import { SCHEMA_VERSION, STORES, upgrade } from './schema.js';
 
+/** Options of `IndexedDbStore`: the lease length, and the IndexedDB and lock manager to use (the page's by default). */
 export interface IndexedDbStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -75,6 +76,7 @@ function newRecord(id: string, now: number, owner?: string): SessionRecord {
   return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
 }
 
+/** Sessions and their event logs in IndexedDB (part of `IndexedDbStore`). */
 export class IndexedDbSessionStore implements SessionStore {
   readonly #run: Run;
   constructor(run: Run) {
@@ -161,6 +163,7 @@ export class IndexedDbSessionStore implements SessionStore {
   }
 }
 
+/** Checkpoints in IndexedDB, each write one transaction (part of `IndexedDbStore`). */
 export class IndexedDbCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #run: Run;
@@ -220,7 +223,7 @@ export class IndexedDbCheckpointStore implements CheckpointStore {
       const row = await request<CheckpointRow | undefined>(rows.get(sessionId));
       if (!row?.lease || row.lease.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
       const { start, progress } = write.run;
-      if (!start && row.runStart === undefined) throw new TypeError('The first checkpoint of a session must carry the run start.');
+      if (!start && row.runStart === undefined) throw missingRunStartError(sessionId);
       const messageCount = await writeList(tx.objectStore(MESSAGES), [sessionId], row.messageCount, write.messages);
       let stepCount = row.stepCount;
       let toolCount = row.toolCount;
@@ -288,6 +291,7 @@ async function writeList(store: IDBObjectStore, prefix: string[], stored: number
   return idx;
 }
 
+/** Paused approvals in IndexedDB (part of `IndexedDbStore`). */
 export class IndexedDbApprovalStore implements ApprovalStore {
   readonly #run: Run;
   constructor(run: Run) {

@@ -24,6 +24,7 @@ const UPGRADES: readonly ((db: IDBDatabase) => void)[] = [
   },
 ];
 
+/** The schema version this package writes; a store written by a newer version is refused with `LOUSHO_STORE_VERSION`. */
 export const SCHEMA_VERSION = UPGRADES.length;
 
 /** Runs the steps from `oldVersion` up (inside the `upgradeneeded` transaction). */

@@ -7,6 +7,7 @@ import type { ContentPart, Message } from '../messages.js';
  */
 export type TokenEstimator = (text: string, context: { model?: string }) => number;
 
+/** Options of `estimateTokens()`: the model, and an estimator to use instead of the heuristic. */
 export interface EstimateTokensOptions {
   /** The model the text is for; passed on to the estimator. */
   model?: string;

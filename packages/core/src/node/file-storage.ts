@@ -4,6 +4,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { checkStorageKey, type StorageService } from '../storage/storage-service.js';
 
+/** Options of `FileStorageService`: the folder, its lock timings, and whether writes are fsynced. */
 export interface FileStorageServiceOptions {
   /** The folder that holds every value (created on first write). */
   dir: string;

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES, SDKError } from '../errors.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
 import { isExpectedDisconnect } from '../http/errors.js';
 
@@ -9,6 +9,7 @@ export type FetchHandler = (request: Request) => Response | Promise<Response>;
 /** A `node:http` request listener; also an Express / Connect middleware (`app.use('/api/agent', listener)`). */
 export type NodeRequestListener = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/** Options of `toNodeHandler()` and `createNodeListener()`. */
 export interface NodeHandlerOptions {
   /** Unexpected failures of the adapter itself (the handler's own go to its `onError`). */
   onError?: (error: unknown) => void;
@@ -160,7 +161,13 @@ function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
         const cut = (error?: unknown): void => {
           if (done) return;
           done = true;
-          controller.error(error ?? new Error('The client closed the connection before the end of the body.'));
+          // Node's own error ('aborted', ECONNRESET) stays as the cause; the handler sees one code either way.
+          controller.error(
+            new SDKError(ERROR_CODES.LOUSHO_BODY_INCOMPLETE, 'The client closed the connection before the end of the body.', {
+              hint: 'Nothing to fix on the server: the client went away while sending. Answer nothing, or a 400.',
+              ...(error !== undefined ? { cause: error } : {}),
+            }),
+          );
         };
         req.on('data', (chunk: Buffer) => {
           if (done) return;

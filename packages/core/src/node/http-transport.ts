@@ -15,6 +15,7 @@ import type {
   ResolvedAddress,
 } from '../tools/builtin/http/transport.js';
 
+/** Options of the Node transport of the `http` tool. */
 export interface NodeHttpTransportOptions {
   /** How hostnames are resolved. Default: `dns.lookup(name, { all: true })` (honours /etc/hosts). */
   resolve?: HostResolver;

@@ -3,7 +3,7 @@ import type { Message } from '../messages.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { num, sessionRecordOf, type SessionRow } from '../stores/session-row.js';
@@ -37,6 +37,7 @@ import {
 import { checkSchemaName, ident, migrate } from './schema.js';
 import { PostgresSignals } from './signals.js';
 
+/** Options of `PostgresStore`: the connection (a URL or your own pool), the schema, the lease length and the pool size. */
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:5432/db` (e.g. `process.env.DATABASE_URL`). Needed unless `pool` is given. */
   connectionString?: string;
@@ -80,8 +81,6 @@ class Db {
   /** Store errors users can act on: a lost lease, a lost connection, a refused query. */
   translate(error: unknown): unknown {
     if (SDKError.is(error) || error instanceof TypeError) return error;
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === 'LS002') return new TypeError('The first checkpoint of a session must carry the run start.');
     if (isConnectionError(error)) return connectionLostError(this.url, error);
     return queryFailedError(this.url, error);
   }
@@ -120,10 +119,15 @@ class Db {
 }
 
 /** Lease refusals raised by the store's SQL functions (SQLSTATE LS001). */
+/** The refusals the schema's functions raise on purpose (LS001, LS002), as the SDK's errors. */
 function leaseLost(sessionId: string, error: unknown): unknown {
-  return (error as { code?: unknown } | null)?.code === 'LS001' ? new SessionLeaseLostError(sessionId) : error;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'LS001') return new SessionLeaseLostError(sessionId);
+  if (code === 'LS002') return missingRunStartError(sessionId);
+  return error;
 }
 
+/** Sessions and their event logs in PostgreSQL (`PostgresStore.sessions`). */
 export class PostgresSessionStore implements SessionStore {
   readonly #db: Db;
   constructor(db: Db) {
@@ -246,6 +250,7 @@ interface CheckpointRow {
   tools: string[];
 }
 
+/** Checkpoints in PostgreSQL, each write one statement under the lease (`PostgresStore.checkpoints`). */
 export class PostgresCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #db: Db;
@@ -360,6 +365,7 @@ function approvalOf(row: { status: string; body: string }): ApprovalRecord {
   return { ...(JSON.parse(row.body) as ApprovalRecord), status: row.status as ApprovalStatus };
 }
 
+/** Paused approvals in PostgreSQL, claimed atomically (`PostgresStore.approvals`). */
 export class PostgresApprovalStore implements ApprovalStore {
   readonly #db: Db;
   constructor(db: Db) {

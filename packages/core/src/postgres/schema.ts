@@ -191,6 +191,7 @@ export const MIGRATIONS: readonly ((schema: string) => string)[] = [
   },
 ];
 
+/** The schema version this package writes; a store written by a newer version is refused with `LOUSHO_STORE_VERSION`. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const TABLES = ['lousho_sessions', 'lousho_events', 'lousho_checkpoints', 'lousho_messages', 'lousho_run_items', 'lousho_approvals'];

@@ -18,6 +18,7 @@ export interface AISDKLanguageModel {
   /** e.g. `openai.chat`. */
   readonly provider: string;
   readonly modelId: string;
+  /** The SDK model's streaming call, which `fromAISDKModel()` drives. */
   doStream(options: AISDKCallOptions): PromiseLike<{ stream: ReadableStream<AISDKStreamPart> }>;
 }
 
@@ -34,6 +35,7 @@ export interface AISDKCallOptions {
 /** A stream part, loosely typed: only `type` is relied on before a field is checked. */
 export type AISDKStreamPart = { type: string } & Record<string, unknown>;
 
+/** Options of `fromAISDKModel()`. */
 export interface FromAISDKModelOptions {
   /** The provider name the agent reports (default: the SDK provider id before the dot, e.g. `openai`). */
   name?: string;

@@ -14,6 +14,7 @@ export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5';
 /** The API version this provider's wire format follows. */
 export const ANTHROPIC_VERSION = '2023-06-01';
 
+/** Options of `AnthropicProvider` (credentials default to `ANTHROPIC_API_KEY`). */
 export interface AnthropicProviderOptions {
   /** Default: the `ANTHROPIC_API_KEY` environment variable. Required unless `baseURL` points elsewhere. */
   apiKey?: string;
@@ -73,6 +74,7 @@ export class AnthropicProvider implements LLMProvider {
     };
   }
 
+  /** Runs one model call as a stream of chunks (text, tool calls, one `finish`); see `LLMProvider.stream`. */
   async *stream(options: GenerateOptions): AsyncGenerator<StreamChunk> {
     throwIfAborted(options.signal);
     const model = options.model ?? this.defaultModel;

@@ -7,6 +7,7 @@ import { isAbortError } from './abort.js';
 import { isRetryableError } from './retryable.js';
 import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
 
+/** Options of `withFallback()`: which failures move on to the next provider. */
 export interface FallbackOptions {
   /** Decides whether a failure moves on to the next provider (default: any failure but an abort). */
   shouldFallback?: (error: unknown, provider: LLMProvider) => boolean;

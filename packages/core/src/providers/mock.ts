@@ -11,6 +11,7 @@ import {
 } from './mock-response.js';
 import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from './types.js';
 
+/** Options of `createMockProvider()`: scripted replies, and how fast they stream. */
 export interface MockProviderOptions {
   /**
    * Replies to give, one per request, starting over after the last. Without it every request is
@@ -59,6 +60,7 @@ export class MockLLMProvider implements LLMProvider {
     return this.#requests;
   }
 
+  /** Runs one model call as a stream of chunks (text, tool calls, one `finish`); see `LLMProvider.stream`. */
   async *stream(options: GenerateOptions): AsyncGenerator<StreamChunk> {
     throwIfAborted(options.signal);
     const response = this.#nextResponse(options);

@@ -7,6 +7,7 @@ import type { FetchFunction } from './transport.js';
 export const OLLAMA_DEFAULT_HOST = 'http://localhost:11434';
 export const OLLAMA_DEFAULT_MODEL = 'llama3.2';
 
+/** Options of `OllamaProvider` (the server defaults to `OLLAMA_HOST`, else localhost). */
 export interface OllamaProviderOptions {
   /**
    * The Ollama server, with or without `/v1` (default: `OLLAMA_HOST`, else `http://localhost:11434`).

@@ -11,6 +11,7 @@ import { postJson, type FetchFunction, type ProviderIdentity } from './transport
 import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
 import { joinUrl, missingModel } from './wire.js';
 
+/** Options of `OpenAICompatibleProvider`: where the server is, how to authenticate, its defaults. */
 export interface OpenAICompatibleProviderOptions {
   /** The API root, up to and including `/v1` (e.g. `http://localhost:8000/v1`). */
   baseURL: string;
@@ -34,6 +35,11 @@ export interface OpenAICompatibleProviderOptions {
   apiKeyVariable?: string;
 }
 
+/**
+ * A provider for any server that speaks the OpenAI Chat Completions API (vLLM, LM Studio, Groq,
+ * a gateway, ...). HTTP failures become `LOUSHO_PROVIDER_HTTP_ERROR`, a missing model
+ * `LOUSHO_INVALID_CONFIG`.
+ */
 export class OpenAICompatibleProvider implements LLMProvider {
   readonly name: string;
   readonly defaultModel: string | undefined;
@@ -66,6 +72,7 @@ export class OpenAICompatibleProvider implements LLMProvider {
     };
   }
 
+  /** Runs one model call as a stream of chunks (text, tool calls, one `finish`); see `LLMProvider.stream`. */
   async *stream(options: GenerateOptions): AsyncGenerator<StreamChunk> {
     throwIfAborted(options.signal);
     const model = options.model ?? this.defaultModel;

@@ -7,6 +7,7 @@ import { missingApiKey } from './wire.js';
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
 
+/** Options of `OpenAIProvider` (credentials default to `OPENAI_API_KEY`). */
 export interface OpenAIProviderOptions {
   /** Default: the `OPENAI_API_KEY` environment variable. Required unless `baseURL` points elsewhere. */
   apiKey?: string;

@@ -7,6 +7,7 @@ import { missingApiKey } from './wire.js';
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 export const OPENROUTER_DEFAULT_MODEL = 'openai/gpt-4o-mini';
 
+/** Options of `OpenRouterProvider` (credentials default to `OPENROUTER_API_KEY`). */
 export interface OpenRouterProviderOptions {
   /** Default: the `OPENROUTER_API_KEY` environment variable (required). */
   apiKey?: string;

@@ -22,8 +22,10 @@ export interface ProviderFactoryContext {
   fetch?: FetchFunction;
 }
 
+/** Builds a provider for `LLMProviderRegistry.register(name, factory)`, from the model id and the environment. */
 export type ProviderFactory = (context: ProviderFactoryContext) => LLMProvider;
 
+/** Options of `resolveProvider()`: where credentials come from, and the `fetch` the provider uses. */
 export interface ResolveProviderOptions {
   /** Where credentials are read from (default: `process.env` when there is one, else nothing). */
   env?: ProviderEnv;
@@ -67,6 +69,7 @@ export class LLMProviderRegistry {
     return this;
   }
 
+  /** True when a factory is registered under `name` (built-in or your own). */
   has(name: string): boolean {
     return this.#factories.has(name.trim().toLowerCase());
   }

@@ -8,6 +8,7 @@ import { isAbortError, sleep } from './abort.js';
 import { isRetryableError, retryAfterOf } from './retryable.js';
 import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from './types.js';
 
+/** Options of `withRetry()`: how many attempts, how long to wait, which failures to retry. */
 export interface RetryOptions {
   /** Retries after the first attempt (default 2, so at most 3 calls). */
   retries?: number;

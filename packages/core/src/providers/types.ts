@@ -22,6 +22,7 @@ export interface ProviderUsage {
 /** The model's own reason for ending a turn. */
 export type ModelFinishReason = 'stop' | 'length' | 'tool_calls' | 'content_filter' | 'error';
 
+/** One model call: what a provider is asked (the transcript, the tools, the model and its settings). */
 export interface GenerateOptions {
   /** The model id to use; a provider falls back to its own default when unset. */
   model?: string;
@@ -55,6 +56,7 @@ export type StreamChunk =
   | { type: 'tool-call'; index: number; id: string; name: string; arguments: string }
   | { type: 'finish'; finishReason: ModelFinishReason; usage?: ProviderUsage };
 
+/** A whole model reply: its text, the tool calls it made (arguments as raw JSON text) and why it ended. */
 export interface GenerateResult {
   text: string;
   toolCalls: { id: string; name: string; arguments: string }[];
@@ -63,11 +65,17 @@ export interface GenerateResult {
   usage?: ProviderUsage;
 }
 
+/**
+ * What runs a model: the built-in providers, `mockModel()`, `fromAISDKModel()`, or your own. Only
+ * `stream()` is required. A provider throws `SDKError`s (`LOUSHO_PROVIDER_ERROR`, ...) on failure,
+ * and stops when `options.signal` aborts.
+ */
 export interface LLMProvider {
   /** Provider name, e.g. `openai` or `mock`. */
   readonly name: string;
   /** The model used when a request names none. */
   readonly defaultModel?: string;
+  /** Runs one model call, yielding text, tool calls and exactly one `finish` chunk. */
   stream(options: GenerateOptions): AsyncIterable<StreamChunk>;
   /** Optional one-shot call; `generate()` from this module derives it from `stream()`. */
   generate?(options: GenerateOptions): Promise<GenerateResult>;

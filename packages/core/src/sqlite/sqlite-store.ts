@@ -3,7 +3,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { sessionRecordOf, type SessionRow } from '../stores/session-row.js';
@@ -30,6 +30,7 @@ import { migrate } from './schema.js';
 type Database = SqliteDatabase;
 type Statement = SqliteStatement;
 
+/** Options of `SqliteStore`: the lease length, how durably each write is synced, how long to wait for a busy file. */
 export interface SqliteStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -56,6 +57,7 @@ class Statements {
   }
 }
 
+/** Sessions and their event logs in the SQLite file (`SqliteStore.sessions`). */
 export class SqliteSessionStore implements SessionStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;
@@ -193,6 +195,7 @@ interface CheckpointRow {
   tool_call_count: number;
 }
 
+/** Checkpoints in the SQLite file, each write one transaction (`SqliteStore.checkpoints`). */
 export class SqliteCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #s: Statements;
@@ -230,7 +233,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
         stepCount = 0;
         toolCount = 0;
       } else if (row.run_start === null) {
-        throw new TypeError('The first checkpoint of a session must carry the run start.');
+        throw missingRunStartError(sessionId);
       }
       stepCount = this.#writeList('lousho_run_items', 'step', sessionId, stepCount, write.run.stepUsage.keep, write.run.stepUsage.append);
       toolCount = this.#writeList('lousho_run_items', 'tool', sessionId, toolCount, write.run.toolCalls.keep, write.run.toolCalls.append);
@@ -337,6 +340,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
   }
 }
 
+/** Paused approvals in the SQLite file (`SqliteStore.approvals`). */
 export class SqliteApprovalStore implements ApprovalStore {
   readonly #s: Statements;
   readonly #guard: <T>(fn: () => T) => T;

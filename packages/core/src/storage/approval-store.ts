@@ -20,15 +20,18 @@ export class StorageServiceApprovalStore implements ApprovalStore {
     return `${this.#prefix}/${storageKeySegment(id)}`;
   }
 
+  /** Stores (or replaces) the record of a paused call. */
   async save(record: ApprovalRecord): Promise<void> {
     await this.#storage.set(this.#key(record.approvalId), JSON.stringify(record));
   }
 
+  /** The record with this approval id, or undefined. */
   async get(id: string): Promise<ApprovalRecord | undefined> {
     const text = await this.#storage.get(this.#key(id));
     return text === undefined ? undefined : parseStored<ApprovalRecord>(text, this.#key(id));
   }
 
+  /** Records, oldest first, optionally of one session and / or one status. */
   async list(filter: { sessionId?: string; status?: ApprovalStatus } = {}): Promise<ApprovalRecord[]> {
     const out: ApprovalRecord[] = [];
     for (const key of await this.#storage.keys(`${this.#prefix}/`)) {

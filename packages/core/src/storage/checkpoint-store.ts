@@ -1,5 +1,5 @@
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
-import { SessionLeaseLostError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '../stores/types.js';
 import { parseStored } from './stored-json.js';
 import { storageKeySegment, type StorageService } from './storage-service.js';
@@ -19,6 +19,7 @@ interface Head {
   lease?: { holder: string; expiresAt: number };
 }
 
+/** Options of `LocalStorageCheckpointStore`: the lease length and the key prefix. */
 export interface LocalStorageCheckpointStoreOptions {
   /** How long a lease lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -91,7 +92,7 @@ export class LocalStorageCheckpointStore implements CheckpointStore {
   async save(sessionId: string, write: CheckpointWrite): Promise<void> {
     const current = await this.#readHead(sessionId);
     if (current?.lease?.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
-    if (!current.run && !write.run.start) throw new TypeError('The first checkpoint of a session must carry the run start.');
+    if (!current.run && !write.run.start) throw missingRunStartError(sessionId);
     const base = this.#base(sessionId);
     const tag = `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
     // A new run starts its step usage and tool calls over.
@@ -152,6 +153,7 @@ export class LocalStorageCheckpointStore implements CheckpointStore {
     return parseStored<unknown[]>(text, segment.key);
   }
 
+  /** The session's stored transcript and run state, or undefined before its first checkpoint. */
   async load(sessionId: string): Promise<StoredCheckpoint | undefined> {
     // A save in another process may drop a segment between reading the head and reading it: read again.
     for (let attempt = 0; ; attempt++) {
@@ -174,6 +176,7 @@ export class LocalStorageCheckpointStore implements CheckpointStore {
     }
   }
 
+  /** Forgets the session's checkpoint, transcript and lease. */
   async delete(sessionId: string): Promise<void> {
     const base = this.#base(sessionId);
     await this.#storage.delete(`${base}/head`);

@@ -6,8 +6,11 @@ import { ERROR_CODES, SDKError } from '../errors.js';
  * stores write JSON). Every method may answer synchronously or with a Promise.
  */
 export interface StorageService {
+  /** The value stored under `key`, or undefined. Throws `LOUSHO_INVALID_INPUT` for a key that is not a safe path. */
   get(key: string): Promise<string | undefined> | string | undefined;
+  /** Stores `value` under `key`, replacing what was there (file implementations write atomically). */
   set(key: string, value: string): Promise<void> | void;
+  /** Removes `key`; no-op when it is not there. */
   delete(key: string): Promise<void> | void;
   /** The keys that start with `prefix` (every key without one), in no particular order. */
   keys(prefix?: string): Promise<string[]> | string[];
@@ -58,14 +61,17 @@ export function storageKeySegment(id: string): string {
 export class MemoryStorageService implements StorageService {
   readonly #values = new Map<string, string>();
 
+  /** The value stored under `key`, or undefined. */
   get(key: string): string | undefined {
     return this.#values.get(checkStorageKey(key));
   }
 
+  /** Stores `value` under `key`. */
   set(key: string, value: string): void {
     this.#values.set(checkStorageKey(key), value);
   }
 
+  /** Removes `key`; no-op when it is not there. */
   delete(key: string): void {
     this.#values.delete(checkStorageKey(key));
   }
@@ -85,9 +91,13 @@ export class MemoryStorageService implements StorageService {
 /** What `WebStorageService` needs of `window.localStorage` (or `sessionStorage`). */
 export interface WebStorageLike {
   readonly length: number;
+  /** The key at `index`, or null past the end. */
   key(index: number): string | null;
+  /** The value under `key`, or null. */
   getItem(key: string): string | null;
+  /** Stores a value; may throw when the quota is full. */
   setItem(key: string, value: string): void;
+  /** Removes `key`. */
   removeItem(key: string): void;
 }
 
@@ -111,10 +121,12 @@ export class WebStorageService implements StorageService {
     this.#prefix = options.prefix ?? 'lousho:';
   }
 
+  /** The value stored under `key` (under the prefix), or undefined. */
   get(key: string): string | undefined {
     return this.#storage.getItem(this.#prefix + checkStorageKey(key)) ?? undefined;
   }
 
+  /** Stores `value` under `key`; a full quota throws `LOUSHO_STORAGE_ERROR`. */
   set(key: string, value: string): void {
     try {
       this.#storage.setItem(this.#prefix + checkStorageKey(key), value);
@@ -126,6 +138,7 @@ export class WebStorageService implements StorageService {
     }
   }
 
+  /** Removes `key`; no-op when it is not there. */
   delete(key: string): void {
     this.#storage.removeItem(this.#prefix + checkStorageKey(key));
   }

@@ -21,6 +21,17 @@ export class SessionLeaseLostError extends SDKError {
   }
 }
 
+/**
+ * A checkpoint write without `run.start` for a session that has no run yet: the store cannot know
+ * which run the progress belongs to, so it writes nothing. Only a hand-written caller of
+ * `CheckpointStore.save()` can get here; the executor always starts a session with the run start.
+ */
+export function missingRunStartError(sessionId: string): SDKError {
+  return new SDKError(ERROR_CODES.LOUSHO_CHECKPOINT_INVALID, `The first checkpoint of session '${sessionId}' must carry the run start (write.run.start); nothing was written.`, {
+    hint: 'Pass run.start on the first save() of a session (and whenever a new run starts); later saves may carry progress only.',
+  });
+}
+
 export class SessionNotResumableError extends SDKError {
   readonly sessionId: string;
   constructor(sessionId: string, why: string) {

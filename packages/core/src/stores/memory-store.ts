@@ -3,7 +3,7 @@ import type { Message } from '../messages.js';
 import type { StepUsage } from '../usage/types.js';
 import { InMemoryApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
-import { SessionLeaseLostError } from './errors.js';
+import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
 import { retentionLimit, SessionRetention } from './session-retention.js';
 import type {
@@ -22,6 +22,7 @@ import type {
   StoredCheckpoint,
 } from './types.js';
 
+/** Options of `memoryStore()`: lease length and how many sessions it keeps. */
 export interface MemoryStoreOptions {
   /** How long a run's lease on a session lasts without renewal (default 30,000 ms). */
   leaseMs?: number;
@@ -35,6 +36,7 @@ export interface MemoryStoreOptions {
   idleTtlMs?: number;
 }
 
+/** How long a run's lease on a session lasts without renewal when a store is given no `leaseMs` (30 s). */
 export const DEFAULT_LEASE_MS = 30_000;
 /** `memoryStore()`'s default `maxSessions`. */
 export const DEFAULT_MAX_SESSIONS = 1000;
@@ -80,6 +82,7 @@ export class MemorySessionStore implements SessionStore {
     if (creating || retention.has(id)) retention.touch(id);
   }
 
+  /** The session record, or undefined when this store does not know it. */
   get(id: string): SessionRecord | undefined {
     this.#use(id);
     const record = this.#records.get(id);
@@ -263,14 +266,15 @@ export class MemoryCheckpointStore implements CheckpointStore {
     this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
     if (!entry?.lease || entry.lease.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
+    const { start, progress } = write.run;
+    // Refused before anything changes: a failed save writes nothing, as in the other stores.
+    if (!start && !entry.run) throw missingRunStartError(sessionId);
     entry.lease.expiresAt = Date.now() + this.leaseMs;
     applyList(entry.messages, write.messages);
-    const { start, progress } = write.run;
-    if (start) entry.run = { start: { ...start }, progress: { ...progress }, stepUsage: [], toolCalls: [] };
-    if (!entry.run) throw new TypeError('The first checkpoint of a session must carry the run start.');
-    entry.run.progress = { ...progress };
-    applyList(entry.run.stepUsage, write.run.stepUsage);
-    applyList(entry.run.toolCalls, write.run.toolCalls);
+    const run = start ? (entry.run = { start: { ...start }, progress: { ...progress }, stepUsage: [], toolCalls: [] }) : entry.run!;
+    run.progress = { ...progress };
+    applyList(run.stepUsage, write.run.stepUsage);
+    applyList(run.toolCalls, write.run.toolCalls);
   }
 
   /** The current lease holder of a session, expired or not (what fencing compares against). */
@@ -278,6 +282,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return this.#entries.get(sessionId)?.lease?.holder;
   }
 
+  /** The session's stored transcript and run state, or undefined before its first checkpoint. */
   load(sessionId: string): StoredCheckpoint | undefined {
     this.#use(sessionId);
     const entry = this.#entries.get(sessionId);
@@ -291,6 +296,7 @@ export class MemoryCheckpointStore implements CheckpointStore {
     return { leased: entry.lease !== undefined && entry.lease.expiresAt > Date.now(), ...(state ? { run: state } : {}) };
   }
 
+  /** Forgets the session's checkpoint, transcript and lease. */
   delete(sessionId: string): void {
     this.#entries.delete(sessionId);
   }

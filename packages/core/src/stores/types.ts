@@ -38,6 +38,7 @@ export interface SessionRecord {
   updatedAt: number;
 }
 
+/** The fields of a session record that `SessionStore.update()` changes. */
 export type SessionPatch = Partial<Pick<SessionRecord, 'status' | 'pendingApproval' | 'runStartIndex'>>;
 
 /** One event to append: the store numbers it (`seq`) and stamps `runId` / `sessionId`. */
@@ -46,7 +47,9 @@ export interface EventToAppend {
   event: UnsequencedStreamEvent;
 }
 
+/** Where sessions and their event logs live (memory, SQLite, PostgreSQL, IndexedDB). Implement it to keep sessions elsewhere; `storeContract` tests describe what each method must do. */
 export interface SessionStore {
+  /** The session record, or undefined when the store does not know it. */
   get(id: string): MaybePromise<SessionRecord | undefined>;
   /**
    * Creates the session unless it exists, in one atomic step; `created` says which happened.
@@ -172,6 +175,7 @@ export interface StoredCheckpoint {
   leased: boolean;
 }
 
+/** What `CheckpointStore.acquire()` answers: the lease with the stored checkpoint, or `acquired: false` while another holder's lease runs. */
 export type LeaseResult = { acquired: true; checkpoint: StoredCheckpoint | undefined } | { acquired: false };
 
 /** Whether a session's lease is held now, and where its latest run stands: `leaseState()`. */
@@ -181,6 +185,7 @@ export interface LeaseState {
   run?: RunState;
 }
 
+/** Where a run's checkpoints live: the transcript and the run's progress, written under a lease so one run at a time works on a session. What makes runs crash-safe and resumable. */
 export interface CheckpointStore {
   /**
    * How long a lease lasts without renewal, in ms. The holder renews it well before that; a holder
@@ -202,6 +207,7 @@ export interface CheckpointStore {
    * nothing) when `write.holder` does not hold the lease.
    */
   save(sessionId: string, write: CheckpointWrite): MaybePromise<void>;
+  /** The session's stored transcript and run state, or undefined before its first checkpoint. */
   load(sessionId: string): MaybePromise<StoredCheckpoint | undefined>;
   /**
    * The lease and the run's state alone, without the transcript: what a process following a run of
@@ -210,6 +216,7 @@ export interface CheckpointStore {
    * is used.
    */
   leaseState?(sessionId: string): MaybePromise<LeaseState | undefined>;
+  /** Forgets the session's checkpoint, transcript and lease. */
   delete(sessionId: string): MaybePromise<void>;
 }
 

@@ -20,6 +20,7 @@ export type MockModelStep =
   | MockModelReply
   | ((request: GenerateOptions) => MockModelReply | Promise<MockModelReply>);
 
+/** Options of `mockModel()`. */
 export interface MockModelOptions {
   /** Provider name (default `mock`). */
   name?: string;

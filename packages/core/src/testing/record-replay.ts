@@ -23,6 +23,7 @@ export interface Cassette {
 /** Where a cassette lives: a JSON file path (Node), or your own load/save (e.g. a fixture in memory). */
 export type CassetteLocation = string | { load(): Cassette | undefined | Promise<Cassette | undefined>; save(cassette: Cassette): void | Promise<void> };
 
+/** Options of `recordReplay()`: the cassette, the mode and the provider to record from. */
 export interface RecordReplayOptions {
   /** The real provider: called in `record` mode (and `auto` without a cassette). Not needed to replay. */
   provider?: LLMProvider;

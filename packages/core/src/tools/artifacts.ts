@@ -16,6 +16,7 @@ export function withArtifacts<T>(value: T, artifacts: ToolArtifact | readonly To
   return { __loushoArtifacts: true, value, artifacts: list };
 }
 
+/** True for a result made with `withArtifacts()`. */
 export function isResultWithArtifacts(result: unknown): result is ResultWithArtifacts<unknown> {
   return (
     typeof result === 'object' &&

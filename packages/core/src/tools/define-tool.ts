@@ -8,6 +8,7 @@ import type { DefinedTool, LegacyAiTool, NeedsApproval, SandboxAdapter, ToolExec
 /** The parsed (output) type of a schema: what `execute` and `needsApproval` receive. */
 export type SchemaOutput<S> = S extends StandardSchemaV1<any, infer O> ? O : never;
 
+/** What `defineTool()` takes; lousho-tools.md describes each option. Checked when the tool is defined. */
 export interface DefineToolOptions<Name extends string, Schema extends ToolSchema<any, any>, Result> {
   /** What the model calls the tool by: 1-64 letters, digits, `_` and `-`. */
   name: Name;

@@ -33,6 +33,7 @@ export const DEFAULT_TOOL_ERROR_NAMES: Readonly<Record<ToolErrorKind, string>> =
 
 const TOOL_ERROR_KINDS = new Set<string>(Object.keys(DEFAULT_TOOL_ERROR_NAMES));
 
+/** True for a string that is one of the `ToolErrorKind`s. */
 export function isToolErrorKind(value: unknown): value is ToolErrorKind {
   return typeof value === 'string' && TOOL_ERROR_KINDS.has(value);
 }
@@ -181,6 +182,7 @@ export class PropagatingToolError extends SDKError {
   }
 }
 
+/** What `toolErrorResult()` takes to build the structured error result of a failed call. */
 export interface ToolErrorResultOptions {
   toolName: string;
   /** What failed: a thrown value (any type), or a message string for a failure that is not an error. */

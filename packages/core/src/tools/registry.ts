@@ -67,6 +67,7 @@ export class ToolRegistry {
     return this.#entries.get(name)?.tool;
   }
 
+  /** True when a tool is registered under `name`. */
   has(name: string): boolean {
     return this.#entries.has(name);
   }

@@ -25,6 +25,7 @@ export interface ResolvedTool extends ToolDescriptor {
   readonly needsApproval?: NeedsApproval<any>;
   readonly approvalKind: 'tool' | 'question';
   readonly requiresSandbox: boolean;
+  /** The sandboxed path of a `requiresSandbox` tool. */
   readonly sandboxExecute?: (args: any, sandbox: SandboxAdapter, ctx: ToolExecutionContext) => unknown;
   readonly outputSchema?: ToolSchema<unknown, unknown>;
   /** The descriptor as it was given. */

@@ -2,6 +2,7 @@ import type { Message } from '../messages.js';
 import { newId } from '../agent/ids.js';
 import type { ToolExecutionContext } from './types.js';
 
+/** What `buildToolRunContext()` takes; every field is optional. */
 export interface ToolRunContextOptions {
   /** The call's id; a new `call_…` id when there is no model turn behind the call (e.g. a flow node). */
   toolCallId?: string;

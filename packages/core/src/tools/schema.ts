@@ -21,12 +21,14 @@ export function isToolSchema(value: unknown): value is ToolSchema {
   return typeof props === 'object' && props !== null && typeof (props as { validate?: unknown }).validate === 'function';
 }
 
+/** Which schema library a tool schema comes from (`zod3`, `zod4` or a Standard Schema). */
 export function toolSchemaKind(schema: ToolSchema): ToolSchemaKind {
   if ('_zod' in schema) return 'zod4';
   if (isZod3Schema(schema)) return 'zod3';
   return 'standard';
 }
 
+/** A value checked against a tool schema: the parsed value, or the issues. */
 export type ToolSchemaValidation<T> = { ok: true; value: T } | { ok: false; issues: ToolValidationIssue[] };
 
 /**

@@ -1,6 +1,7 @@
 /** What LLM providers accept as a function name: 1-64 letters, digits, `_` and `-`. */
 export const TOOL_NAME_PATTERN = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/** True for a name providers accept for a tool: 1-64 letters, digits, `_` and `-`. */
 export function isValidToolName(name: unknown): name is string {
   return typeof name === 'string' && TOOL_NAME_PATTERN.test(name);
 }

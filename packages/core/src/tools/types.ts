@@ -41,6 +41,7 @@ export interface ToolArtifact {
   title?: string;
 }
 
+/** Why a tool call failed (the `kind` of its error result); lousho-tools.md lists when each happens. */
 export type ToolErrorKind =
   | 'execution'
   | 'validation'
@@ -53,8 +54,11 @@ export type ToolErrorKind =
   | 'cancelled'
   | 'output-validation';
 
+/** One way the model's arguments missed the tool's schema. */
 export interface ToolValidationIssue {
+  /** Where, as a dotted path (`to`, `items.0.id`); empty for the whole object. */
   path: string;
+  /** What is wrong there, as the schema library says it. */
   message: string;
 }
 
@@ -92,6 +96,7 @@ export type NeedsApproval<Args> = boolean | ((args: Args, ctx: ToolExecutionCont
 export interface LegacyAiTool {
   description?: string;
   parameters?: unknown;
+  /** The `ai` v4 call shape: `(args, options)`; prefer the descriptor's own `execute`. */
   execute?: (args: any, options?: any) => unknown;
 }
 
@@ -109,6 +114,7 @@ export interface ToolDescriptor<Args = any, Result = any> {
   parameters?: JSONSchema;
   /** Optional schema the result must match (beyond the docs: UIs rely on result shapes). */
   outputSchema?: ToolSchema<unknown, unknown>;
+  /** Runs the tool with the parsed arguments; a throw becomes an `execution` error result for the model. */
   execute?: (args: Args, ctx: ToolExecutionContext) => Result | Promise<Result>;
   needsApproval?: NeedsApproval<Args>;
   /**
@@ -117,6 +123,7 @@ export interface ToolDescriptor<Args = any, Result = any> {
    */
   approvalKind?: 'tool' | 'question';
   requiresSandbox?: boolean;
+  /** The sandboxed path, used instead of `execute` when `requiresSandbox` is true. */
   sandboxExecute?: (args: Args, sandbox: SandboxAdapter, ctx: ToolExecutionContext) => Result | Promise<Result>;
   /** Legacy `ai` v4 tool, used only when neither `inputSchema` nor `execute` is set. */
   tool?: LegacyAiTool;
@@ -129,13 +136,16 @@ export interface DefinedTool<Name extends string = string, Args = any, Result = 
   readonly displayName: string;
   readonly input: ToolSchema<unknown, Args>;
   readonly inputSchema: ToolSchema<unknown, Args>;
+  /** The `execute` given to `defineTool()`. */
   readonly execute: (args: Args, ctx: ToolExecutionContext) => Promise<Result> | Result;
   readonly tool: LegacyAiTool;
   /** Type-only marker so `ToolInput` / `ToolOutput` can read the types back. */
   readonly __types?: { args: Args; result: Result };
 }
 
+/** The parsed argument type of a `defineTool()` tool: `ToolInput<typeof weather>`. */
 export type ToolInput<T> = T extends { __types?: { args: infer A } } ? A : never;
+/** The result type of a `defineTool()` tool (awaited, artifacts unwrapped): `ToolOutput<typeof weather>`. */
 export type ToolOutput<T> = T extends { __types?: { result: infer R } } ? UnwrapArtifacts<Awaited<R>> : never;
 
 /** A result carrying artifacts, made with `withArtifacts()`. */
@@ -145,4 +155,5 @@ export interface ResultWithArtifacts<T> {
   readonly artifacts: ToolArtifact[];
 }
 
+/** The value of a `withArtifacts()` result, or the type itself. */
 export type UnwrapArtifacts<T> = T extends ResultWithArtifacts<infer V> ? V : T;

@@ -4,8 +4,10 @@ import { argumentSchemaOf } from './resolve-tool.js';
 import { validateToolSchema } from './schema.js';
 import type { ToolDescriptor, ToolErrorResult, ToolValidationIssue } from './types.js';
 
+/** Arguments parsed against a schema: the parsed value, or the issues. */
 export type ParsedToolArguments = { ok: true; value: unknown } | { ok: false; issues: ToolValidationIssue[] };
 
+/** A tool call's arguments checked against its input schema: the parsed arguments, or the `validation` error result the model gets. */
 export type ToolArgumentsValidation<Args = unknown> = { ok: true; args: Args } | { ok: false; error: ToolErrorResult };
 
 /**

@@ -3,6 +3,7 @@ import { ToolOutputValidationError, toolErrorResult } from './errors.js';
 import { isToolSchema, validateToolSchema } from './schema.js';
 import type { ToolDescriptor, ToolErrorResult } from './types.js';
 
+/** A tool's result checked against its `outputSchema`: the result, or the `output-validation` error result. */
 export type ToolOutputValidation = { ok: true; result: unknown } | { ok: false; error: ToolErrorResult };
 
 /**

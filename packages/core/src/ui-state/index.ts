@@ -6,6 +6,7 @@ export type {
   UIPart,
   UITextPart,
   UIReasoningPart,
+  UICompactionPart,
   UIImagePart,
   UIFilePart,
   UIToolPart,
@@ -14,6 +15,7 @@ export type {
   ToolPartFor,
   UIToolState,
   UIToolApproval,
+  UIFlowNodePart,
 } from './types.js';
 export { reduceAgentEvents } from './reduce.js';
 export { initialAgentUIState } from './snapshot.js';

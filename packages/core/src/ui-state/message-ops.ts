@@ -2,7 +2,10 @@ import type { Message } from '../messages.js';
 import type { ToolErrorKind } from '../tools/types.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
-import type { UIMessage, UIPart, UITextPart, UIToolPart, UIToolState } from './types.js';
+import type { UIFlowNodePart, UIMessage, UIPart, UITextPart, UIToolPart, UIToolState } from './types.js';
+
+/** What an event changes on a tool part or a flow node part. */
+export type PartFields = Partial<UIToolPart> | Partial<UIFlowNodePart>;
 
 /**
  * Immutable edits of the message list. Each returns a new list in which only the touched
@@ -85,7 +88,7 @@ export function updateToolPart<A>(
   list: MessageList,
   cursor: number,
   call: ToolCallRef,
-  change: (arg: A, part?: UIToolPart) => Partial<UIToolPart> | undefined | null,
+  change: (arg: A, part?: UIToolPart) => PartFields | undefined | null,
   arg: A,
 ): MessageList | undefined | null {
   const { toolCallId, toolName } = call;
@@ -96,20 +99,21 @@ export function updateToolPart<A>(
     const parts = partsOf(message);
     for (let p = parts.length; p--; ) {
       const part = parts.at(p)!;
-      if (part.type === 'tool' && part.toolCallId === toolCallId) {
-        const fields = change(arg, part);
-        return fields && withParts(list, m, message, parts.set(p, merge(part, fields)));
+      // A tool part, or a flow node part (approvals reach both by `toolCallId`).
+      if ((part as UIToolPart).toolCallId === toolCallId) {
+        const fields = change(arg, part as UIToolPart);
+        return fields && withParts(list, m, message, parts.set(p, merge(part as UIToolPart, fields)));
       }
     }
   }
   const fields = change(arg);
-  return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, Object.assign({ type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName }, fields) as UIToolPart));
+  return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, { type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName, ...fields } as UIToolPart));
 }
 
 /** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */
 function toolCallIds(list: MessageList): Set<string> {
   const ids = new Set<string>();
-  for (const message of list.toArray()) for (const part of message.parts) if (part.type === 'tool') ids.add(part.toolCallId);
+  for (const message of list.toArray()) for (const part of message.parts) ids.add((part as UIToolPart).toolCallId);
   return ids;
 }
 
@@ -117,7 +121,7 @@ function toolCallIds(list: MessageList): Set<string> {
  * `part` with `fields` over it. `Object.assign` into a new object rather than a spread: a spread
  * followed by fields the part lacks is many times slower in V8.
  */
-export const merge = (part: UIToolPart, fields: Partial<UIToolPart>): UIToolPart => Object.assign({}, part, fields);
+export const merge = (part: UIToolPart, fields: PartFields): UIToolPart => Object.assign({}, part, fields) as UIToolPart;
 
 /**
  * Marks the unfinished tool calls of the last message as `cancelled` (the leg ended without them;
@@ -128,8 +132,11 @@ export function endLegParts(list: MessageList, keep?: number): MessageList {
   const last = list.at(list.length - 1);
   // (A comparison with undefined is false: without `keep`, or without a message, nothing is cut.)
   let changed: unknown = (keep as number) < (last?.parts.length as number);
-  const parts = last?.parts.slice(0, keep).map((part) => (part.type === 'tool' && (part.state === 'input-streaming' || part.state === 'running') ? ((changed = 1), merge(part, { state: 'cancelled' })) : part));
-  return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts!)) : list;
+  // Tool parts and flow node parts alike (a text part has no `state`).
+  const parts = last?.parts
+    .slice(0, keep)
+    .map((part) => ((part as UIToolPart).state === 'input-streaming' || (part as UIToolPart).state === 'running' ? ((changed = 1), merge(part as UIToolPart, { state: 'cancelled' })) : part));
+  return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
 }
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */

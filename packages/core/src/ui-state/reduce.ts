@@ -1,8 +1,9 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
+import type { ToolErrorResult } from '../tools/types.js';
+import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIFlowNodePart, UIToolApproval, UIToolPart } from './types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
@@ -29,14 +30,15 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
   return ((known && seq <= current.lastSeq ? state : apply(current, event, known ? seq : current.lastSeq)) ?? state) as AgentUIState as AgentUIState<ToolPart>;
 }
 
-type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` }>;
+type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` | `flow.${string}` }>;
+type ToolDone = Extract<AgentStreamEvent, { type: 'tool.done' }>;
 
 /**
  * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
  * fields of a new part for the call), undefined when it changes nothing (or makes no part), null
  * when the event is of a type the reducer does not know.
  */
-function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | undefined | null {
+function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined | null {
   switch (event.type) {
     case 'tool.input.start':
       // A call that is already there stays as it is.
@@ -48,26 +50,35 @@ function toolFields(event: ToolEvent, part?: UIToolPart): Partial<UIToolPart> | 
       return { state: 'running', args: event.args };
     case 'tool.progress':
       return part && { progress: event.progress };
+    // A flow node's part (see `UIFlowNodePart`): made by its start; its end shares the tool cases.
+    case 'flow.node.start':
+      return { kind: event.kind, type: 'flow-node', state: 'running' };
+    case 'flow.node.event':
+      // The node's agent run, reduced into the part by this same reducer.
+      return part && { run: reduceAgentEvents((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
     case 'tool.done':
+    case 'flow.node.done':
       // No `artifacts` key when there are none (a state must look the same after JSON).
-      return event.artifacts ? { state: 'done', result: event.result, artifacts: event.artifacts } : { state: 'done', result: event.result };
+      return { state: 'done', result: event.result, ...((event as ToolDone).artifacts && { artifacts: (event as ToolDone).artifacts }) };
     case 'tool.error':
-      return { state: toolStateForError(event.error.kind), error: event.error };
+    case 'flow.node.error':
+      return { state: toolStateForError((event.error as ToolErrorResult).kind), error: event.error as ToolErrorResult };
     case 'approval.requested': {
       const { approvalId, kind, question, args } = event.approval;
-      return { state: 'awaiting-approval', args, approval: question === undefined ? { approvalId, kind } : { approvalId, kind, question } };
+      return { state: 'awaiting-approval', args, approval: { approvalId, kind, ...(question !== undefined && { question }) } };
     }
     case 'approval.resolved': {
       if (!part) return undefined;
       // A decision on the part's approval: recorded, and the call runs or is rejected.
       const { approved, note, answer } = event;
-      const approval: UIToolApproval = Object.assign(
-        { approvalId: event.approvalId, kind: answer !== undefined ? 'question' : 'tool' },
-        part.approval,
-        { approved },
-        note !== undefined && { note },
-        answer !== undefined && { answer },
-      );
+      const approval: UIToolApproval = {
+        approvalId: event.approvalId,
+        kind: answer !== undefined ? 'question' : 'tool',
+        ...part.approval,
+        approved,
+        ...(note !== undefined && { note }),
+        ...(answer !== undefined && { answer }),
+      };
       return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
     }
   }
@@ -98,6 +109,11 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       cursor = CURSOR_STEP_BOUNDARY;
       break;
     }
+
+    case 'compaction.done':
+      // A divider of its own (never joined: two compactions in one step show as two).
+      reply = appendReplyPart(list, cursor, { type: 'compaction' });
+      break;
 
     case 'step.start':
       cursor |= CURSOR_STEP_BOUNDARY;
@@ -160,8 +176,9 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     default:
-      // A tool event; `toolFields` answers null for any other type, which is ignored (same state).
-      reply = updateToolPart(list, cursor, event as Exclude<ToolEvent, { type: 'approval.requested' }>, toolFields, event as ToolEvent);
+      // A tool event; `toolFields` answers null for any other type (`compaction.start` too: only its
+      // `compaction.done` shows), which is ignored (same state).
+      reply = updateToolPart(list, cursor, event as ToolCallRef, toolFields, event as ToolEvent);
       if (reply === null) return undefined;
   }
   if (reply) {

@@ -28,6 +28,14 @@ export interface UIReasoningPart {
   text: string;
 }
 
+/**
+ * Earlier parts of the conversation were compacted here to fit the model's context window (old tool
+ * results shortened, or old turns summarized). UIs show a quiet divider.
+ */
+export interface UICompactionPart {
+  type: 'compaction';
+}
+
 /** An image the user attached (as in the transcript). */
 export type UIImagePart = ImagePart;
 
@@ -97,7 +105,24 @@ export type ToolsOf<T> = T extends DefinedTool<any, any, any> ? T : T extends { 
 /** The tool part type for `T` (tools or an agent); the untyped `UIToolPart` when `T` names no tools. */
 export type ToolPartFor<T> = unknown extends ToolsOf<T> ? UIToolPart : [UIToolPartOf<ToolsOf<T>>] extends [never] ? UIToolPart : UIToolPartOf<ToolsOf<T>>;
 
-export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | ToolPart;
+/**
+ * One pass of a flow node (or one branch of a parallel node), from the `flow.*` events. It has a
+ * tool part's fields, so approvals and stops reach it the same way: `toolCallId` is the run's id and
+ * the pass (`<runId>:draft`, `<runId>:draft#2`, `<runId>:research/web`), `toolName` the node's id,
+ * `displayName` its label, `state` `running` / `done` / `error` / `awaiting-approval` / `rejected`
+ * / `cancelled`, `result` its
+ * output (for a `oneOf`, the id of the node it chose, or null); plus the node's `kind` and, for an
+ * agent node, `run`: the agent's own run as its UI would show it, reduced from the nested events.
+ */
+export interface UIFlowNodePart extends Omit<UIToolPart, 'type' | 'error'> {
+  type: 'flow-node';
+  /** `agent`, `tool`, `step`, `oneOf`, `evaluator`, `parallel`, `approval` or `loop` (a parallel branch: its work's kind). */
+  kind: string;
+  run?: AgentUIState;
+  error?: SerializedError;
+}
+
+export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UICompactionPart | UIFlowNodePart | ToolPart;
 
 export interface UIMessage<ToolPart extends AnyUIToolPart = UIToolPart> {
   /** Stable for the life of the conversation (its position: `m0`, `m1`, ...). */

@@ -9,6 +9,7 @@ export interface TokenCounts {
   reasoningTokens?: number;
 }
 
+/** Usage of one model within a run (`usage.byModel[model]`): tokens, calls and, when the model is priced, cost. */
 export interface ModelUsage {
   inputTokens: number;
   outputTokens: number;
@@ -17,6 +18,7 @@ export interface ModelUsage {
   calls: number;
 }
 
+/** The part of a run's usage spent by delegated child agents (`usage.delegated`); also counted in the run's totals. */
 export interface DelegatedUsage {
   inputTokens: number;
   outputTokens: number;

@@ -157,6 +157,30 @@ describe('a client that goes away while sending its body', () => {
   });
 });
 
+describe('a handler of its own reading an upload the client abandons', () => {
+  it('Node adapter: the body stream fails with LOUSHO_BODY_INCOMPLETE (an SDKError with a hint), not a bare Error', async () => {
+    const failure = gate<unknown>();
+    server = await serve(
+      toNodeHandler(async (request) => {
+        try {
+          await request.text();
+        } catch (error) {
+          failure.open(error);
+        }
+        return new Response(null, { status: 400 });
+      }),
+    );
+    const { port } = new URL(server.url);
+    const socket = connect(Number(port), '127.0.0.1');
+    socket.on('error', () => {});
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    socket.write('POST /upload HTTP/1.1\r\nHost: localhost\r\nContent-Length: 1000\r\n\r\n{"input":"hel');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    socket.destroy();
+    expect(await failure.promise).toMatchObject({ name: 'SDKError', code: 'LOUSHO_BODY_INCOMPLETE', hint: expect.any(String) });
+  });
+});
+
 describe('error bodies repeat at most a bounded part of what the client chose', () => {
   const long = 'x'.repeat(10_000);
 

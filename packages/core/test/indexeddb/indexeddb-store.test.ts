@@ -120,7 +120,7 @@ describe('IndexedDbStore', () => {
       run: { progress: { state: 'running' as const, steps: 0, usage: {} as never }, stepUsage: { keep: 0, append: [] }, toolCalls: { keep: 0, append: [] } },
     });
     // No run start on the first write: refused, and the message it carried is not stored.
-    await expect(store.checkpoints.save('s', write('h'))).rejects.toBeInstanceOf(TypeError);
+    await expect(store.checkpoints.save('s', write('h'))).rejects.toMatchObject({ code: 'LOUSHO_CHECKPOINT_INVALID' });
     expect((await store.checkpoints.load('s'))!.messages).toEqual([]);
     await expect(store.checkpoints.save('s', write('someone-else'))).rejects.toMatchObject({ code: 'LOUSHO_SESSION_LEASE_LOST' });
   });

@@ -18,6 +18,8 @@ const toolNames = ['search', 'get_weather', 'send_email', 'ask_question'] as con
 export const arbToolName = fc.constantFrom(...toolNames);
 /** A small pool, so tool events often refer to calls started earlier. */
 export const arbToolCallId = fc.constantFrom('call_1', 'call_2', 'call_3', 'call_4');
+const arbNodeName = fc.constantFrom('classify', 'draft', 'review');
+const arbNodePass = fc.constantFrom('classify', 'draft', 'draft#2', 'call_1');
 
 const arbCounts = fc.record({ inputTokens: fc.nat(5000), outputTokens: fc.nat(5000) });
 
@@ -102,6 +104,15 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
   fc.record({ type: fc.constant('step.done' as const), step: fc.integer({ min: 1, max: 5 }), finishReason: fc.constantFrom('stop', 'tool_calls' as const), usage: arbRunUsage, stepUsage: arbStepUsage }),
   fc.record({ type: fc.constant('run.done' as const), finishReason: arbFinishReason, usage: arbRunUsage, text: arbText, steps: fc.nat(5) }),
   fc.record({ type: fc.constant('error' as const), error: fc.record({ code: fc.constant('LOUSHO_PROVIDER_ERROR'), message: arbText }) }),
+  fc.record({ type: fc.constant('compaction.start' as const), step: fc.integer({ min: 1, max: 5 }), tokens: fc.nat(), contextWindow: fc.integer({ min: 1 }) }),
+  fc.record({
+    type: fc.constant('compaction.done' as const),
+    step: fc.integer({ min: 1, max: 5 }),
+    tokensBefore: fc.nat(),
+    tokensAfter: fc.nat(),
+    pruned: fc.nat(20),
+    summarized: fc.nat(20),
+  }),
   fc.record({
     type: fc.constant('run.interrupted' as const),
     finishReason: fc.constant('interrupted' as const),
@@ -109,6 +120,12 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
     messages: fc.nat(6),
     parts: fc.nat(6),
   }),
+  // Flow events: node passes are named like tool calls (some ids on purpose the same as the tools').
+  fc.record({ type: fc.constant('flow.node.start' as const), toolCallId: arbNodePass, toolName: arbNodeName, displayName: fc.constantFrom('Classify', 'Draft'), kind: fc.constantFrom('agent', 'step', 'oneOf', 'approval') }),
+  fc.record({ type: fc.constant('flow.node.event' as const), toolCallId: arbNodePass, event: fc.oneof(fc.record({ type: fc.constant('text.delta'), step: fc.constant(1), delta: arbDelta }), fc.record({ type: fc.constant('run.start'), model: fc.constant('m') })) }),
+  fc.record({ type: fc.constant('flow.node.done' as const), toolCallId: arbNodePass, toolName: arbNodeName, result: arbJson }),
+  fc.record({ type: fc.constant('flow.node.error' as const), toolCallId: arbNodePass, toolName: arbNodeName, error: fc.record({ code: fc.constant('LOUSHO_FLOW_NODE_FAILED'), message: arbText }) }),
+  fc.record({ type: fc.constant('flow.branch' as const), toolCallId: arbNodePass, toolName: arbNodeName, branch: fc.option(arbNodeName, { nil: null }) }),
 ) as fc.Arbitrary<UnsequencedStreamEvent>;
 
 /** Numbers events the way a session does: seq 1, 2, 3... */
@@ -137,6 +154,7 @@ export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
     input: arbText,
     steps: fc.array(
       fc.record({
+        compacted: fc.boolean(),
         reasoning: fc.array(arbDelta, { maxLength: 2 }),
         text: fc.array(arbDelta, { maxLength: 5 }),
         tools: fc.array(
@@ -164,6 +182,8 @@ export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
       for (const step of steps) {
         stepNo++;
         out.push({ type: 'step.start', step: stepNo });
+        // The loop compacts before a model call: right after the step starts.
+        if (step.compacted) out.push({ type: 'compaction.start', step: stepNo, tokens: 3900, contextWindow: 4000 }, { type: 'compaction.done', step: stepNo, tokensBefore: 3900, tokensAfter: 1200, pruned: 3, summarized: 0 });
         for (const delta of step.reasoning) out.push({ type: 'reasoning.delta', step: stepNo, delta });
         for (const delta of step.text) out.push({ type: 'text.delta', step: stepNo, delta });
         const ids = step.tools.map(() => `call_${turn}_${++call}`);
@@ -196,6 +216,52 @@ export const arbRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
       if (end === 'error') out.push({ type: 'error', error: { code: 'LOUSHO_PROVIDER_ERROR', message: 'boom' } });
       else out.push({ type: 'run.done', finishReason: end as 'stop', usage, text: '', steps: stepNo });
     }
+    return sequence(out);
+  });
+
+/**
+ * A realistic flow run (what `@lousho/flows` streams): nodes start and end (done or failed), agent
+ * nodes nest their agent's events, a oneOf says its branch, an approval node may pause the run and
+ * be decided in a continuation; the run ends with `run.done` or `error`.
+ */
+export const arbFlowRunEvents: fc.Arbitrary<AgentStreamEvent[]> = fc
+  .record({
+    nodes: fc.array(
+      fc.record({ kind: fc.constantFrom('agent', 'step', 'oneOf', 'approval'), text: fc.array(arbDelta, { maxLength: 3 }), outcome: fc.constantFrom('done', 'error'), approved: fc.boolean(), result: arbJson }),
+      { minLength: 1, maxLength: 5 },
+    ),
+    end: fc.constantFrom('stop', 'aborted'),
+  })
+  .map(({ nodes, end }) => {
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 1, completionTokens: 1 };
+    const out: UnsequencedStreamEvent[] = [{ type: 'run.start', model: 'flow:f' }, { type: 'user.message', message: { role: 'user', content: 'go' } }];
+    let failed = false;
+    for (const [i, node] of nodes.entries()) {
+      const toolCallId = `n${i}`;
+      const toolName = `n${i}`;
+      out.push({ type: 'flow.node.start', toolCallId, toolName, displayName: `Node ${i}`, kind: node.kind });
+      if (node.kind === 'agent') {
+        out.push({ type: 'flow.node.event', toolCallId, event: { type: 'run.start', model: 'm' } }, { type: 'flow.node.event', toolCallId, event: { type: 'step.start', step: 1 } });
+        for (const delta of node.text) out.push({ type: 'flow.node.event', toolCallId, event: { type: 'text.delta', step: 1, delta } });
+        out.push({ type: 'flow.node.event', toolCallId, event: { type: 'run.done', finishReason: 'stop', usage, text: node.text.join(''), steps: 1 } });
+      }
+      if (node.kind === 'oneOf') out.push({ type: 'flow.branch', toolCallId, toolName, branch: `n${i + 1}` });
+      if (node.kind === 'approval') {
+        const approvalId = `appr_${i}`;
+        out.push({ type: 'approval.requested', approval: { approvalId, toolCallId, toolName, displayName: `Node ${i}`, args: null, kind: 'tool' } });
+        out.push({ type: 'run.done', finishReason: 'awaiting-approval', usage, text: '', steps: i, approvalId });
+        out.push({ type: 'run.start', model: 'flow:f', continuation: true }, { type: 'approval.resolved', approvalId, toolCallId, approved: node.approved });
+        out.push({ type: 'flow.node.done', toolCallId, toolName, result: { approved: node.approved } });
+        continue;
+      }
+      if (node.outcome === 'error') {
+        out.push({ type: 'flow.node.error', toolCallId, toolName, error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: 'boom' } }, { type: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: 'boom' } });
+        failed = true;
+        break;
+      }
+      out.push({ type: 'flow.node.done', toolCallId, toolName, result: node.result });
+    }
+    if (!failed) out.push({ type: 'run.done', finishReason: end as 'stop', usage, text: '', steps: nodes.length });
     return sequence(out);
   });
 

@@ -183,6 +183,20 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       expect(stored).toMatchObject({ leased: false, run: { runId: 'run_2', runStart: 3, state: 'done', stepUsage: [], seq: 42, finishReason: 'stop' } });
       expect(stored!.messages).toHaveLength(4);
     });
+
+    it('refuses a first checkpoint without the run start (LOUSHO_CHECKPOINT_INVALID) and writes nothing', async () => {
+      const store = await open();
+      await store.checkpoints.acquire('s', 'h');
+      await expect(Promise.resolve().then(() => store.checkpoints.save('s', write('h', 0, [msg('user', 'a')])))).rejects.toMatchObject({
+        code: 'LOUSHO_CHECKPOINT_INVALID',
+        message: expect.stringContaining("session 's'"),
+        hint: expect.stringContaining('run.start'),
+      });
+      expect((await store.checkpoints.load('s'))?.messages ?? []).toEqual([]);
+      // The same session takes a proper first checkpoint afterwards.
+      await store.checkpoints.save('s', write('h', 0, [msg('user', 'a')], { start }));
+      expect((await store.checkpoints.load('s'))!.messages).toEqual([msg('user', 'a')]);
+    });
   });
 
   describe(`${name}: approvals`, () => {

@@ -2,10 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AgentStreamEvent } from '../../src/events/types.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState, type UIMessage, type UIPart } from '../../src/ui-state/index.js';
-import { arbEvents, arbRunEvents } from '../protocol/arbitraries.js';
+import { arbEvents, arbFlowRunEvents, arbRunEvents } from '../protocol/arbitraries.js';
 import { reduceAll, toolParts } from './helpers.js';
 
-const arbAnyEvents = fc.oneof(arbRunEvents, arbEvents);
+const arbAnyEvents = fc.oneof(arbRunEvents, arbEvents, arbFlowRunEvents);
 
 /** Every state along the way, starting with the initial one. */
 function states(events: readonly AgentStreamEvent[]): AgentUIState[] {
@@ -124,6 +124,30 @@ describe('reduceAgentEvents (properties)', () => {
         expect(state.status).toBe(expected);
         expect(state.pendingApproval).toBeNull();
         expect(state.lastSeq).toBe(last.seq);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('in realistic flow runs, every node is one part that ends settled, with its agent run nested', () => {
+    fc.assert(
+      fc.property(arbFlowRunEvents, (events) => {
+        const state = reduceAll(events);
+        const started = events.filter((event) => event.type === 'flow.node.start');
+        const parts = state.messages.flatMap((message) => message.parts).filter((part) => part.type === 'flow-node');
+        expect(parts.map((part) => part.toolCallId)).toEqual(started.map((event) => event.toolCallId));
+        for (const part of parts) {
+          expect(['done', 'error', 'cancelled', 'rejected']).toContain(part.state);
+          const streamed = events
+            .filter((event) => event.type === 'flow.node.event' && event.toolCallId === part.toolCallId && event.event.type === 'text.delta')
+            .map((event) => (event as unknown as { event: { delta: string } }).event.delta)
+            .join('');
+          if (part.kind === 'agent') expect(part.run?.messages.flatMap((m) => m.parts).map((p) => (p.type === 'text' ? p.text : '')).join('')).toBe(streamed);
+        }
+        // Nothing of a flow run is shown as plain text of the reply.
+        const replies = state.messages.filter((message) => message.role === 'assistant');
+        expect(replies.flatMap((message) => message.parts).filter((part) => part.type === 'text')).toEqual([]);
+        expect(state.pendingApproval).toBeNull();
       }),
       { numRuns: 300 },
     );

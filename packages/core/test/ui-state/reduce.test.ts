@@ -220,6 +220,15 @@ describe('reduceAgentEvents: rules', () => {
     expect(reduceAgentEvents(state, unknown)).toBe(state);
   });
 
+  it('a compaction.done is a divider part of its own: exactly { type: compaction }, never joined, a second one a second divider', () => {
+    const done = (seq: number) => ({ type: 'compaction.done', seq, runId: 'run_1', step: 2, tokensBefore: 3900, tokensAfter: 1200, pruned: 3, summarized: 0 }) as const;
+    const next = reduceAll([{ type: 'step.start', seq: 6, runId: 'run_1', step: 2 }, done(7), done(8), { type: 'text.delta', seq: 9, runId: 'run_1', step: 2, delta: 'Hi' }], state);
+    const parts = next.messages.at(-1)!.parts;
+    expect(parts.slice(1)).toStrictEqual([{ type: 'compaction' }, { type: 'compaction' }, { type: 'text', text: 'Hi' }]);
+    // The same after JSON (no key holding undefined or NaN).
+    expect(JSON.parse(JSON.stringify(parts))).toStrictEqual(parts);
+  });
+
   it('ignores an event whose seq was already applied (same state object, no duplicated text)', () => {
     for (const event of events.slice(0, 5)) expect(reduceAgentEvents(state, event)).toBe(state);
     const replayed = reduceAll(events.slice(0, 5), state);
@@ -319,6 +328,96 @@ describe('reduceAgentEvents: long transcripts', () => {
     expect(a.messages[200]!.parts).toEqual([{ type: 'text', text: 'A' }]);
     expect(b.messages[200]!.parts).toEqual([{ type: 'text', text: 'B' }]);
     expect(base.messages).toHaveLength(200);
+  });
+});
+
+describe('flow events', () => {
+  const flowParts = (state: AgentUIState) => state.messages.flatMap((message) => message.parts).filter((part) => part.type === 'flow-node');
+  const start = (toolCallId: string, kind: string) => ({ type: 'flow.node.start' as const, toolCallId, toolName: toolCallId.split('#')[0]!, displayName: toolCallId.toUpperCase(), kind });
+
+  it('each node pass is one part in the reply: running, then done with its output; a oneOf part carries the branch it took', () => {
+    const state = reduceAll(
+      numbered([
+        { type: 'run.start', model: 'flow:triage' },
+        { type: 'user.message', message: { role: 'user', content: 'refund please' } },
+        start('classify', 'agent'),
+        { type: 'flow.node.done', toolCallId: 'classify', toolName: 'classify', result: 'refund' },
+        start('route', 'oneOf'),
+        { type: 'flow.branch', toolCallId: 'route', toolName: 'route', branch: 'refund' },
+        { type: 'flow.node.done', toolCallId: 'route', toolName: 'route', result: 'refund' },
+        start('refund', 'agent'),
+      ]),
+    );
+    expect(state.status).toBe('streaming');
+    expect(state.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(flowParts(state)).toEqual([
+      { type: 'flow-node', toolCallId: 'classify', toolName: 'classify', displayName: 'CLASSIFY', kind: 'agent', state: 'done', result: 'refund' },
+      { type: 'flow-node', toolCallId: 'route', toolName: 'route', displayName: 'ROUTE', kind: 'oneOf', state: 'done', result: 'refund' },
+      { type: 'flow-node', toolCallId: 'refund', toolName: 'refund', displayName: 'REFUND', kind: 'agent', state: 'running' },
+    ]);
+  });
+
+  it("an agent node's nested events build its own run state in the part", () => {
+    const state = reduceAll(
+      numbered([
+        { type: 'run.start', model: 'flow:f' },
+        start('draft', 'agent'),
+        { type: 'flow.node.event', toolCallId: 'draft', event: { type: 'run.start', model: 'm' } },
+        { type: 'flow.node.event', toolCallId: 'draft', event: { type: 'user.message', message: { role: 'user', content: 'Write it' } } },
+        { type: 'flow.node.event', toolCallId: 'draft', event: { type: 'text.delta', step: 1, delta: 'Dear ' } },
+        { type: 'flow.node.event', toolCallId: 'draft', event: { type: 'text.delta', step: 1, delta: 'Ada' } },
+      ]),
+    );
+    const [draft] = flowParts(state);
+    expect(draft!.run).toMatchObject({ status: 'streaming', messages: [{ role: 'user' }, { role: 'assistant', parts: [{ type: 'text', text: 'Dear Ada' }] }] });
+    // The flow's own reply has no text: the agent's words stay in the node's part.
+    expect(state.messages[0]!.parts).toEqual([draft]);
+  });
+
+  it('an approval node pauses on its part; the decision and a stop reach node parts like tool parts', () => {
+    const approval = { approvalId: 'appr_1', toolCallId: 'review', toolName: 'review', displayName: 'Send it?', args: 'Dear Ada', kind: 'tool' as const };
+    let state = reduceAll(
+      numbered([
+        { type: 'run.start', model: 'flow:f' },
+        start('review', 'approval'),
+        { type: 'approval.requested', approval },
+        { type: 'run.done', finishReason: 'awaiting-approval', usage: usage(0, 0), text: '', steps: 1, approvalId: 'appr_1' },
+      ]),
+    );
+    expect(state.pendingApproval).toEqual(approval);
+    expect(flowParts(state)).toEqual([expect.objectContaining({ toolCallId: 'review', state: 'awaiting-approval', args: 'Dear Ada', approval: { approvalId: 'appr_1', kind: 'tool' } })]);
+    state = reduceAll(
+      numbered(
+        [
+          { type: 'run.start', model: 'flow:f', continuation: true },
+          { type: 'approval.resolved', approvalId: 'appr_1', toolCallId: 'review', approved: true },
+          { type: 'flow.node.done', toolCallId: 'review', toolName: 'review', result: { approved: true } },
+          start('send', 'step'),
+          { type: 'run.done', finishReason: 'aborted', usage: usage(0, 0), text: '', steps: 2 },
+        ],
+        'run_1',
+        state.lastSeq,
+      ),
+      state,
+    );
+    expect(flowParts(state).map((part) => [part.toolCallId, part.state])).toEqual([
+      ['review', 'done'],
+      ['send', 'cancelled'],
+    ]);
+    expect(state.status).toBe('aborted');
+  });
+
+  it('a failed node shows its error', () => {
+    const state = reduceAll(
+      numbered([
+        { type: 'run.start', model: 'flow:f' },
+        start('parse', 'step'),
+        { type: 'flow.node.error', toolCallId: 'parse', toolName: 'parse', error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: "Node 'parse' failed: boom" } },
+        { type: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: "Node 'parse' failed: boom" } },
+      ]),
+    );
+    expect(flowParts(state)).toEqual([expect.objectContaining({ state: 'error', error: { code: 'LOUSHO_FLOW_NODE_FAILED', message: "Node 'parse' failed: boom" } })]);
+    expect(state.status).toBe('error');
   });
 });
 

@@ -8,6 +8,7 @@ import { cloneJson, hasOwn, isJsonObject, jsonEqual, type JsonObject } from './j
  * schema is ambiguous or broken the conversion is permissive (`z.any()`), and it never throws.
  */
 
+/** Options of `jsonSchemaToZod()`. */
 export interface JsonSchemaToZodOptions {
   /**
    * Most zod schemas one conversion builds (each `$ref` expansion counts its own). Past it the rest

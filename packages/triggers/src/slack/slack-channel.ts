@@ -5,6 +5,7 @@ import { personMessage, SeenEvents, threadOf } from './events.js';
 import { checkSlackSignature } from './verify.js';
 import { SlackWebApi } from './web-api.js';
 
+/** Options of `slackChannel()`: the signing secret that verifies requests and the bot token that posts replies. */
 export interface SlackChannelOptions {
   /** Verifies every request (required: the endpoint is public). */
   signingSecret: string;
@@ -16,6 +17,7 @@ export interface SlackChannelOptions {
   path?: string;
   /** Default `https://slack.com/api`. */
   apiUrl?: string;
+  /** The `fetch` that calls Slack's Web API (the global one by default); pass your own to add a proxy or to test. */
   fetch?: typeof fetch;
   logger?: TriggerLogger;
 }

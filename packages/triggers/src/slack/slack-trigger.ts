@@ -9,12 +9,14 @@ export interface SlackTriggerOptions extends TriggerOptions {
   signingSecret?: string | undefined;
 }
 
+/** A raw Slack Events API request, as `handleRequest()` takes it: the headers and the exact body bytes (the signature covers them). */
 export interface SlackRequest {
   headers: SlackHeaders;
   /** The body exactly as received. */
   rawBody: string | Uint8Array;
 }
 
+/** What to answer Slack: a status and a JSON body. */
 export interface SlackResponse {
   status: number;
   body: unknown;

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
+/** What `verifySlackSignature()` checks: the signing secret, the two Slack headers and the raw body. */
 export interface VerifySlackSignatureOptions {
   /** Your app's signing secret (Basic Information → App Credentials). */
   signingSecret: string;

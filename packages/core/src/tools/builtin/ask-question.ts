@@ -3,11 +3,13 @@ import { ERROR_CODES, SDKError } from '../../errors.js';
 import { defineTool } from '../define-tool.js';
 import type { DefinedTool } from '../types.js';
 
+/** What the model sends to `ask_question`: the question, and optional answers to choose from. */
 export interface AskQuestionArgs {
   question: string;
   options?: string[] | undefined;
 }
 
+/** Options of `askQuestionTool()`. */
 export interface AskQuestionOptions {
   /** Replaces the description the model reads (e.g. to say when asking is welcome). */
   description?: string;
@@ -18,6 +20,7 @@ export interface AskQuestionOptions {
 /** `ask_question`: the user's answer (the text given to `approvals.answer()`) becomes the result. */
 export type AskQuestionTool = DefinedTool<'ask_question', AskQuestionArgs, string>;
 
+/** The code of the error an `ask_question` call resumed without an answer gets (`ERROR_CODES.LOUSHO_QUESTION_NOT_ANSWERED`). */
 export const QUESTION_NOT_ANSWERED = ERROR_CODES.LOUSHO_QUESTION_NOT_ANSWERED;
 
 /** `ask_question` was executed directly instead of pausing the run for the user's answer. */

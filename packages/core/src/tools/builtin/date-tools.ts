@@ -33,6 +33,7 @@ export interface ZonedDateTime {
   utcOffset: string;
 }
 
+/** What `current_date` returns. */
 export interface CurrentDateResult {
   /** ISO 8601 in UTC, e.g. `2024-03-10T13:30:00.000Z`. */
   iso: string;
@@ -117,6 +118,7 @@ function parseDateInput(text: string): ParsedDateInput | undefined {
   return { year, month, day, instant };
 }
 
+/** What `day_name` returns. */
 export interface DayNameResult {
   /** The calendar date the answer is for, `YYYY-MM-DD`. */
   date: string;

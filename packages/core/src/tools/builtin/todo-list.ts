@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
 
+/** A todo item's state; at most one item is `in_progress` at a time. */
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';
 
 export const TODO_STATUSES: readonly TodoStatus[] = ['pending', 'in_progress', 'completed'];
@@ -19,6 +20,7 @@ export interface TodoDraft {
   status: TodoStatus;
 }
 
+/** How many items are in each state. */
 export interface TodoCounts {
   total: number;
   pending: number;
@@ -26,6 +28,7 @@ export interface TodoCounts {
   completed: number;
 }
 
+/** The code of the error a `todo_write` with an invalid list gets (`ERROR_CODES.LOUSHO_INVALID_TODO_LIST`). */
 export const INVALID_TODO_LIST = ERROR_CODES.LOUSHO_INVALID_TODO_LIST;
 
 /** The list a `todo_write` call sent breaks a rule; the model receives the message and can retry. */

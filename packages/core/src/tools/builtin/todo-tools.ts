@@ -15,10 +15,13 @@ import {
 
 /** Where the todo list is kept. Both methods may be sync or async. */
 export interface TodoStore {
+  /** The current list (empty before the first write). */
   get(): TodoItem[] | Promise<TodoItem[]>;
+  /** Replaces the list after a valid `todo_write`. */
   set(list: TodoItem[]): void | Promise<void>;
 }
 
+/** Options of `createTodoTools()`: where the list lives and who hears of changes. */
 export interface TodoToolsOptions {
   /** Keeps the list somewhere else (a database, a session). Default: in memory, per `createTodoTools()` call. */
   store?: TodoStore;
@@ -35,13 +38,17 @@ export interface TodoListResult {
   counts: TodoCounts;
 }
 
+/** What the model sends to `todo_write`: the whole list, replacing the previous one. */
 export interface TodoWriteArgs {
   todos: { id?: string | undefined; content: string; status: TodoStatus }[];
 }
 
+/** The `todo_write` tool: replaces the list and returns it with counts. */
 export type TodoWriteTool = DefinedTool<'todo_write', TodoWriteArgs, TodoListResult>;
+/** The `todo_read` tool: returns the list with counts. */
 export type TodoReadTool = DefinedTool<'todo_read', Record<string, never>, TodoListResult>;
 
+/** What `createTodoTools()` returns: the two tools for `createAgent({ tools })` and a way to read the list. */
 export interface TodoTools {
   /** `[todo_write, todo_read]`, ready for `createAgent({ tools })`. */
   tools: [TodoWriteTool, TodoReadTool];

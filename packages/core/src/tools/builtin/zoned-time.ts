@@ -1,5 +1,6 @@
 export const DAY_NAMES = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 
+/** A weekday's English name, `Monday` to `Sunday`. */
 export type DayName = (typeof DAY_NAMES)[number];
 
 /** The wall-clock reading of an instant in one time zone. */

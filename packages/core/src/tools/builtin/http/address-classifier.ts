@@ -15,6 +15,7 @@ import ipaddr from 'ipaddr.js';
  */
 export type AddressCategory = 'public' | 'loopback' | 'private' | 'link-local' | 'metadata' | 'special';
 
+/** What an IP address is (public, private, loopback, link-local, ...), as the SSRF policy sees it. */
 export interface AddressClassification {
   /** The address in its canonical text form. */
   address: string;

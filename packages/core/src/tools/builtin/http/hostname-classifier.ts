@@ -1,6 +1,7 @@
 import { ERROR_CODES, SDKError } from '../../../errors.js';
 import type { AddressCategory } from './address-classifier.js';
 
+/** Why a host name is refused before any lookup (`localhost`, `.internal`, a metadata host, ...). */
 export interface HostnameClassification {
   category: Exclude<AddressCategory, 'public' | 'special'>;
   reason: string;

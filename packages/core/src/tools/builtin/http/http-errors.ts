@@ -25,6 +25,7 @@ export const HTTP_TOOL_ERROR_CODES = {
   UNSUPPORTED_RUNTIME: ERROR_CODES.LOUSHO_HTTP_UNSUPPORTED_RUNTIME,
 } as const;
 
+/** The codes of the `http` tool's errors (`LOUSHO_HTTP_...`). */
 export type HttpToolErrorCode = (typeof HTTP_TOOL_ERROR_CODES)[keyof typeof HTTP_TOOL_ERROR_CODES];
 
 /**

@@ -9,9 +9,12 @@ import { createNetworkPolicy, type NetworkAccessOptions, type NetworkPolicy } fr
 import { DEFAULT_RESPONSE_HEADERS, decodeBody, isTextContent, pickHeaders } from './response-format.js';
 import type { HostResolver, HttpTransport, HttpTransportResponse } from './transport.js';
 
+/** The methods the `http` tool accepts. */
 export const HTTP_METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+/** One of `HTTP_METHODS`. */
 export type HttpMethod = (typeof HTTP_METHODS)[number];
 
+/** What the model sends to the `http` tool. */
 export interface HttpToolArgs {
   method: HttpMethod;
   url: string;
@@ -19,6 +22,7 @@ export interface HttpToolArgs {
   body?: string | Record<string, unknown> | unknown[] | undefined;
 }
 
+/** What the `http` tool returns: the final URL, the status, the headers and the body (`truncated` when cut at the size limit). */
 export interface HttpToolResult {
   /** The URL that answered (after redirects). */
   url: string;
@@ -38,6 +42,7 @@ export interface HttpToolResult {
   note?: string;
 }
 
+/** The `http` tool, as `createHttpTool()` returns it. */
 export type HttpTool = DefinedTool<string, HttpToolArgs, HttpToolResult>;
 
 export interface HttpToolOptions extends NetworkAccessOptions {

@@ -40,6 +40,7 @@ export interface NetworkPolicy {
   checkResolvedAddress(hostname: string, address: string): void;
 }
 
+/** The SSRF policy the `http` tool applies (private, loopback and metadata addresses refused unless allowed); use it to check URLs the same way in your own tools. */
 export function createNetworkPolicy(options: NetworkAccessOptions = {}): NetworkPolicy {
   const trustedHosts = (options.allowedHosts ?? []).map(compileHostMatcher);
   const allowedAddresses = (options.allowedAddresses ?? []).map(compileAddressMatcher);

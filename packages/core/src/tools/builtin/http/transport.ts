@@ -15,6 +15,7 @@ export interface HttpTransportRequest {
   checkResolvedAddress(hostname: string, address: string): void;
 }
 
+/** A response as the `http` tool's transport hands it over: status, headers and a body stream. */
 export interface HttpTransportResponse {
   status: number;
   statusText: string;

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { defineTool } from '../tools/define-tool.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import type { Skill } from './define-skill.js';
+
+/** The name of the tool through which the model reads skills. */
+export const LOAD_SKILL_TOOL = 'load_skill';
+
+/** A skill file larger than this is cut (the model is told so): a skill must not flood the context. */
+const MAX_FILE_CHARS = 100_000;
+
+/**
+ * What the `load_skill` tool answers the model: a skill's instructions with the list of its other
+ * files, or (with `file`) the text of one of them, `truncated` when it was cut to fit.
+ */
+export type LoadSkillResult =
+  | { skill: string; content: string; files: readonly string[] }
+  | { skill: string; file: string; content: string; truncated?: true };
+
+/**
+ * `load_skill({ name, file? })`: the skill's instructions and the list of its other files, or the
+ * text of one of those files. Names are an enum of the skills given, so a wrong name is an argument
+ * error the model can correct.
+ */
+export function loadSkillTool(skills: readonly Skill[]): ToolDescriptor {
+  const byName = new Map(skills.map((skill) => [skill.name, skill]));
+  const names = skills.map((skill) => skill.name) as [string, ...string[]];
+  return defineTool({
+    name: LOAD_SKILL_TOOL,
+    displayName: 'Load a skill',
+    description:
+      'Load the full instructions of one of your skills (listed in the system prompt) before doing a task it covers. ' +
+      'Pass `file` to read one of the files the skill lists instead.',
+    input: z.object({
+      name: z.enum(names).describe('The skill to load.'),
+      file: z.string().min(1).max(500).optional().describe("One of the skill's files, as listed when the skill was loaded."),
+    }),
+    execute: async ({ name, file }): Promise<LoadSkillResult> => {
+      const skill = byName.get(name)!;
+      if (file === undefined) return { skill: name, content: skill.content, files: skill.files };
+      const text = await skill.readFile(file);
+      return text.length > MAX_FILE_CHARS
+        ? { skill: name, file, content: `${text.slice(0, MAX_FILE_CHARS)}\n[truncated: the file has ${text.length} characters]`, truncated: true }
+        : { skill: name, file, content: text };
+    },
+  }) as ToolDescriptor;
+}
+
+/** The system prompt's list of skills: names and descriptions only. */
+export function skillsSection(skills: readonly Skill[]): string {
+  const lines = skills.map((skill) => `- ${skill.name}: ${skill.description.replace(/\s+/g, ' ').trim()}`);
+  return [
+    '## Skills',
+    `You have skills: instructions for particular kinds of task. When a task matches a skill's description, call ${LOAD_SKILL_TOOL} with its name first and follow what it says.`,
+    ...lines,
+  ].join('\n');
+}

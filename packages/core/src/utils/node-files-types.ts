@@ -1,0 +1,13 @@
+// The shape of `#node-files`, for TypeScript: the Node module (`node/node-files.ts`) and the
+// browser stand-in (`node-files-unavailable.ts`) both have it. Type-checking code that imports
+// `#node-files` sees this file (package.json "imports", `types`), so a project without Node's types
+// (a browser package built from core's source) never reaches `node:fs`.
+import type { Skill } from '../skills/define-skill.js';
+import type { AgentSpec } from '../spec/schema.js';
+import type { StorageService } from '../storage/storage-service.js';
+
+export declare const available: boolean;
+export declare function readSkillsFolder(dir: string): Promise<Skill[]>;
+export declare function readSpecFile(path: string): Promise<AgentSpec>;
+export declare function readTextFile(path: string): Promise<string>;
+export declare const FileStorageService: new (options: { dir: string }) => StorageService;

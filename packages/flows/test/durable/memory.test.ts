@@ -1,0 +1,4 @@
+import { durableSuite } from './suite.js';
+import { memoryKind } from './fixtures.js';
+
+durableSuite(memoryKind);

@@ -1,0 +1,13 @@
+import { defineProject } from 'vitest/config';
+
+export default defineProject({
+  resolve: { conditions: ['@lousho/source'] },
+  ssr: { resolve: { conditions: ['@lousho/source'] } },
+  test: {
+    name: 'flows',
+    include: ['test/**/*.test.ts'],
+    // The PostgreSQL tests use the database core's tests set up (DATABASE_URL, or a throwaway cluster).
+    globalSetup: ['../core/test/postgres/global-setup.ts'],
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
+  },
+});
