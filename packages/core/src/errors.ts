@@ -309,12 +309,12 @@ export class SDKError extends Error {
     // The options go to Error whole: it takes `cause` when there is one and ignores the rest.
     super(message, options);
     // (The URL is `ERRORS_DOCS_URL`'s, written out: a few bytes fewer in every page.)
-    Object.assign(this, options, { code, hint: options?.hint ?? '', docs: options?.docs ?? `https://lousho.com/errors#${code.toLowerCase().replace(/_/g, '-')}` });
+    Object.assign(this, options, { name: 'SDKError', code, hint: options?.hint ?? '', docs: options?.docs ?? `https://lousho.com/errors#${code.toLowerCase().replace(/_/g, '-')}` });
   }
 
   static {
     // On the prototype, so every instance (of any copy of the package) carries it for `is()`.
-    Object.assign(this.prototype, { name: 'SDKError', [SDK_ERROR_BRAND]: true });
+    (this.prototype as unknown as Record<symbol, boolean>)[SDK_ERROR_BRAND] = true;
   }
 
   /** `instanceof` that also recognises errors made by another copy of the package. */

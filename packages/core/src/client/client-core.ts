@@ -172,7 +172,7 @@ export function createClientCore(
     // taken like a gap once that has loaded (`nesting`): the session is re-read, as the server built it.
     if (
       ((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1 ||
-      (event.subagent && reduce == reduceEvent && ((nesting = import('../ui-state/subagents.js').then((m) => (reduce = m.reduceAgentEvents))), 1))
+      (event.subagent && reduce == reduceEvent && ((nesting = import('../ui-state/subagents.js').then((m) => (reduce = m.default))), 1))
     )
       throw { code: 'LOUSHO_STREAM_GAP' };
     seen = seq;

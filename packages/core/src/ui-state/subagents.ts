@@ -92,3 +92,7 @@ function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentR
   }
   return undefined;
 }
+
+// The default export too: what the client's import() of this module reads (`default`, a property
+// name that the minifier cannot shorten but that is shorter than the function's own).
+export { reduceAgentEvents as default };
