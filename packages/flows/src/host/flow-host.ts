@@ -445,6 +445,9 @@ export class FlowHost<I, O> {
         if (opening.userMessage) emit({ type: 'user.message', message: opening.userMessage });
         // Nodes the checkpoint has as finished whose end a dead leg never logged: ended now (they do not run again).
         if (!opening.fresh) for (const event of unloggedEnds(session.log, runId, records)) emit(event);
+        // Passes a dead leg left running run again from scratch: what their card showed of that
+        // attempt (an agent's messages) is dropped first, so the card shows the rerun once.
+        if (!opening.fresh) for (const event of abandonedAttempts(session.log, runId, records)) emit(event);
 
         const cp = checkpointer;
         const outcome = await runLeg({
@@ -645,6 +648,26 @@ function unloggedEnds(log: readonly AgentStreamEvent[], runId: string, records: 
     if (started.has(toolCallId) && !ended.has(toolCallId)) ends.push({ type: 'flow.node.done', toolCallId, toolName: record.toolName, result: record.result });
   }
   return ends;
+}
+
+/**
+ * For each pass of the run that the log shows started, with nested events, but never ended and
+ * that the checkpoint does not have as finished (a dead leg was running it, so it runs again): a
+ * nested `run.interrupted` that covers nothing of that attempt. A UI card keeps the pass's part
+ * (its state, its place) and drops the attempt's nested messages, as an agent's UI does with what
+ * an interrupted leg showed past its checkpoint; the rerun's events then fill it once.
+ */
+function abandonedAttempts(log: readonly AgentStreamEvent[], runId: string, records: readonly NodeRecord[]): FlowEventBody[] {
+  const finished = new Set(records.map((record) => `${runId}:${record.toolCallId}`));
+  const shown = new Set<string>();
+  for (const event of log) {
+    if (event.runId !== runId) continue;
+    if (event.type === 'flow.node.event') shown.add(event.toolCallId);
+    else if (event.type === 'flow.node.done' || event.type === 'flow.node.error') shown.delete(event.toolCallId);
+  }
+  return [...shown]
+    .filter((toolCallId) => !finished.has(toolCallId))
+    .map((toolCallId) => ({ type: 'flow.node.event', toolCallId, event: { type: 'run.interrupted', finishReason: 'interrupted', usage: null, messages: 0, parts: 0 } }));
 }
 
 /** The user message's content: what was sent (text or content parts), else the input's text. */
