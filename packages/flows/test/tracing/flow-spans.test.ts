@@ -41,9 +41,8 @@ function deskFlow(sends: RunOptions[] = []) {
   const flow = FlowBuilder.create<{ message: string; order: number }>('desk')
     .agent('classify', { agent: namedAgent('classifier', 'research', sends), input: 'Classify: {{input.message}}' })
     .oneOf('route', { branches: [{ when: "classify === 'research'", then: 'research' }], otherwise: 'answer' })
-    .parallel(
-      'research',
-      {
+    .parallel('research', {
+        after: 'route',
         branches: {
           web: { agent: namedAgent('researcher', 'Otters hold hands.', sends), input: 'Look up {{input.message}}' },
           notes: {
@@ -54,9 +53,7 @@ function deskFlow(sends: RunOptions[] = []) {
           },
           order: { tool: lookupOrder, args: { orderId: '{{input.order}}' } },
         },
-      },
-      { after: 'route' },
-    )
+      })
     .step('answer', () => 'a plain answer', { after: 'route' })
     .step('summary', (vars) => `${String(vars.research?.web ?? vars.answer)} (${String(vars.research?.notes ?? '')})`, { after: { any: ['research', 'answer'] } })
     .build();
