@@ -275,9 +275,9 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 /** Where the error reference lives; each code has an anchor there. */
 export const ERRORS_DOCS_URL = 'https://lousho.com/errors';
 
-/** The docs anchor of a code: `LOUSHO_DUPLICATE_TOOL` → `https://lousho.com/errors#lousho-duplicate-tool` (what an `SDKError` with that code links to). */
+/** The docs anchor of a code: `LOUSHO_DUPLICATE_TOOL` → `https://lousho.com/errors#lousho-duplicate-tool`. */
 export function errorDocsUrl(code: string): string {
-  return new SDKError(code, '').docs;
+  return `${ERRORS_DOCS_URL}#${code.toLowerCase().replace(/_/g, '-')}`;
 }
 
 /** The optional parts of an `SDKError`: a hint, a docs link (derived from the code by default) and the cause. */
@@ -293,33 +293,27 @@ export interface SDKErrorOptions {
 // A registry-wide brand, so two copies of the package (a bundled one and a linked one) still agree.
 const SDK_ERROR_BRAND = Symbol.for('lousho.sdkError');
 
-/**
- * Base class of the SDK's errors: a stable `code`, a `hint` and a `docs` link. Every error the
- * package throws or reports extends it, the browser client's too (`AgentClientError`,
- * `EventStreamError`), so it is written for the page's bundle: no more than it needs.
- */
+/** Base class of the SDK's errors: a stable `code`, a `hint` and a `docs` link. */
 export class SDKError extends Error {
-  declare readonly code: string;
-  /** How to fix it, in one sentence (empty when the message says enough). */
-  declare readonly hint: string;
-  /** The code's entry in the error reference, unless another page was given. */
-  declare readonly docs: string;
+  readonly code: string;
+  readonly hint: string;
+  readonly docs: string;
 
-  constructor(code: ErrorCode | (string & {}), message: string, options?: SDKErrorOptions) {
-    // The options go to Error whole: it takes `cause` when there is one and ignores the rest.
-    super(message, options);
-    // (The URL is `ERRORS_DOCS_URL`'s, written out: a few bytes fewer in every page.)
-    Object.assign(this, options, { name: 'SDKError', code, hint: options?.hint ?? '', docs: options?.docs ?? `https://lousho.com/errors#${code.toLowerCase().replace(/_/g, '-')}` });
-  }
-
-  static {
-    // On the prototype, so every instance (of any copy of the package) carries it for `is()`.
-    (this.prototype as unknown as Record<symbol, boolean>)[SDK_ERROR_BRAND] = true;
+  constructor(code: ErrorCode | (string & {}), message: string, options: SDKErrorOptions = {}) {
+    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
+    this.name = 'SDKError';
+    this.code = code;
+    this.hint = options.hint ?? '';
+    this.docs = options.docs ?? errorDocsUrl(code);
+    Object.defineProperty(this, SDK_ERROR_BRAND, { value: true });
   }
 
   /** `instanceof` that also recognises errors made by another copy of the package. */
   static is(value: unknown): value is SDKError {
-    return (value as Record<symbol, unknown> | null | undefined)?.[SDK_ERROR_BRAND] === true;
+    return (
+      value instanceof SDKError ||
+      (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SDK_ERROR_BRAND] === true)
+    );
   }
 }
 

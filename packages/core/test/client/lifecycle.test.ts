@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AgentClientError, createAgentClient, type AgentClient, type ClientAgent, type SessionIdStorage } from '../../src/client/index.js';
+import { createAgentClient, type AgentClient, type ClientAgent, type SessionIdStorage } from '../../src/client/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
-import { createAgent, SDKError } from '../../src/index.js';
+import { createAgent } from '../../src/index.js';
 import { memoryStore } from '../../src/stores/index.js';
 import { mockModel } from '../../src/testing/index.js';
 import { agentWith, emailCall, emailTool, plain, reduceAll, serve, slowTool, type TestServer } from '../http/helpers.js';
@@ -169,12 +169,6 @@ describe('client lifecycle', () => {
     expect(refused).toMatchObject({ ok: false, error: { code: 'LOUSHO_UNAUTHORIZED' } });
     expect(client.getSnapshot()).toMatchObject({ status: 'error', error: { code: 'LOUSHO_UNAUTHORIZED' } });
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'LOUSHO_UNAUTHORIZED', status: 401 }));
-    // What `onError` gets is an SDKError like any other the package throws: its code, its docs link, an empty hint.
-    const reported = onError.mock.calls[0]![0] as AgentClientError;
-    expect(reported).toBeInstanceOf(AgentClientError);
-    expect(reported).toBeInstanceOf(SDKError);
-    expect(SDKError.is(reported)).toBe(true);
-    expect(reported).toMatchObject({ name: 'AgentClientError', code: 'LOUSHO_UNAUTHORIZED', hint: '', docs: 'https://lousho.com/errors#lousho-unauthorized' });
     token = 'good';
     expect(await client.send('hi')).toMatchObject({ ok: true });
     expect(client.getSnapshot()).toMatchObject({ status: 'idle', error: null });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, ERRORS_DOCS_URL, errorDocsUrl } from '../../src/errors.js';
+import { ERROR_CODES, errorDocsUrl } from '../../src/errors.js';
 import { CLIENT_ERROR_CODES } from '../../src/client/errors.js';
 import { EVENT_STREAM_ERROR_CODES } from '../../src/protocol/errors.js';
 import { HTTP_TOOL_ERROR_CODES } from '../../src/tools/builtin/http/http-errors.js';
@@ -92,7 +92,7 @@ describe('docs/errors.md documents every code once', () => {
 
   it("each entry's anchor is the error's docs link, and it says what happened and what to do", () => {
     for (const { anchor, code, text } of entries) {
-      expect(errorDocsUrl(code), code).toBe(`${ERRORS_DOCS_URL}#${anchor}`);
+      expect(errorDocsUrl(code).endsWith(`#${anchor}`), code).toBe(true);
       const [happened, todo] = text.split('**What to do:**');
       expect(happened!.trim().length, `${code}: what happened`).toBeGreaterThan(20);
       expect(todo?.trim().length ?? 0, `${code}: what to do`).toBeGreaterThan(5);
