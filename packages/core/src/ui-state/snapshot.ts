@@ -67,7 +67,8 @@ export function adoptState(state: Partial<AgentUIState>): Snapshot {
   return new Snapshot(PersistentList.from(messages), open ? CURSOR_OPEN : 0, fields);
 }
 
-const INITIAL = Object.freeze(adoptState({}));
+/** The state before any event (what `initialAgentUIState()` returns); the client and reducer use it directly, which is smaller than a call. */
+export const INITIAL = Object.freeze(adoptState({})) as AgentUIState;
 
 /** The state before any event: no messages, `idle`. Always the same object. */
 export function initialAgentUIState<ToolPart extends AnyUIToolPart = UIToolPart>(): AgentUIState<ToolPart> {
