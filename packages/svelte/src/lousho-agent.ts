@@ -52,7 +52,10 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
   /** What each browser subscriber does on a change (also after a reset that leaves the client's state as it was). */
   const refreshers = new Set<() => void>();
 
+  // The client's actions as they are (one rest pattern: fewer bytes than naming them), then the store's own.
+  const { getSnapshot: _getSnapshot, subscribe: _subscribe, start: _start, destroy: _destroy, ...actions } = client;
   return {
+    ...actions,
     subscribe(run) {
       let shown = read();
       run(shown);
@@ -73,12 +76,6 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
     get sessionId() {
       return client.sessionId;
     },
-    send: client.send,
-    stop: client.stop,
-    resume: client.resume,
-    approve: client.approve,
-    reject: client.reject,
-    answer: client.answer,
     reset() {
       seeding = false;
       client.reset();

@@ -1,6 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { reduceEvent } from '../ui-state/reduce.js';
-import { initialAgentUIState } from '../ui-state/snapshot.js';
+import { INITIAL } from '../ui-state/snapshot.js';
 import type { AgentUIState } from '../ui-state/types.js';
 import { AgentClientError } from './errors.js';
 import { randomSessionId } from './ids.js';
@@ -61,7 +61,7 @@ export function createClientCore(
   const throttle = throttleMs < Infinity ? throttleMs : 0;
   const listeners = new Set<(state: AgentUIState) => void>();
 
-  let state = initialAgentUIState();
+  let state = INITIAL;
   /** The last sequence number received (ignored event types included): events must follow it without a gap. */
   let seen = 0;
   let sessionId = initialSessionId ?? stored('getItem') ?? undefined;
@@ -168,11 +168,12 @@ export function createClientCore(
     // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
     // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
     // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
-    // A sub-agent's event needs the reducer's nesting, which is loaded on demand: the first one is
-    // taken like a gap once that has loaded (`nesting`): the session is re-read, as the server built it.
+    // A sub-agent's event, or a flow's (its type is the only one that starts with `f`), needs the
+    // reducer's nesting, which is loaded on demand: the first one is taken like a gap once that has
+    // loaded (`nesting`): the session is re-read, as the server built it.
     if (
       ((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1 ||
-      (event.subagent && reduce == reduceEvent && ((nesting = import('../ui-state/subagents.js').then((m) => (reduce = m.reduceAgentEvents))), 1))
+      ((event.subagent || event.type[0] == 'f') && reduce == reduceEvent && ((nesting = import('../ui-state/subagents.js').then((m) => (reduce = m.default))), 1))
     )
       throw { code: 'LOUSHO_STREAM_GAP' };
     seen = seq;
@@ -418,7 +419,7 @@ export function createClientCore(
       seen = 0;
       stored('removeItem');
       started = Promise.resolve(); // a new session has nothing to restore
-      setState(initialAgentUIState());
+      setState(INITIAL);
     },
 
     // (Timers still due find nothing to do once the client is destroyed.)

@@ -2,8 +2,8 @@ import type { AgentStreamEvent } from '../events/types.js';
 import type { ToolErrorResult } from '../tools/types.js';
 import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, initialAgentUIState, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIFlowNodePart, UIToolApproval, UIToolPart } from './types.js';
+import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
+import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
@@ -14,7 +14,7 @@ export function reduceEvent<ToolPart extends AnyUIToolPart = UIToolPart>(
   state: AgentUIState<ToolPart> | undefined,
   event: AgentStreamEvent,
 ): AgentUIState<ToolPart> {
-  const current = adoptState((state ??= initialAgentUIState()));
+  const current = adoptState((state ??= INITIAL as AgentUIState<ToolPart>));
   const seq = event.seq;
   const known = typeof seq === 'number';
   return ((known && seq <= current.lastSeq ? state : apply(current, event, known ? seq : current.lastSeq)) ?? state) as AgentUIState as AgentUIState<ToolPart>;
@@ -28,7 +28,7 @@ type ToolDone = Extract<AgentStreamEvent, { type: 'tool.done' }>;
  * fields of a new part for the call), undefined when it changes nothing (or makes no part), null
  * when the event is of a type the reducer does not know.
  */
-function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined | null {
+export function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined | null {
   switch (event.type) {
     case 'tool.input.start':
       // A call that is already there stays as it is.
@@ -40,18 +40,10 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
       return { state: 'running', args: event.args };
     case 'tool.progress':
       return part && { progress: event.progress };
-    // A flow node's part (see `UIFlowNodePart`): made by its start; its end shares the tool cases.
-    case 'flow.node.start':
-      return { kind: event.kind, type: 'flow-node', state: 'running' };
-    case 'flow.node.event':
-      // The node's agent run, reduced into the part by this same reducer.
-      return part && { run: reduceEvent((part as unknown as UIFlowNodePart).run, event.event as unknown as AgentStreamEvent) };
     case 'tool.done':
-    case 'flow.node.done':
       // No `artifacts` key when there are none (a state must look the same after JSON).
       return { state: 'done', result: event.result, ...((event as ToolDone).artifacts && { artifacts: (event as ToolDone).artifacts }) };
     case 'tool.error':
-    case 'flow.node.error':
       return { state: toolStateForError((event.error as ToolErrorResult).kind), error: event.error as ToolErrorResult };
     case 'approval.requested': {
       const { approvalId, kind, question, args } = event.approval;
@@ -74,6 +66,15 @@ function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined
   }
   return null;
 }
+
+/**
+ * What the default case of `apply` asks a tool-like event: `toolFields` until the nesting module
+ * (subagents.ts) loads and widens it to flow node events, so a page that runs no flow does not
+ * download their cases (the client loads that module at a flow's first event, client-core.ts).
+ */
+let partFields = toolFields;
+/** Sets what `apply` asks a tool-like event (subagents.ts: `toolFields` and the flow node cases). */
+export const setPartFields = (fields: typeof toolFields): void => void (partFields = fields);
 
 /** The next state, or undefined when the event changes nothing (unknown type). */
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
@@ -166,9 +167,9 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     default:
-      // A tool event; `toolFields` answers null for any other type (`compaction.start` too: only its
+      // A tool event; `partFields` answers null for any other type (`compaction.start` too: only its
       // `compaction.done` shows), which is ignored (same state).
-      reply = updateToolPart(list, cursor, event as ToolCallRef, toolFields, event as ToolEvent);
+      reply = updateToolPart(list, cursor, event as ToolCallRef, partFields, event as ToolEvent);
       if (reply === null) return undefined;
   }
   if (reply) {

@@ -42,11 +42,15 @@ export class Snapshot extends ListView implements AgentUIState {
    */
   constructor(list: MessageList, cursor: number, fields: StateFields) {
     super(list, cursor);
+    // The fields first: `messages`, set after, replaces any that came with them.
+    Object.assign(this, fields);
     if (list.length > EAGER_MESSAGES_LIMIT) this.lazy('messages');
     else (this as { messages: readonly UIMessage[] }).messages = list.toArray();
-    Object.assign(this, fields);
   }
 }
+
+/** The fields of the initial state: a state from elsewhere takes these where it has none. */
+const INITIAL_FIELDS: StateFields = { status: 'idle', pendingApproval: null, error: null, usage: null, finishReason: null, runId: undefined, guardrail: null, lastSeq: 0 };
 
 /**
  * A state that did not come from the reducer (parsed from JSON, spread into a new object):
@@ -55,22 +59,16 @@ export class Snapshot extends ListView implements AgentUIState {
 export function adoptState(state: Partial<AgentUIState>): Snapshot {
   if (state instanceof Snapshot) return state;
   const messages = Array.isArray(state.messages) ? (state.messages as readonly UIMessage[]) : [];
-  const status = state.status ?? 'idle';
+  // (Whatever else the object has comes along, unseen: the reducer's next state takes only its own fields.)
+  const fields = { ...INITIAL_FIELDS, ...state };
+  const status = fields.status;
   // A step boundary needs no guess: every new step starts with `step.start`, which sets it.
   const open = messages[messages.length - 1]?.role === 'assistant' && (status === 'submitted' || status === 'streaming' || status === 'awaiting-approval');
-  return new Snapshot(PersistentList.from(messages), open ? CURSOR_OPEN : 0, {
-    status,
-    pendingApproval: state.pendingApproval ?? null,
-    error: state.error ?? null,
-    usage: state.usage ?? null,
-    finishReason: state.finishReason ?? null,
-    runId: state.runId,
-    guardrail: state.guardrail ?? null,
-    lastSeq: typeof state.lastSeq === 'number' ? state.lastSeq : 0,
-  });
+  return new Snapshot(PersistentList.from(messages), open ? CURSOR_OPEN : 0, fields);
 }
 
-const INITIAL = Object.freeze(adoptState({}));
+/** The state before any event (what `initialAgentUIState()` returns); the client and reducer use it directly, which is smaller than a call. */
+export const INITIAL = Object.freeze(adoptState({})) as AgentUIState;
 
 /** The state before any event: no messages, `idle`. Always the same object. */
 export function initialAgentUIState<ToolPart extends AnyUIToolPart = UIToolPart>(): AgentUIState<ToolPart> {

@@ -2,13 +2,33 @@ import type { SubagentRef } from '../agent/subagents/types.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import { updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
-import { reduceEvent } from './reduce.js';
+import { reduceEvent, setPartFields, toolFields } from './reduce.js';
 import { adoptState, CURSOR_OPEN, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIPart, UISubagent, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIFlowNodePart, UIPart, UISubagent, UIToolPart } from './types.js';
 
 // The reducer with sub-agent nesting, a module of its own: a browser client ships `reduceEvent`
 // (reduce.ts) and loads this with import() at its first sub-agent event (client-core.ts), so a
 // page whose agent never delegates does not download it (docs/protocol.md, "Size").
+
+/**
+ * `toolFields` and a flow node's part (see `UIFlowNodePart`): made by its start, its agent run
+ * reduced into it; its end is a tool call's end. Here rather than in reduce.ts so a page that runs no
+ * flow does not download it.
+ */
+const partFields: typeof toolFields = (event, part) => {
+  const flowEvent = event as Extract<AgentStreamEvent, { type: `flow.${string}` }>;
+  switch (flowEvent.type) {
+    case 'flow.node.start':
+      return { kind: flowEvent.kind, type: 'flow-node', state: 'running' };
+    case 'flow.node.event':
+      return part && { run: reduceEvent((part as unknown as UIFlowNodePart).run, flowEvent.event as unknown as AgentStreamEvent) };
+    case 'flow.node.done':
+    case 'flow.node.error':
+      return toolFields({ ...flowEvent, type: flowEvent.type === 'flow.node.done' ? 'tool.done' : 'tool.error' } as Parameters<typeof toolFields>[0], part);
+  }
+  return toolFields(event, part);
+};
+setPartFields(partFields);
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
@@ -92,3 +112,7 @@ function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentR
   }
   return undefined;
 }
+
+// The default export too: what the client's import() of this module reads (`default`, a property
+// name that the minifier cannot shorten but that is shorter than the function's own).
+export { reduceAgentEvents as default };

@@ -1,9 +1,8 @@
-import type { PendingApprovalInfo } from '../events/types.js';
+import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { ToolErrorResult } from '../tools/types.js';
-import { appendReplyPart, contentParts, pushMessage, toolStateForError, updateToolPart, type MessageList } from './message-ops.js';
-import { PersistentList } from './persistent-list.js';
-import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, Snapshot } from './snapshot.js';
+import { reduceEvent } from './reduce.js';
+import { initialAgentUIState } from './snapshot.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';
 
 export interface TranscriptStateOptions {
@@ -17,94 +16,79 @@ export interface TranscriptStateOptions {
 }
 
 /**
- * Adds one transcript message to the UI messages: a user message starts a new message; an
- * assistant message adds its text and tool calls to the current reply (the steps of one turn
- * form one UI message); a tool message completes its call's part. System messages are not shown.
- */
-export function appendTranscriptMessage(
-  list: MessageList,
-  cursor: number,
-  message: Message,
-  displayName: (toolName: string) => string,
-): { list: MessageList; cursor: number } {
-  switch (message.role) {
-    case 'user':
-      return { list: pushMessage(list, 'user', contentParts(message.content)), cursor: 0 };
-    case 'assistant': {
-      const open = cursor | CURSOR_OPEN;
-      const text = textOf(message);
-      if (text) list = appendReplyPart(list, open, { type: 'text', text });
-      for (const call of message.toolCalls ?? []) {
-        const part: UIToolPart = { type: 'tool', toolCallId: call.id, toolName: call.name, displayName: displayName(call.name), state: 'running', ...parseArgs(call.arguments) };
-        list = appendReplyPart(list, open, part);
-        list.shared?.add(call.id);
-      }
-      return { list, cursor: CURSOR_OPEN | CURSOR_STEP_BOUNDARY };
-    }
-    case 'tool': {
-      const toolCallId = message.toolCallId;
-      if (toolCallId === undefined) return { list, cursor };
-      const outcome = toolOutcome(message);
-      return { list: updateToolPart(list, cursor, { toolCallId }, (fields, part) => part && fields, outcome) ?? list, cursor };
-    }
-    default:
-      return { list, cursor };
-  }
-}
-
-/**
  * Rebuilds the UI state from a stored transcript (e.g. on the server, or after a page reload),
  * with the pending approval when the session is paused on one. Tool artifacts and approval
  * decisions are not part of a transcript, so they are not restored.
+ *
+ * The transcript is replayed as the events that would have streamed it, through the reducer: a
+ * user message as `user.message`; an assistant message as a `step.start` (the steps of one turn
+ * form one UI message), its text as a `text.delta` and its tool calls as `tool.call`; a tool message
+ * as its call's `tool.done` or `tool.error`; the pending approval as `approval.requested`. System
+ * messages are not shown. (Built on the reducer's one entry point alone, this module, which the
+ * in-process chunk loads on demand, needs none of the reducer's internals. A transcript is the
+ * lead's alone: no sub-agent events, so the reducer without the nesting does.)
  */
 export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>(
   messages: readonly Message[],
   pending?: PendingApprovalInfo | null,
   options: TranscriptStateOptions = {},
 ): AgentUIState<ToolPart> {
-  const displayName = options.displayName ?? ((name: string) => name);
-  let list: MessageList = PersistentList.from([]);
-  let cursor = 0;
-  for (const message of messages) ({ list, cursor } = appendTranscriptMessage(list, cursor, message, displayName));
-  if (pending) {
-    const approval = { approvalId: pending.approvalId, kind: pending.kind, ...(pending.question !== undefined ? { question: pending.question } : {}) };
-    const fields: Partial<UIToolPart> = { state: 'awaiting-approval', args: pending.args, approval };
-    list = updateToolPart(list, cursor | CURSOR_OPEN, pending, (same) => same, fields)!;
-    cursor = CURSOR_OPEN | CURSOR_STEP_BOUNDARY;
+  const { runId, displayName = (name: string) => name } = options;
+  // The tool calls seen so far: a tool message whose call is not in the transcript is dropped.
+  const calls = new Set<string | undefined>();
+  /** The calls whose stored arguments are not JSON. */
+  const textArgs = new Set<string>();
+  let state = initialAgentUIState();
+  const apply = (event: object): void => {
+    state = reduceEvent(state, { runId, ...event } as AgentStreamEvent);
+  };
+  for (const message of messages) {
+    const { role, toolCallId } = message;
+    if (role === 'user') apply({ type: 'user.message', message });
+    else if (role === 'assistant') {
+      apply({ type: 'step.start' });
+      const text = textOf(message);
+      if (text) apply({ type: 'text.delta', delta: text });
+      for (const { id, name, arguments: argsText } of message.toolCalls ?? []) {
+        calls.add(id);
+        const call = { toolCallId: id, toolName: name, displayName: displayName(name) };
+        const args = parseJson(argsText);
+        // Arguments that are not JSON are kept as their text, as a call whose input streamed.
+        if (args === undefined) {
+          textArgs.add(id);
+          apply({ type: 'tool.input.start', ...call });
+          apply({ type: 'tool.input.delta', toolCallId: id, delta: argsText });
+        }
+        apply({ type: 'tool.call', ...call, args });
+      }
+    } else if (role === 'tool' && calls.has(toolCallId)) apply({ toolCallId, ...toolOutcome(message) });
   }
-  const status: AgentUIStatus = pending ? 'awaiting-approval' : (options.status ?? 'idle');
-  return new Snapshot(list, cursor | CURSOR_STEP_BOUNDARY, {
-    status,
-    pendingApproval: pending ?? null,
-    error: null,
-    usage: null,
-    finishReason: null,
-    runId: options.runId,
-    guardrail: null,
-    lastSeq: options.lastSeq ?? 0,
-  }) as unknown as AgentUIState<ToolPart>;
+  // `tool.call` sets `args`, undefined for those calls: such a call has only its `argsText` (no
+  // `args` key), as it had before the replay. Its parts are this function's own new objects.
+  if (textArgs.size)
+    for (const { parts } of state.messages)
+      for (const part of parts as Partial<UIToolPart>[]) if (textArgs.has(part.toolCallId!) && part.args === undefined) delete part.args;
+  if (pending) apply({ type: 'approval.requested', approval: pending });
+  // The restored status, sequence number and run, with a step boundary (what comes next starts a part of its own).
+  state = reduceEvent(
+    { ...state, status: pending ? 'awaiting-approval' : (options.status ?? 'idle'), pendingApproval: pending ?? null, lastSeq: options.lastSeq ?? 0 },
+    { type: 'step.start', runId } as AgentStreamEvent,
+  );
+  return state as unknown as AgentUIState<ToolPart>;
 }
 
-function parseArgs(text: string): { args?: unknown; argsText?: string } {
-  try {
-    return { args: JSON.parse(text) as unknown };
-  } catch {
-    return { argsText: text };
-  }
-}
-
-/** A tool message as a part update: its result (JSON when it parses), or its error. */
-function toolOutcome(message: Message): Partial<UIToolPart> {
+/** A tool message as its call's event: its result (JSON when it parses), or its error. */
+function toolOutcome(message: Message): object {
   const text = textOf(message);
   if (message.isError) {
     const parsed = parseJson(text);
     const error: ToolErrorResult = isToolErrorResult(parsed)
       ? parsed
       : { error: 'ToolError', toolName: message.toolName ?? '', message: text, kind: 'execution' };
-    return { state: toolStateForError(error.kind), error };
+    return { type: 'tool.error', error };
   }
   const parsed = parseJson(text);
-  return { state: 'done', result: parsed === undefined ? text : parsed };
+  return { type: 'tool.done', result: parsed === undefined ? text : parsed };
 }
 
 function parseJson(text: string): unknown {

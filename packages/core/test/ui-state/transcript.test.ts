@@ -94,6 +94,8 @@ describe('stateFromTranscript', () => {
       { type: 'tool', toolCallId: 'b', toolName: 'send', displayName: 'send', state: 'error', argsText: 'not json', error: { error: 'ToolError', toolName: 'send', message: 'it broke', kind: 'execution' } },
       { type: 'tool', toolCallId: 'c', toolName: 'echo', displayName: 'echo', state: 'done', args: { x: 1 }, result: 'plain words' },
     ]);
+    // Arguments that are not JSON: their text, and no `args` key at all (`toEqual` would not see one set to undefined).
+    expect(Object.keys(toolParts(state)[1]!)).not.toContain('args');
   });
 
   it('adds the pending call when the transcript does not have it yet, and honours a given status', () => {
