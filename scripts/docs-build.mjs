@@ -3,9 +3,27 @@
 // broken link, a referenced type that is not exported, and an export without a doc comment (listed
 // with where it is defined, so the comment is easy to write).
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const root = resolve(import.meta.dirname, '..');
+
+// The reference covers the whole package: every entry of its exports map is an entry point, and
+// every @lousho package it re-exports must be documented (TypeDoc only checks the packages listed
+// in packagesRequiringDocumentation: one left out would let its undocumented exports through).
+const config = JSON.parse(readFileSync(join(root, 'typedoc.json'), 'utf8'));
+const manifest = JSON.parse(readFileSync(join(root, 'packages/build-ai-agent/package.json'), 'utf8'));
+const missingEntries = Object.entries(manifest.exports)
+  .filter(([key]) => key !== './package.json')
+  .map(([key, value]) => `packages/build-ai-agent/${value['@lousho/source'].slice(2)} (${key})`)
+  .filter((entry) => !config.entryPoints.includes(entry.split(' ')[0]));
+const missingPackages = Object.keys(manifest.dependencies)
+  .filter((name) => name.startsWith('@lousho/') && !config.packagesRequiringDocumentation.includes(name));
+if (missingEntries.length + missingPackages.length > 0) {
+  if (missingEntries.length > 0) console.error(`typedoc.json: entryPoints lacks these entries of @lousho/build-ai-agent:\n${missingEntries.map((e) => `  ${e}`).join('\n')}`);
+  if (missingPackages.length > 0) console.error(`typedoc.json: packagesRequiringDocumentation lacks ${missingPackages.join(', ')}`);
+  process.exit(1);
+}
 // TypeDoc logs its warnings on stderr: read both streams. TypeDoc itself is told to go on past
 // warnings (typedoc.json's treatWarningsAsErrors is for running it by hand), so that this script
 // can sort them into one readable message; it then fails on any of them.
