@@ -11,7 +11,9 @@ export interface Regression {
   after: number;
 }
 
+/** What `compareWithBaseline()` found: no regression means the run is at least as good as the baseline. */
 export interface BaselineComparison {
+  /** Each score, check or pass that got worse, with its value before and after. */
   regressions: Regression[];
   /** Evals and cases the baseline does not have (nothing to compare). */
   unmatched: string[];

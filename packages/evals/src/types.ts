@@ -14,6 +14,7 @@ export interface EvalCase<TInput = AgentInput, TExpected = unknown> {
 /** An agent an eval runs: any `createAgent()` agent (each case runs in a new session). */
 export interface EvalAgent {
   readonly name?: string;
+  /** Runs one case (in a new session, with the eval's signal); a rejection fails that run, with its code. */
   send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<any>>;
 }
 
@@ -67,6 +68,7 @@ export interface Scorer<TInput = any, TExpected = any> {
   readonly name: string;
   /** Every case must have `expected` (checked by `defineEval`). */
   readonly requiresExpected?: boolean;
+  /** Scores one run of one case; a throw fails that run (reported with its code), not the whole eval. */
   score(ctx: ScoreContext<TInput, TExpected>): ScoreResult | Promise<ScoreResult>;
 }
 
@@ -85,6 +87,7 @@ export interface Check<TInput = any, TExpected = any> {
   readonly name: string;
   /** Scorer names whose scores this check reads (checked by `defineEval`). */
   readonly reads?: readonly string[];
+  /** Judges one run, after its scorers (their results are in `scores`, by name); a throw fails that run. */
   check(ctx: ScoreContext<TInput, TExpected>, scores: Readonly<Record<string, ScoreResult>>): CheckResult | Promise<CheckResult>;
 }
 
@@ -133,6 +136,7 @@ export interface UsageTotals {
   modelCalls: number;
 }
 
+/** One scorer's result for one case, over its runs. */
 export interface ScoreSummary {
   /** The mean over the case's runs. */
   score: number;
@@ -142,6 +146,7 @@ export interface ScoreSummary {
   runs: number[];
 }
 
+/** One check's result for one case, over its runs. */
 export interface CheckSummary {
   /** Runs whose check passed. */
   passed: number;
@@ -161,6 +166,7 @@ export interface CaseRunReport {
   checks: Record<string, CheckResult>;
 }
 
+/** One case of an eval report: whether it passed, its scores and checks, and each of its runs. */
 export interface CaseReport {
   index: number;
   name: string;
@@ -178,6 +184,7 @@ export interface CaseReport {
   runs: CaseRunReport[];
 }
 
+/** What `runEval()` resolves with (and `lousho eval --json` writes): the verdict, every case, usage and time. */
 export interface EvalReport {
   name: string;
   description?: string;
@@ -202,11 +209,14 @@ export type EvalProgressEvent =
   | { type: 'run.done'; eval: string; case: string; repetition: number; passed: boolean; done: number; runs: number }
   | { type: 'eval.done'; eval: string; report: EvalReport };
 
+/** Options of `runEval()`. */
 export interface RunEvalOptions {
   /** Overrides the eval's `concurrency`. */
   concurrency?: number;
   /** Overrides the eval's `repeat`. */
   repeat?: number;
+  /** Stops the eval: running cases are aborted and `runEval()` rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Called as the eval goes: when it starts, after each run, and with the report at the end. */
   onProgress?: (event: EvalProgressEvent) => void;
 }

@@ -4,6 +4,7 @@ import { failureLines } from './failures.js';
 import { runEval } from './run-eval.js';
 import type { Eval, EvalReport, RunEvalOptions } from './types.js';
 
+/** Options of `describeEval()`: the runner's `concurrency` and `repeat` (overriding the eval's), and a timeout. */
 export interface DescribeEvalOptions extends Pick<RunEvalOptions, 'concurrency' | 'repeat'> {
   /** How long the whole eval may run, in ms (default 5 minutes: model calls are slow). */
   timeout?: number;

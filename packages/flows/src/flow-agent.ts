@@ -3,6 +3,10 @@ import type { Flow } from './flow.js';
 import { FlowHost, type FlowHostOptions } from './host/flow-host.js';
 import type { FlowResult, FlowRun } from './types.js';
 
+/**
+ * Options of `createFlowAgent()`: the store (checkpoints, approvals, event log; default in memory),
+ * node `concurrency`, the `reply` text a finished run gives, and how an agent's `input` becomes the flow's.
+ */
 export type FlowAgentOptions<I, O> = FlowHostOptions<I, O>;
 
 /**
@@ -14,16 +18,25 @@ export type FlowAgentOptions<I, O> = FlowHostOptions<I, O>;
 export interface FlowAgent<I = unknown, O = Record<string, unknown>> {
   readonly name: string;
   readonly flow: Flow<I, O>;
+  /**
+   * Starts a run from an agent's input (a message: `options.input` turns it into the flow's input,
+   * else it is passed as it is) and streams its events; `result` settles when the run ends or pauses.
+   */
   stream(input: AgentInput, options?: RunOptions): FlowRun<O>;
+  /** Like `stream()`, resolving with the run's result (rejecting when the flow fails). */
   send(input: AgentInput, options?: RunOptions): Promise<FlowResult<O>>;
   /** Runs the flow on its own input type (not an agent's input). */
   run(input: I, options?: Omit<RunOptions, 'metadata'>): FlowRun<O>;
   readonly approvals: {
+    /** The approval nodes waiting for a decision (of one session, with `sessionId`). */
     list(filter?: { sessionId?: string }): Promise<ApprovalRequest[]>;
+    /** Approves or rejects a waiting approval node; resolves with the result of the run going on from it. */
     resolve(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<FlowResult<O>>;
+    /** Like `resolve()`, as the stream of the run going on (what the HTTP handler sends back). */
     resolveStream(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<FlowRun<O>>;
     /** Flows ask yes/no questions only: always rejects with `LOUSHO_APPROVAL_KIND_MISMATCH` (or not found / not pending). */
     answer(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<FlowResult<O>>;
+    /** Like `answer()`: always rejects, with `LOUSHO_APPROVAL_KIND_MISMATCH` (flows ask yes/no questions only). */
     answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<FlowRun<O>>;
   };
   readonly sessions: AgentSessions;

@@ -11,8 +11,12 @@ export type FlowNodeKind = 'agent' | 'tool' | 'oneOf' | 'evaluator' | 'parallel'
 export interface FlowNodeAgent<TObject = unknown> {
   readonly __types?: { readonly output: TObject; readonly tools: unknown };
   readonly name?: string;
+  /** Runs the agent on the node's input, with the flow's signal; the node's output is the reply (or `object`). */
   send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
-  readonly sessions?: { subscribe(id: string, listener: SessionListener): () => void };
+  readonly sessions?: {
+    /** Follows a session's events; returns the unsubscribe function. The flow uses it to nest the agent's events in its stream. */
+    subscribe(id: string, listener: SessionListener): () => void;
+  };
 }
 
 /** What a node's code gets besides the variables. */
@@ -46,6 +50,7 @@ export interface FlowNodeTypeInfo {
   sure: string;
   anc: string;
 }
+/** The builder's type-level record of a flow's nodes so far, node id to `FlowNodeTypeInfo`. */
 export type FlowNodeMap = { [id: string]: FlowNodeTypeInfo };
 
 /**
@@ -103,6 +108,7 @@ export type FlowAgentOutput<A, S> = S extends StandardSchemaV1
 // Node specs (what the builder methods take).
 // ---------------------------------------------------------------------------------------------
 
+/** An agent node (or branch): which agent runs, on what input, and the schema its reply must match. */
 export interface FlowAgentStep<V, A extends FlowNodeAgent<any> = FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined = StandardSchemaV1 | undefined> {
   agent: A;
   /** The agent's input: a template (`'Classify: {{input.message}}'`) or a function of the variables. */
@@ -111,27 +117,35 @@ export interface FlowAgentStep<V, A extends FlowNodeAgent<any> = FlowNodeAgent<a
   output?: S;
 }
 
+/** A tool node (or branch): which tool runs, with which arguments. A tool that needs approval fails the node (`LOUSHO_FLOW_NODE_FAILED`): people decide at `.approval()` nodes. */
 export interface FlowToolStep<V, T extends ToolDescriptor = ToolDescriptor> {
   tool: T;
   /** The arguments: values and templates (a template that is one placeholder keeps the value's type), or a function. */
   args: FlowTemplateArgs<ToolInput<T>> | ((vars: V, ctx: FlowNodeContext) => ToolInput<T> | Promise<ToolInput<T>>);
 }
 
+/** A step node (or branch): your own code; what it returns (awaited) is the node's output. */
 export interface FlowFunctionStep<V, R = unknown> {
+  /** Runs once per pass of the node; a throw fails the node (and the flow). Pass `ctx.signal` on to long work. */
   run: (vars: V, ctx: FlowNodeContext) => R | Promise<R>;
 }
 
 /** One piece of work inside a `parallel` node. */
 export type FlowBranchStep<V> = FlowAgentStep<V, FlowNodeAgent<any>, StandardSchemaV1 | undefined> | FlowToolStep<V, any> | FlowFunctionStep<V, unknown>;
 
+/** What one `parallel` branch outputs: its agent's output, its tool's output, or its function's (awaited) return value. */
 export type FlowBranchOutput<B> = B extends { agent: infer A; output?: infer S }
   ? FlowAgentOutput<A, S>
   : B extends { tool: infer T }
     ? ToolOutput<T>
-    : B extends { run: (...args: any[]) => infer R }
+    : B extends {
+          /** A function branch's code. */
+          run: (...args: any[]) => infer R;
+        }
       ? Awaited<R>
       : never;
 
+/** What every builder method takes besides the node's work: when it runs and what UIs call it. */
 export interface FlowNodeOptions<A> {
   /** When the node runs; default: after the node added just before it. */
   after?: A;
@@ -142,6 +156,7 @@ export interface FlowNodeOptions<A> {
 /** A condition: an expression (see "Flow expressions") or a function of the variables. */
 export type FlowCondition<V> = string | ((vars: V) => boolean);
 
+/** One branch of a `oneOf` node: the first branch whose condition holds runs its node (else `otherwise`, if given); the others' nodes are skipped. */
 export interface FlowOneOfBranch<V, T extends string = string> {
   when: FlowCondition<V>;
   /** The node this branch runs: it must run after the `oneOf`. */
@@ -154,6 +169,7 @@ export interface FlowApprovalOutput {
   note?: string;
 }
 
+/** What a loop node outputs once it stopped. */
 export interface FlowLoopOutput {
   /** How many passes the loop's body made. */
   iterations: number;
@@ -168,7 +184,9 @@ export interface FlowLoopOutput {
 /** Why a flow run ended (a failure rejects instead). */
 export type FlowFinishReason = 'stop' | 'awaiting-approval' | 'aborted';
 
+/** Options of a flow's `run()`/`stream()`: abort, durability (session and store) and concurrency. */
 export interface FlowRunOptions {
+  /** Stops the run: running nodes see their `ctx.signal` aborted, and the run ends `aborted`. */
   signal?: AbortSignal;
   /** Checkpoint the run under this session (with `store`): a crash then resumes it without re-running finished nodes. */
   sessionId?: string;
@@ -182,6 +200,7 @@ export interface FlowRunOptions {
   traceParent?: TraceParent;
 }
 
+/** How a flow run ended (or paused): every node's output, the path it took, and what it spent. */
 export interface FlowResult<O = Record<string, unknown>> {
   runId: string;
   sessionId: string;
@@ -212,4 +231,5 @@ export type FlowOutputsOf<N extends FlowNodeMap> = { [K in keyof N]: N[K]['out']
  * one generic step), so the item type found from `forEach` reaches the step's variables.
  */
 export type FlowEachStep<V, R, A extends FlowNodeAgent<any>, S extends StandardSchemaV1 | undefined, TT extends ToolDescriptor> = FlowFunctionStep<V, R> | FlowAgentStep<V, A, S> | FlowToolStep<V, TT>;
+/** What one forEach item outputs: the function's (awaited) return value, else the agent's output, else the tool's. */
 export type FlowEachOutput<R, A, S, TT> = [R] extends [never] ? ([A] extends [never] ? ToolOutput<TT> : FlowAgentOutput<A, S>) : Awaited<R>;

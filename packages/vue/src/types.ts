@@ -35,6 +35,10 @@ export interface LoushoHttpSource extends Omit<HttpSource, 'url' | 'sessionId'> 
 /** Defined once in core, for every binding. */
 export type { ToolPartFor, ToolsOf };
 
+/**
+ * What Vue's `useLoushoAgent()` takes: an agent in this process, or a handler's URL. Its session
+ * id (and the URL) may be refs or getters: when they change, the composable follows the other session.
+ */
 export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
 
 /**

@@ -58,7 +58,8 @@ export interface ChannelDefinition {
   /** Reads one request: what to answer, and the input to run (if any). A throw answers 500 and reaches `onError`. */
   receive(request: ChannelRequest): ChannelReceipt | Promise<ChannelReceipt>;
   /** Sends a reply, approval request, question or error to the conversation (needed for acknowledged inbounds). */
-  deliver?(outbound: ChannelOutbound): void | Promise<void>;
+  // A property, not a method: the reference generator keeps this comment on `Channel` (a mapped type) only then.
+  deliver?: (outbound: ChannelOutbound) => void | Promise<void>;
 }
 
 /** A defined channel (what `defineChannel` returns and `mountChannels` takes). */

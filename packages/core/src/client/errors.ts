@@ -18,6 +18,7 @@ export const CLIENT_ERROR_CODES = {
   LOUSHO_SESSION_NOT_FOUND: 'LOUSHO_SESSION_NOT_FOUND',
 } as const;
 
+/** One of `CLIENT_ERROR_CODES`: the codes `AgentClientError` carries besides the server's own. */
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
 
 /**

@@ -45,6 +45,11 @@ export interface HttpSource {
   fetch?: typeof fetch;
 }
 
+/**
+ * What `createAgentClient()` talks to: an agent in this process (`{ agent }`), or one behind
+ * `createAgentHandler()` (`{ url }`). The `url` form is the one a browser bundle should use: only
+ * the HTTP transport is loaded then.
+ */
 export type AgentClientSource = InProcessSource | HttpSource;
 
 /**
@@ -63,12 +68,19 @@ export interface LoushoHttpSource extends HttpSource {
   storageKey?: string;
 }
 
+/**
+ * What `useLoushoAgent()` takes in React and Svelte: an agent in this process, or a handler's URL
+ * (which may carry `storage` and `storageKey` for remembering the session across reloads).
+ */
 export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
 
 /** The part of `Storage` (e.g. `sessionStorage`) the client uses to remember the session id. */
 export interface SessionIdStorage {
+  /** The remembered session id, or null when there is none. Read once, when the client is made (without a `sessionId`). */
   getItem(key: string): string | null;
+  /** Remembers the session id, on each `send`. A throw (quota, blocked storage) is ignored: nothing is remembered then. */
   setItem(key: string, value: string): void;
+  /** Forgets the session id, on `reset()`. */
   removeItem(key: string): void;
 }
 
@@ -170,11 +182,17 @@ export type EventReader = (onEvent: (event: AgentStreamEvent) => void) => Promis
 export interface ClientTransport {
   /** The session's state, or undefined when the session does not exist. */
   load(sessionId: string, signal: AbortSignal): Promise<LoadedSession | undefined>;
+  /** Starts a turn in the session (creating the session when it does not exist yet): its leg's events. */
   send(sessionId: string, input: AgentClientInput, metadata: Record<string, unknown> | undefined, signal: AbortSignal): Promise<EventReader>;
+  /** Decides the approval `approvalId` the run is paused on (approve, reject or answer): the continuation's events. */
   decide(sessionId: string, approvalId: string, decision: ClientDecision, signal: AbortSignal): Promise<EventReader>;
   /** Events after `afterSeq`, then live ones until the leg ends. */
   follow(sessionId: string, afterSeq: number, signal: AbortSignal): Promise<EventReader>;
   /** Resumes the session's interrupted run (never taking over a run whose lease is held): its leg's events. */
   resume(sessionId: string, signal: AbortSignal): Promise<EventReader>;
+  /**
+   * Asks the server to stop the session's running turn, wherever it runs. Resolves true when a running
+   * turn was found, false when none was; the stopped leg's last events arrive on the stream being read.
+   */
   stop(sessionId: string): Promise<boolean>;
 }

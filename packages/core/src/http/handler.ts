@@ -17,6 +17,7 @@ import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
 
+/** Options of `createAgentHandler()`: where it is mounted, who may use it, and its limits (bytes, ms). */
 export interface AgentHandlerOptions {
   /** The path the handler is mounted at (e.g. `/api/agent`); routes match below it. Default `''`. */
   basePath?: string;

@@ -1,6 +1,8 @@
 /** The part of the Web Locks API (`navigator.locks`) the store uses. */
 export interface LockManagerLike {
+  /** Takes the lock `name` and holds it until `callback`'s promise settles (the store's never does, so the page holds it for life). */
   request(name: string, callback: () => Promise<unknown>): Promise<unknown>;
+  /** The locks held now, by any page or worker of the origin: the store reads which instances are alive from their names. */
   query(): Promise<{ held?: { name?: string }[] }>;
 }
 

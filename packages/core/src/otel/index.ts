@@ -3,6 +3,7 @@
 import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import type { SpanRef, SpanStartOptions, TraceAttributes, TraceError, TraceExporter, TraceSpan } from '../tracing/types.js';
 
+/** Options of `createOtelTraceExporter()`: which tracer makes the spans, and whether they carry content. */
 export interface OtelTraceExporterOptions {
   /** The tracer spans are made with (default: `trace.getTracer('@lousho/core')` of the registered provider). */
   tracer?: Tracer;

@@ -2,6 +2,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { EventStreamError, type EventStreamErrorCode } from './errors.js';
 import { PROTOCOL_EVENT_NAME, PROTOCOL_VERSION } from './sse.js';
 
+/** Options of `createEventStreamDecoder()` (and `parseEventStream()`, which passes them on). */
 export interface EventStreamDecoderOptions {
   /** Called when the server sends a `retry:` field (reconnection delay in ms). */
   onRetry?: (milliseconds: number) => void;
@@ -185,6 +186,12 @@ export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void,
   };
 }
 
+/**
+ * Makes a decoder that turns the chunks of a Lousho SSE stream (bytes split anywhere, even inside a
+ * UTF-8 character, or text) into agent events, calling `onEvent` synchronously for each. The first
+ * event must announce the protocol version; a malformed or oversized event makes `push()` throw an
+ * `EventStreamError`, and every call after that throws it again.
+ */
 export function createEventStreamDecoder(onEvent: (event: AgentStreamEvent) => void, options: EventStreamDecoderOptions = {}): EventStreamDecoder {
   // The SSE standard strips one byte-order mark; the parser does it, so the text decoder must not.
   const textDecoder = new TextDecoder('utf-8', UTF8_OPTIONS);

@@ -18,13 +18,16 @@ export const EVENT_STREAM_ERROR_CODES = {
   LOUSHO_STREAM_EVENT_TOO_LARGE: 'LOUSHO_STREAM_EVENT_TOO_LARGE',
 } as const;
 
+/** One of `EVENT_STREAM_ERROR_CODES`: what went wrong reading a stream (a server's own code may also come). */
 export type EventStreamErrorCode = (typeof EVENT_STREAM_ERROR_CODES)[keyof typeof EVENT_STREAM_ERROR_CODES];
 
+/** The optional facts a `CodedError` carries besides its code and message. */
 export interface CodedErrorOptions {
   /** The HTTP status, for errors about a response. */
   status?: number;
   /** The SSE `id` of the offending event, for errors about one. */
   eventId?: string;
+  /** The error underneath (a failed `fetch`, a `JSON.parse` error); becomes the standard `error.cause`. */
   cause?: unknown;
 }
 

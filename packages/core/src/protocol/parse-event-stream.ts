@@ -4,6 +4,7 @@ import { createEventStreamDecoder, type EventStreamDecoder, type EventStreamDeco
 
 export type { EventStreamSource } from './chunk-source.js';
 
+/** Options of `parseEventStream()`: the decoder's (`maxEventSize`, `onRetry`) and an abort signal. */
 export interface ParseEventStreamOptions extends EventStreamDecoderOptions {
   /** Stops reading, cancels the source and makes the iteration throw the signal's reason (an `AbortError`). */
   signal?: AbortSignal;
@@ -11,6 +12,10 @@ export interface ParseEventStreamOptions extends EventStreamDecoderOptions {
 
 /** The events of one stream, for `for await`. Behaves like an async generator. */
 export interface AgentEventStream extends AsyncIterableIterator<AgentStreamEvent> {
+  /**
+   * The next event, or `done` when the stream ended. Rejects with an `EventStreamError` on a malformed
+   * event, or with the signal's reason on abort. Reads from the source only when no decoded event waits.
+   */
   next(): Promise<IteratorResult<AgentStreamEvent, undefined>>;
   /** Stops reading and cancels the source. */
   return(): Promise<IteratorResult<AgentStreamEvent, undefined>>;

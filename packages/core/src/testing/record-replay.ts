@@ -21,7 +21,18 @@ export interface Cassette {
 }
 
 /** Where a cassette lives: a JSON file path (Node), or your own load/save (e.g. a fixture in memory). */
-export type CassetteLocation = string | { load(): Cassette | undefined | Promise<Cassette | undefined>; save(cassette: Cassette): void | Promise<void> };
+export type CassetteLocation =
+  | string
+  | {
+      /**
+       * The cassette, or undefined when none was recorded yet (`auto` then records). Called when the
+       * provider is made (a synchronous answer gives its name and model at once), and again before the
+       * first model call when it answered with a promise or nothing. Never called in `record` mode.
+       */
+      load(): Cassette | undefined | Promise<Cassette | undefined>;
+      /** Stores the cassette after each recorded call (the whole cassette, replacing the last one). */
+      save(cassette: Cassette): void | Promise<void>;
+    };
 
 /** Options of `recordReplay()`: the cassette, the mode and the provider to record from. */
 export interface RecordReplayOptions {

@@ -5,9 +5,11 @@ import { reduceEvent } from './reduce.js';
 import { initialAgentUIState } from './snapshot.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';
 
+/** Options of `stateFromTranscript()`: what a transcript does not hold about the session. */
 export interface TranscriptStateOptions {
   /** The session's last sequence number, so events replayed after it are applied and earlier ones ignored. */
   lastSeq?: number;
+  /** The session's latest run, so the state's `runId` is right before any event arrives. Default: none. */
   runId?: string;
   /** The status to restore when no approval is pending (default `idle`). */
   status?: AgentUIStatus;

@@ -17,6 +17,7 @@ import type { GuardrailInfo } from '../guardrails/types.js';
  */
 export type AgentUIStatus = 'idle' | 'submitted' | 'streaming' | 'awaiting-approval' | 'reconnecting' | 'error' | 'aborted';
 
+/** Text the user wrote, or the assistant's answer (streamed in place while it arrives). */
 export interface UITextPart {
   type: 'text';
   text: string;
@@ -136,8 +137,16 @@ export interface UIFlowNodePart extends Omit<UIToolPart, 'type' | 'error'> {
   error?: SerializedError;
 }
 
+/**
+ * One piece of a message, told apart by `type`: text, reasoning, an image or file, a compaction
+ * divider, a flow node, or a tool call (`tool-<name>` parts, typed by `ToolPart`). Render them in order.
+ */
 export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UICompactionPart | UIFlowNodePart | ToolPart;
 
+/**
+ * One message of the conversation as a UI shows it: a user message, or the assistant's whole reply
+ * to one turn (every step's text and tool calls, as parts in order).
+ */
 export interface UIMessage<ToolPart extends AnyUIToolPart = UIToolPart> {
   /** Stable for the life of the conversation (its position: `m0`, `m1`, ...). */
   id: string;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildToolRunContext, EncryptionUtils, sha256 } from '../../src/index.js';
+import { EncryptionUtils, sha256 } from '../../src/index.js';
 
 describe('sha256', () => {
   it('matches the FIPS 180-2 test vectors, for text and bytes', async () => {
@@ -66,23 +66,5 @@ describe('EncryptionUtils (AES-256-GCM)', () => {
     await expect(EncryptionUtils.encrypt('x', new Uint8Array(16))).rejects.toMatchObject({ code: 'LOUSHO_INVALID_ENCRYPTION_KEY', message: expect.stringContaining('got 16 bytes') });
     const cbc = await crypto.subtle.importKey('raw', bytes, { name: 'AES-CBC' }, false, ['encrypt', 'decrypt']);
     await expect(EncryptionUtils.encrypt('x', cbc)).rejects.toMatchObject({ code: 'LOUSHO_INVALID_ENCRYPTION_KEY', message: expect.stringContaining('AES-CBC') });
-  });
-});
-
-describe('buildToolRunContext', () => {
-  it('gives a call run by hand the same context shape the loop gives', () => {
-    const controller = new AbortController();
-    const messages = [{ role: 'user' as const, content: 'hi' }];
-    const ctx = buildToolRunContext({ toolCallId: 'call_1', messages, abortSignal: controller.signal, sessionId: 's1' });
-    expect(ctx).toMatchObject({ toolCallId: 'call_1', messages: [{ role: 'user', content: 'hi' }], abortSignal: controller.signal, sessionId: 's1' });
-    expect(Object.isFrozen(ctx.messages)).toBe(true);
-    messages.push({ role: 'user', content: 'later' });
-    expect(ctx.messages).toHaveLength(1);
-    const bare = buildToolRunContext();
-    expect(bare.toolCallId).toMatch(/^call_/);
-    expect(bare.messages).toEqual([]);
-    expect('abortSignal' in bare || 'sessionId' in bare).toBe(false);
-    expect(() => bare.reportProgress?.({ done: 1 })).not.toThrow();
-    expect(buildToolRunContext().toolCallId).not.toBe(bare.toolCallId);
   });
 });

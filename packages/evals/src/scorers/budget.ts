@@ -1,7 +1,9 @@
 import { evalError } from '../errors.js';
 import type { Scorer } from '../types.js';
 
+/** The limits `budget()` holds a run to; only the ones given are checked. */
 export interface BudgetLimits {
+  /** The column and check name (default `budget`). */
   name?: string;
   /** Input plus output tokens of the whole run (sub-agents included). */
   maxTokens?: number;

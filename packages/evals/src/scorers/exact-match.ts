@@ -1,7 +1,9 @@
 import type { Scorer } from '../types.js';
 import { canonicalJson, excerpt } from './text.js';
 
+/** Options of `exactMatch()`: its name and how text is compared. */
 export interface ExactMatchOptions {
+  /** The column and check name (default `exactMatch`). */
   name?: string;
   /** Ignore leading and trailing whitespace of text (default true). */
   trim?: boolean;

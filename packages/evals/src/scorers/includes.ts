@@ -2,6 +2,7 @@ import { evalError } from '../errors.js';
 import type { Scorer } from '../types.js';
 import { excerpt } from './text.js';
 
+/** Options of `includes()`: its name and whether case matters. */
 export interface IncludesOptions {
   /** The column and check name (default `includes`). */
   name?: string;

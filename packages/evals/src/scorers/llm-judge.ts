@@ -2,6 +2,7 @@ import { estimateTokens, generateFromStream, resolveProvider, UsageTracker, type
 import { evalError } from '../errors.js';
 import type { EvalOutput, Scorer } from '../types.js';
 
+/** Options of `llmJudge()`: the judge model, the rubric it grades by, and its name. */
 export interface LlmJudgeOptions {
   /** The judge: a provider, or a model string such as `'openai/gpt-4o-mini'` (resolved from the environment on first use). */
   model: LLMProvider | string;

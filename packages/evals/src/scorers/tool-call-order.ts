@@ -1,7 +1,9 @@
 import { evalError } from '../errors.js';
 import type { Scorer } from '../types.js';
 
+/** Options of `toolCallOrder()`: its name and whether extra calls cost score. */
 export interface ToolCallOrderOptions {
+  /** The column and check name (default `toolCallOrder`). */
   name?: string;
   /** Calls beyond the expected ones cost nothing (default false: each one lowers the score). */
   allowExtra?: boolean;

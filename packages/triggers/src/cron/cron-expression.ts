@@ -30,6 +30,11 @@ export interface CronSchedule {
   readonly expression: string;
   /** The IANA zone the fields are read in. */
   readonly timezone: string;
+  /**
+   * The first fire time strictly after `after` (default: now), read in `timezone`. Throws a
+   * `CronExpressionError` when no date after `after` matches (a schedule that can never fire is
+   * already refused by `parseCronExpression`).
+   */
   nextRun(after?: Date): Date;
 }
 

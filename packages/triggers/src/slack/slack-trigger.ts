@@ -55,6 +55,12 @@ export class SlackTriggerAdapter implements TriggerAdapter {
     this.#target = undefined;
   }
 
+  /**
+   * Answers one Events API request (mount it at your Slack app's Request URL). 401 when the signature
+   * or timestamp is wrong, 400 for a body that is not a JSON payload, 503 before `listen()`, 500 when
+   * the run failed (Slack retries it); otherwise 200 once the run ended. Never throws. A retried
+   * delivery of an event already run is answered 200 without running it again.
+   */
   async handleRequest(request: SlackRequest): Promise<SlackResponse> {
     const logger = this.#options.logger ?? consoleLogger;
     const { headers, rawBody } = request;

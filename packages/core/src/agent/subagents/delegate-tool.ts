@@ -5,6 +5,7 @@ import { scopeOf } from '../loop-scope.js';
 import { delegationHandleOf } from './handle.js';
 import { runChild } from './run-child.js';
 
+/** Options of `createDelegateTool()`: how the tool presents itself to the model and to UIs. */
 export interface DelegateToolOptions {
   /** The tool's name (default: the agent's `name`). */
   name?: string;
