@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { listDemoSessions, sessionOrigin, SESSION_LIST_LIMIT } from '../src/session-list.js';
+import { listDemoSessions, sessionOrigin, SESSION_LIST_LIMIT } from '../src/server/session-list.js';
 
 const row = (id: string, createdAt: number, extra: Partial<{ owner: string; status: 'idle' | 'running'; pending: 'tool' | null }> = {}) => ({
   id,
