@@ -49,6 +49,17 @@ describe('npm run demo:svelte (server.js)', () => {
     expect(demoServer.stderr).toBe(svelte.stderr);
   });
 
+  it('a taken webhook port is one line too (the demo server’s), after the address, and exit code 1', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const webhookPort = (blocker.address() as { port: number }).port;
+
+    const svelte = await run(['server.js'], APP_DIR, { PORT: '0', DEMO_WEBHOOK_PORT: String(webhookPort) });
+    expect(svelte.code).toBe(1);
+    expect(svelte.stderr).toBe('The webhook port is in use: start with DEMO_WEBHOOK_PORT=<another port> (0 picks a free one).\n');
+    expect(svelte.stdout).toMatch(/^Lousho SvelteKit demo running at .*\n.*\n$/);
+  });
+
   it('listens on 127.0.0.1 unless HOST says otherwise, says where the other demos are, then how to call its webhook', async () => {
     const started = await run(['server.js'], APP_DIR, { PORT: '0', HOST: undefined, ORIGIN: undefined, DEMO_WEBHOOK_TOKEN: undefined }, /Cron trigger .*\n/);
     expect(started.stdout).toMatch(

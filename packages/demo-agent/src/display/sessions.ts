@@ -53,3 +53,18 @@ export function pollSessionList(onList: (sessions: SessionSummary[]) => void): (
     clearTimeout(timer);
   };
 }
+
+/** The attributes of a row's button, the same in every demo (their browser tests find rows by them). */
+export function sessionItemAttributes(session: SessionSummary, current: string | undefined) {
+  return {
+    'data-testid': 'session-item',
+    'data-session-id': session.sessionId,
+    'data-origin': session.origin,
+    'aria-current': session.sessionId === current ? ('true' as const) : undefined,
+  };
+}
+
+/** What a row says: where the session came from, and what it is doing (a pause for a person wins over the status). */
+export function sessionItemLabels(session: SessionSummary): { origin: string; state: string } {
+  return { origin: SESSION_ORIGIN_LABELS[session.origin], state: SESSION_STATE_LABELS[session.pending ? 'awaiting-approval' : session.status] };
+}
