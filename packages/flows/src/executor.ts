@@ -1,4 +1,4 @@
-import type { AgentStore, ApprovalRequest } from '@lousho/core';
+import type { AgentStore, ApprovalRequest, TraceExporter, TraceParent } from '@lousho/core';
 import type { Flow } from './flow.js';
 import { defaultStore, FlowHost } from './host/flow-host.js';
 import type { FlowResult, FlowRun, FlowRunOptions } from './types.js';
@@ -20,6 +20,10 @@ export interface FlowContinueOptions {
   signal?: AbortSignal;
   store?: AgentStore;
   concurrency?: number;
+  /** Traces the continuation: a new `invoke_workflow` span linked to the leg before it (see docs/tracing.md). */
+  traceExporter?: TraceExporter;
+  /** The span the continuation nests under; its exporter is used without `traceExporter`. */
+  traceParent?: TraceParent;
 }
 
 /** A person's decision on a flow's approval node. */

@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { AgentInput, AgentStore, AgentStreamEvent, ExecutionResult, PendingApprovalInfo, RunOptions, RunUsage, SessionListener, ToolDescriptor, ToolInput, ToolOutput } from '@lousho/core';
+import type { AgentInput, AgentStore, AgentStreamEvent, ExecutionResult, PendingApprovalInfo, RunOptions, RunUsage, SessionListener, ToolDescriptor, ToolInput, ToolOutput, TraceExporter, TraceParent } from '@lousho/core';
 
 /** The kinds of node a flow is made of. */
 export type FlowNodeKind = 'agent' | 'tool' | 'oneOf' | 'evaluator' | 'parallel' | 'approval' | 'step' | 'loop';
@@ -25,6 +25,11 @@ export interface FlowNodeContext {
   node: string;
   /** 1 on the first pass, then 2, 3, ... when a loop runs the node again. */
   iteration: number;
+  /**
+   * With tracing: the pass's `flow_node` span and its exporter. Pass it to `withSpan()` or as an
+   * agent's `traceParent` so your own spans nest under the node.
+   */
+  trace?: TraceParent;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -171,6 +176,10 @@ export interface FlowRunOptions {
   store?: AgentStore;
   /** Nodes running at once, at most (default: no limit). */
   concurrency?: number;
+  /** Traces the run: an `invoke_workflow` span, a span per node pass, the agent runs under them (see docs/tracing.md). */
+  traceExporter?: TraceExporter;
+  /** The span the run nests under (e.g. a tool's `ctx.trace`); its exporter is used without `traceExporter`. */
+  traceParent?: TraceParent;
 }
 
 export interface FlowResult<O = Record<string, unknown>> {

@@ -5,6 +5,7 @@ import { evaluateCondition, evaluateExpression } from '../expression/evaluate.js
 import { ExpressionError } from '../expression/errors.js';
 import { renderTemplate, renderValue } from '../expression/template.js';
 import type { FlowGraph } from '../graph.js';
+import type { FlowTracer, NodeTrace } from '../tracing/flow-tracer.js';
 import type { FlowApprovalOutput, FlowFinishReason, FlowNodeContext, FlowLoopOutput } from '../types.js';
 import { keyOf, RunState, type NodeRecord, type RecordMeta } from './run-state.js';
 import { runWork, WorkAborted, type NestedEvent } from './work.js';
@@ -41,6 +42,8 @@ export interface LegParams {
   persist(record: NodeRecord): Promise<void> | void;
   countUsage(usage: RunUsage): void;
   approvals: ApprovalGate;
+  /** With tracing: the leg's tracer (a span per pass). */
+  tracer?: FlowTracer | undefined;
 }
 
 export interface LegOutcome {
@@ -81,6 +84,9 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
   const inflight = new Map<string, Promise<{ id: string; result?: NodeResult; error?: unknown }>>();
   const waiting = new Map<string, PendingApprovalInfo>();
   let failure: FlowNodeError | undefined;
+  /** With tracing: the spans of the passes in flight, by node id. */
+  const traces = new Map<string, NodeTrace>();
+  const tracer = params.tracer;
 
   /** Stores a record, then applies it: the state never runs ahead of the checkpoint. */
   const commit = async (record: NodeRecord): Promise<void> => {
@@ -101,18 +107,21 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
     const node = graph.nodes.get(id)!;
     const iteration = state.iteration(id);
     const key = state.keyOf(id);
-    const ctx: FlowNodeContext = { signal: controller.signal, runId: params.runId, sessionId: params.sessionId, node: id, iteration };
+    const trace = tracer?.node(key, { id, kind: node.kind, iteration });
+    if (trace) traces.set(id, trace);
+    const ctx: FlowNodeContext = { signal: controller.signal, runId: params.runId, sessionId: params.sessionId, node: id, iteration, ...(trace ? { trace: trace.parent } : {}) };
     const vars = state.variables(id, params.input);
     if (node.kind !== 'approval') emit(startEvent(node, key, iteration));
     switch (node.kind) {
       case 'agent':
       case 'tool':
       case 'step':
-        return { done: true, output: await runWork(node.work, vars, scopeFor(key, ctx)) };
+        return { done: true, output: await runWork(node.work, vars, scopeFor(key, ctx, trace)) };
       case 'evaluator':
         return { done: true, output: evaluateExpression(node.expression, vars) };
       case 'oneOf': {
         const chosen = node.branches.find((branch) => holds(branch.when, vars))?.then ?? node.otherwise ?? null;
+        trace?.chose(chosen);
         emit({ type: 'flow.branch', toolCallId: key, toolName: id, branch: chosen });
         return { done: true, output: chosen };
       }
@@ -122,19 +131,25 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
         return { done: true, output, repeat: again && iteration < node.max };
       }
       case 'parallel':
-        return { done: true, output: await runParallel(node, key, vars, ctx) };
+        return { done: true, output: await runParallel(node, key, vars, ctx, trace) };
       case 'approval':
-        return approve(node, key, iteration, vars);
+        return approve(node, key, iteration, vars, trace);
     }
   };
 
-  const scopeFor = (key: string, ctx: FlowNodeContext) => ({
+  const scopeFor = (key: string, ctx: FlowNodeContext, trace: NodeTrace | undefined) => ({
     ctx,
     nest: (event: NestedEvent) => emit({ type: 'flow.node.event', toolCallId: key, event }),
-    countUsage: params.countUsage,
+    countUsage: trace
+      ? (usage: RunUsage) => {
+          params.countUsage(usage);
+          trace.count(usage);
+        }
+      : params.countUsage,
+    ...(trace ? { trace } : {}),
   });
 
-  const runParallel = async (node: Extract<NodeDefinition, { kind: 'parallel' }>, key: string, vars: Vars, ctx: FlowNodeContext): Promise<unknown> => {
+  const runParallel = async (node: Extract<NodeDefinition, { kind: 'parallel' }>, key: string, vars: Vars, ctx: FlowNodeContext, trace: NodeTrace | undefined): Promise<unknown> => {
     let items: [string, Work, Vars][];
     if (node.forEach) {
       const list = await node.forEach(vars, ctx);
@@ -156,11 +171,18 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
         const [name, work, branchVars] = todo[next++]!;
         const branchKey = `${key}/${name}`;
         emit({ type: 'flow.node.start', toolCallId: branchKey, toolName: node.id, displayName: `${node.label ?? node.id} / ${name}`, kind: work.kind, branch: name });
+        // A branch's span is a child of its node's: branches that run at once are siblings.
+        const branchTrace = trace && tracer?.node(branchKey, { id: node.id, kind: work.kind, iteration: ctx.iteration, branch: name }, trace);
+        const { trace: _nodeTrace, ...nodeCtx } = ctx;
+        const branchCtx: FlowNodeContext = { ...nodeCtx, signal: local.signal, ...(branchTrace ? { trace: branchTrace.parent } : {}) };
         try {
-          const output = await runWork(work, branchVars, scopeFor(branchKey, { ...ctx, signal: local.signal }));
+          const output = await runWork(work, branchVars, scopeFor(branchKey, branchCtx, branchTrace));
           await commit({ toolCallId: branchKey, toolName: node.id, args: { kind: 'parallel', iteration: ctx.iteration, branch: name }, result: output, isError: false });
+          branchTrace?.done(output);
           emit({ type: 'flow.node.done', toolCallId: branchKey, toolName: node.id, result: output });
         } catch (error) {
+          if (error instanceof WorkAborted || (local.signal.aborted && isAbortLike(error))) branchTrace?.aborted();
+          else branchTrace?.fail(error);
           failed ??= error;
           local.abort();
         }
@@ -177,11 +199,12 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
     return node.forEach ? items.map(([name]) => finished.get(name)) : Object.fromEntries(items.map(([name]) => [name, finished.get(name)]));
   };
 
-  const approve = async (node: Extract<NodeDefinition, { kind: 'approval' }>, key: string, iteration: number, vars: Vars): Promise<NodeResult> => {
+  const approve = async (node: Extract<NodeDefinition, { kind: 'approval' }>, key: string, iteration: number, vars: Vars, trace: NodeTrace | undefined): Promise<NodeResult> => {
     const approvalId = approvalIdOf(params.runId, node.id, iteration);
     const known = await params.approvals.lookup(approvalId);
     if (typeof known === 'object') {
       const { approved, note } = known.decided;
+      trace?.approval(approvalId, approved);
       emit({ type: 'approval.resolved', approvalId, toolCallId: key, approved, ...(note !== undefined ? { note } : {}) });
       return { done: true, output: known.decided };
     }
@@ -202,8 +225,9 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
     return { done: false, approval };
   };
 
-  const fail = (id: string, key: string, error: unknown): void => {
+  const fail = (id: string, key: string, error: unknown, trace: NodeTrace | undefined): void => {
     const wrapped = nodeFailure(graph.nodes.get(id)!, error);
+    trace?.fail(wrapped);
     emit({ type: 'flow.node.error', toolCallId: key, toolName: id, error: serializeError(wrapped) });
     failure ??= wrapped;
     stop();
@@ -222,14 +246,19 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
     const id = settled.id;
     const key = state.keyOf(id);
     const { result, error } = settled;
+    const trace = traces.get(id);
+    traces.delete(id);
     if (!result) {
-      if (error instanceof WorkAborted || (controller.signal.aborted && isAbortLike(error))) state.set(id, 'pending');
-      else fail(id, key, error);
+      if (error instanceof WorkAborted || (controller.signal.aborted && isAbortLike(error))) {
+        state.set(id, 'pending');
+        trace?.aborted();
+      } else fail(id, key, error, trace);
       continue;
     }
     if (!result.done) {
       state.set(id, 'waiting');
       waiting.set(id, result.approval);
+      trace?.waiting(result.approval.approvalId);
       continue;
     }
     const meta: RecordMeta = { kind: graph.nodes.get(id)!.kind, iteration: state.iteration(id), ...(result.repeat ? { repeat: true as const } : {}) };
@@ -237,10 +266,12 @@ export async function runLeg(params: LegParams): Promise<LegOutcome> {
       await commit({ toolCallId: key, toolName: id, args: meta, result: result.output, isError: false });
     } catch (persistError) {
       // The checkpoint could not be written (a lost lease, a store failure): the run cannot go on.
+      trace?.fail(persistError);
       failure ??= persistError as FlowNodeError;
       stop();
       continue;
     }
+    trace?.done(result.output);
     emit({ type: 'flow.node.done', toolCallId: key, toolName: id, result: result.output });
   }
   params.signal.removeEventListener('abort', stop);

@@ -1,6 +1,8 @@
 import {
   ERROR_CODES,
+  GEN_AI,
   SDKError,
+  traceErrorOf,
   splitArtifacts,
   summarizeIssues,
   toolSchemaToJSONSchema,
@@ -10,11 +12,14 @@ import {
   type AgentStreamEvent,
   type ExecutionResult,
   type RunUsage,
+  type ToolDescriptor,
+  type TraceParent,
 } from '@lousho/core';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Vars, Work } from '../definition.js';
 import { FLOW_ERROR_CODES } from '../errors.js';
 import { renderTemplate, renderValue } from '../expression/template.js';
+import type { NodeTrace } from '../tracing/flow-tracer.js';
 import type { FlowNodeContext } from '../types.js';
 
 /** An event nested in a flow event: an agent's stream event without its session numbering. */
@@ -26,6 +31,8 @@ export interface WorkScope {
   nest(event: NestedEvent): void;
   /** Counts an agent call's usage into the run's. */
   countUsage(usage: RunUsage): void;
+  /** With tracing: the pass's span (the work's spans nest under it). */
+  trace?: NodeTrace;
 }
 
 /** A node stopped because the flow was stopped: not a failure, and not checkpointed. */
@@ -39,6 +46,10 @@ export class WorkAborted extends Error {
 /** Runs one unit of work (an agent, a tool or a function) with the variables; resolves with its output. */
 export async function runWork(work: Work, vars: Vars, scope: WorkScope): Promise<unknown> {
   if (scope.ctx.signal.aborted) throw new WorkAborted();
+  return scope.trace ? scope.trace.run(() => runKind(work, vars, scope)) : runKind(work, vars, scope);
+}
+
+function runKind(work: Work, vars: Vars, scope: WorkScope): Promise<unknown> | unknown {
   switch (work.kind) {
     case 'agent':
       return runAgent(work, vars, scope);
@@ -61,7 +72,9 @@ async function runAgent(work: Extract<Work, { kind: 'agent' }>, vars: Vars, scop
   });
   let result: ExecutionResult<unknown>;
   try {
-    result = await work.agent.send(input, { sessionId, signal: ctx.signal, metadata: { flowRunId: ctx.runId, flowNode: ctx.node } });
+    // Traced: the agent's run nests under the pass's span (and uses the flow's exporter unless it has its own).
+    const traceParent = scope.trace?.parent;
+    result = await work.agent.send(input, { sessionId, signal: ctx.signal, metadata: { flowRunId: ctx.runId, flowNode: ctx.node }, ...(traceParent ? { traceParent } : {}) });
   } finally {
     unsubscribe?.();
   }
@@ -122,7 +135,7 @@ async function runTool(work: Extract<Work, { kind: 'tool' }>, vars: Vars, scope:
   const checked = await validateToolArguments(tool, raw ?? {}, name);
   if (!checked.ok) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_TOOL_ARGUMENTS, checked.error.message, { hint: 'Check the node\'s `args` against the tool\'s input schema.' });
   const toolCallId = `${ctx.runId}.${ctx.node}.${ctx.iteration}`;
-  const toolCtx = {
+  const toolCtx: { toolCallId: string; messages: never[]; abortSignal: AbortSignal; sessionId: string; reportProgress: (progress: unknown) => void; trace?: TraceParent } = {
     toolCallId,
     messages: [],
     abortSignal: ctx.signal,
@@ -137,9 +150,36 @@ async function runTool(work: Extract<Work, { kind: 'tool' }>, vars: Vars, scope:
   }
   // The call, nested like an agent's (the node's card shows it; evals read the run's tool calls from it).
   scope.nest({ type: 'tool.call', toolCallId, toolName: name, args: checked.args });
-  const output = splitArtifacts(await tool.execute!(checked.args, toolCtx)).value;
+  const output = splitArtifacts(await traceTool(scope.trace, tool, name, toolCallId, toolCtx, () => tool.execute!(checked.args, toolCtx))).value;
   scope.nest({ type: 'tool.done', toolCallId, toolName: name, result: output });
   return output;
+}
+
+/**
+ * With tracing, the call is an `execute_tool` span under the pass's span, as an agent's tool call
+ * is under its run's, and the tool gets it as `ctx.trace` (a sub-agent or `withSpan()` in it nests there).
+ */
+async function traceTool<T>(trace: NodeTrace | undefined, tool: ToolDescriptor, name: string, toolCallId: string, toolCtx: { trace?: TraceParent }, execute: () => Promise<T> | T): Promise<T> {
+  const parent = trace?.parent;
+  if (!parent) return execute();
+  if (parent.span.noop) {
+    toolCtx.trace = parent;
+    return execute();
+  }
+  const span = parent.exporter.startSpan(`execute_tool ${name}`, {
+    kind: 'internal',
+    parent: parent.span,
+    attributes: { [GEN_AI.operation]: 'execute_tool', [GEN_AI.toolName]: name, [GEN_AI.toolCallId]: toolCallId, [GEN_AI.toolType]: 'function', [GEN_AI.toolDescription]: tool.description },
+  });
+  toolCtx.trace = { exporter: parent.exporter, span };
+  try {
+    return await (parent.exporter.runInSpan ? parent.exporter.runInSpan(span, execute) : execute());
+  } catch (error) {
+    span.fail(traceErrorOf(error));
+    throw error;
+  } finally {
+    span.end();
+  }
 }
 
 /** Fills the templates of an `args` object: a value stays as it is, a string is a template. */

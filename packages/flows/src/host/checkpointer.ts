@@ -1,4 +1,4 @@
-import { SessionLeaseLostError, type CheckpointStore, type FinishReason, type Message, type SerializedError, type PausedBatch, type RunStart, type RunState, type RunUsage } from '@lousho/core';
+import { SessionLeaseLostError, type CheckpointStore, type FinishReason, type Message, type SerializedError, type PausedBatch, type RunStart, type RunState, type RunUsage, type SpanRef } from '@lousho/core';
 import type { NodeRecord } from '../engine/run-state.js';
 
 /**
@@ -18,10 +18,13 @@ export class FlowCheckpointer {
   #tail: Promise<void> = Promise.resolve();
   #lost = false;
   readonly #onLost: (() => void) | undefined;
+  /** With tracing: the span of the run's latest traced leg, kept with every checkpoint (see docs/tracing.md). */
+  readonly #traceSpan: SpanRef | undefined;
 
   /**
    * `stored`: what the store holds (messages and records already written). `start`: the fixed
    * fields of a new run, written with the first checkpoint (none for a run that goes on).
+   * `traceSpan`: the span the next leg links to (this leg's, or the one before it kept on).
    */
   constructor(
     store: CheckpointStore,
@@ -30,8 +33,10 @@ export class FlowCheckpointer {
     stored: { messages: number; records: number },
     start?: RunStart,
     onLost?: () => void,
+    traceSpan?: SpanRef,
   ) {
     this.#onLost = onLost;
+    this.#traceSpan = traceSpan;
     this.#store = store;
     this.#sessionId = sessionId;
     this.#holder = holder;
@@ -66,7 +71,7 @@ export class FlowCheckpointer {
           messages: { keep: this.#messages, append: appendMessages },
           run: {
             ...(start ? { start } : {}),
-            progress: { state, steps: Math.max(this.#records, recordCount), usage, ...(paused ? { paused } : {}), ...notes },
+            progress: { state, steps: Math.max(this.#records, recordCount), usage, ...(paused ? { paused } : {}), ...(this.#traceSpan ? { traceSpan: this.#traceSpan } : {}), ...notes },
             stepUsage: { keep: 0, append: [] },
             toolCalls: { keep: this.#records, append: appendRecords },
           },

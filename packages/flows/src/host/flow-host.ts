@@ -30,7 +30,11 @@ import {
   type SessionState,
   type SessionStatus,
   type SessionStore,
+  type SpanRef,
   type StoredCheckpoint,
+  type TraceExporter,
+  type TraceParent,
+  type TraceSpan,
   type UnsequencedStreamEvent,
 } from '@lousho/core';
 import { approvalIdOf, runLeg, type ApprovalGate, type FlowEventBody } from '../engine/run-leg.js';
@@ -38,6 +42,7 @@ import { RunState, type NodeRecord } from '../engine/run-state.js';
 import { FLOW_ERROR_CODES } from '../errors.js';
 import { textOf } from '../expression/bind.js';
 import type { Flow } from '../flow.js';
+import { FlowTracer } from '../tracing/flow-tracer.js';
 import type { FlowResult, FlowRun } from '../types.js';
 import { FlowCheckpointer } from './checkpointer.js';
 import { randomId, sessionBusyError, SessionLease } from './lease.js';
@@ -51,6 +56,14 @@ export interface FlowHostOptions<I, O> {
   reply?: (result: FlowResult<O>) => string | undefined;
   /** For `stream()`/`send()` with an agent's input (what the HTTP handler and the UI clients send). */
   input?: (input: AgentInput, options: { metadata?: Record<string, unknown> }) => I;
+  /** Traces every run (see docs/tracing.md, "Flows"), as `createAgent({ traceExporter })` does an agent's. */
+  traceExporter?: TraceExporter;
+}
+
+/** The tracing options of one call (`FlowExecutor.run()`, `resolve()`, `resume()`, a served flow's run). */
+export interface LegTraceOptions {
+  traceExporter?: TraceExporter;
+  traceParent?: TraceParent;
 }
 
 type LegMode = 'turn' | 'resume' | 'approval';
@@ -68,6 +81,8 @@ interface LegStart {
   /** Take the lease over from a holder whose lease has not run out (a resume that knows its process is gone). */
   force?: boolean;
   stored?: StoredCheckpoint | undefined;
+  /** With tracing: the exporter, and the span the leg nests under. */
+  trace?: { exporter: TraceExporter; parent?: TraceSpan } | undefined;
 }
 
 /** Where a leg starts from: a new run, or the stored run going on. */
@@ -82,6 +97,8 @@ interface Opening {
   written: { messages: number; records: number };
   start?: RunStart;
   userMessage?: Message;
+  /** The span of the run's latest traced leg (a continuation links to it). */
+  traceSpan?: SpanRef;
 }
 
 let sharedStore: AgentStore | undefined;
@@ -117,6 +134,12 @@ export class FlowHost<I, O> {
     this.#checkpoints = store.checkpoints ?? fallback!.checkpoints;
     this.#approvals = store.approvals ?? fallback!.approvals;
     this.#concurrency = checkConcurrency(options.concurrency ?? Infinity);
+  }
+
+  /** The call's exporter, else the flow agent's, else its parent's (none: no tracing at all). */
+  #traceOf(options: LegTraceOptions): LegStart['trace'] {
+    const exporter = options.traceExporter ?? this.#options.traceExporter ?? options.traceParent?.exporter;
+    return exporter && { exporter, ...(options.traceParent ? { parent: options.traceParent.span } : {}) };
   }
 
   #session(id: string): SessionRuntime {
@@ -251,7 +274,7 @@ export class FlowHost<I, O> {
    * Starts a run (`turn`), or resumes an interrupted one (`resume`). `shown`: what the transcript
    * keeps as the user's message (what a served flow was sent); by default, the input's text.
    */
-  start(input_: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number; force?: boolean }, mode: 'turn' | 'resume', shown?: AgentInput): FlowRun<O> {
+  start(input_: unknown, options: { sessionId?: string; signal?: AbortSignal; concurrency?: number; force?: boolean } & LegTraceOptions, mode: 'turn' | 'resume', shown?: AgentInput): FlowRun<O> {
     const sessionId = options.sessionId ?? randomId('sess');
     const session = this.#session(sessionId);
     if (session.active) throw sessionBusyError(sessionId);
@@ -274,6 +297,7 @@ export class FlowHost<I, O> {
       ...(options.signal ? { signal: options.signal } : {}),
       concurrency: checkConcurrency(options.concurrency ?? this.#concurrency),
       force: mode === 'resume' && options.force !== false,
+      trace: this.#traceOf(options),
     });
   }
 
@@ -281,7 +305,7 @@ export class FlowHost<I, O> {
   async decide(
     approvalId: string,
     decision: { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string },
-    options: { signal?: AbortSignal; concurrency?: number } = {},
+    options: { signal?: AbortSignal; concurrency?: number } & LegTraceOptions = {},
   ): Promise<FlowRun<O>> {
     const concurrency = checkConcurrency(options.concurrency ?? this.#concurrency);
     const known = typeof approvalId === 'string' && approvalId.length > 0 ? await this.#approvals.get(approvalId) : undefined;
@@ -319,7 +343,7 @@ export class FlowHost<I, O> {
       await lease.release();
       throw error;
     }
-    return this.#drive({ session, mode: 'approval', lease, stored, ...(options.signal ? { signal: options.signal } : {}), concurrency });
+    return this.#drive({ session, mode: 'approval', lease, stored, ...(options.signal ? { signal: options.signal } : {}), concurrency, trace: this.#traceOf(options) });
   }
 
   /** Decides where a leg starts, from the stored checkpoint. Throws the refusals (busy, paused, nothing to resume). */
@@ -339,6 +363,7 @@ export class FlowHost<I, O> {
         records: r.toolCalls.slice() as NodeRecord[],
         usage: new UsageTracker(r.usage),
         written: { messages: messages.length, records: r.toolCalls.length },
+        ...(r.traceSpan ? { traceSpan: r.traceSpan } : {}),
       };
     };
     if (mode === 'approval') {
@@ -417,6 +442,7 @@ export class FlowHost<I, O> {
     const result = (async (): Promise<FlowResult<O>> => {
       let opening: Opening | undefined;
       let checkpointer: FlowCheckpointer | undefined;
+      let tracer: FlowTracer | undefined;
       try {
         const input = mode === 'turn' ? await this.#checkInput(params.input) : params.input;
         const stored = params.lease ? params.stored : await lease.acquire(params.force === true);
@@ -428,8 +454,19 @@ export class FlowHost<I, O> {
         runId = opening.runId;
         started = true;
         const { messages, records, usage } = opening;
+        // The leg's span starts before its first checkpoint, which keeps its id: a leg that goes on
+        // after this one (a decision, a crash) links to it.
+        if (params.trace) {
+          tracer = new FlowTracer(params.trace.exporter, params.trace.parent, {
+            flow: this.flow.name,
+            runId,
+            sessionId: session.id,
+            continuation: !opening.fresh,
+            ...(opening.traceSpan ? { previous: opening.traceSpan } : {}),
+          });
+        }
         // A refused write means another run took the session over: this leg stops writing anything.
-        checkpointer = new FlowCheckpointer(this.#checkpoints, session.id, lease.holder, opening.written, opening.start, () => lease.markLost());
+        checkpointer = new FlowCheckpointer(this.#checkpoints, session.id, lease.holder, opening.written, opening.start, () => lease.markLost(), tracer?.ref ?? opening.traceSpan);
         // Where a checkpoint stands in the log: every event emitted before it is stored first.
         const logged = async (): Promise<number> => {
           await session.settled();
@@ -445,6 +482,9 @@ export class FlowHost<I, O> {
         if (opening.userMessage) emit({ type: 'user.message', message: opening.userMessage });
         // Nodes the checkpoint has as finished whose end a dead leg never logged: ended now (they do not run again).
         if (!opening.fresh) for (const event of unloggedEnds(session.log, runId, records)) emit(event);
+        // Passes a dead leg left running run again from scratch: what their card showed of that
+        // attempt (an agent's messages) is dropped first, so the card shows the rerun once.
+        if (!opening.fresh) for (const event of abandonedAttempts(session.log, runId, records)) emit(event);
 
         const cp = checkpointer;
         const outcome = await runLeg({
@@ -460,8 +500,12 @@ export class FlowHost<I, O> {
             records.push(record);
             return cp.write(messages, records, 'running', usage.snapshot(), undefined, { seq: await logged() });
           },
-          countUsage: (u) => usage.addDelegated(u),
+          countUsage: (u) => {
+            usage.addDelegated(u);
+            tracer?.count(u);
+          },
           approvals: this.#gate(session.id, runId),
+          tracer,
         });
 
         const waiting = outcome.waiting[0];
@@ -491,6 +535,7 @@ export class FlowHost<I, O> {
         session.status = status;
         session.pendingApproval = paused ? waiting : null;
         leave();
+        tracer?.finish(flowResult.finishReason, flowResult.path, records.length, paused ? waiting.approvalId : undefined);
         if (text) emit({ type: 'text.delta', step: 1, delta: text });
         if (paused) emit({ type: 'approval.requested', approval: waiting });
         emit({
@@ -513,6 +558,7 @@ export class FlowHost<I, O> {
           throw error;
         }
         session.status = 'idle';
+        tracer?.fail(error);
         if (lease.held && !lease.lost && checkpointer && opening && !(error instanceof SessionLeaseLostError)) {
           try {
             // A failed run is over: the next run() starts a new one.
@@ -645,6 +691,26 @@ function unloggedEnds(log: readonly AgentStreamEvent[], runId: string, records: 
     if (started.has(toolCallId) && !ended.has(toolCallId)) ends.push({ type: 'flow.node.done', toolCallId, toolName: record.toolName, result: record.result });
   }
   return ends;
+}
+
+/**
+ * For each pass of the run that the log shows started, with nested events, but never ended and
+ * that the checkpoint does not have as finished (a dead leg was running it, so it runs again): a
+ * nested `run.interrupted` that covers nothing of that attempt. A UI card keeps the pass's part
+ * (its state, its place) and drops the attempt's nested messages, as an agent's UI does with what
+ * an interrupted leg showed past its checkpoint; the rerun's events then fill it once.
+ */
+function abandonedAttempts(log: readonly AgentStreamEvent[], runId: string, records: readonly NodeRecord[]): FlowEventBody[] {
+  const finished = new Set(records.map((record) => `${runId}:${record.toolCallId}`));
+  const shown = new Set<string>();
+  for (const event of log) {
+    if (event.runId !== runId) continue;
+    if (event.type === 'flow.node.event') shown.add(event.toolCallId);
+    else if (event.type === 'flow.node.done' || event.type === 'flow.node.error') shown.delete(event.toolCallId);
+  }
+  return [...shown]
+    .filter((toolCallId) => !finished.has(toolCallId))
+    .map((toolCallId) => ({ type: 'flow.node.event', toolCallId, event: { type: 'run.interrupted', finishReason: 'interrupted', usage: null, messages: 0, parts: 0 } }));
 }
 
 /** The user message's content: what was sent (text or content parts), else the input's text. */
