@@ -18,12 +18,14 @@ if (!existsSync(new URL('./build/handler.js', import.meta.url))) {
 // PROTOCOL_HEADER say better (then they win).
 const trustForwardedProto = !process.env.ORIGIN && !process.env.PROTOCOL_HEADER;
 if (trustForwardedProto) process.env.PROTOCOL_HEADER = 'x-forwarded-proto';
-const { handler } = await import('./build/handler.js');
+// Loaded once the port is ours (see listen below): SvelteKit's init hook then starts the webhook
+// trigger and prints how to call it, after the address, and not at all when the port is taken.
+let app;
 
 const server = createServer((req, res) => {
   // The first proxy's word (a chain sends "https, http"), and only http or https.
   if (trustForwardedProto) req.headers['x-forwarded-proto'] = firstProto(req.headers['x-forwarded-proto']);
-  handler(req, res);
+  void app.then(({ handler }) => handler(req, res));
 });
 server.on('error', (error) => {
   if (error.code === 'EADDRINUSE') console.error(`Port ${port} is in use: start with PORT=<another port>.`);
@@ -35,6 +37,11 @@ server.listen(port, host, () => {
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   console.log(`Lousho SvelteKit demo running at http://${shownHost}:${address.port}/`);
   console.log('  The React and Vue demos: npm run demo (http://127.0.0.1:3000/ and /vue/)');
+  app = import('./build/handler.js');
+  app.catch((error) => {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  });
 });
 
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.

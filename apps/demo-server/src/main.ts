@@ -5,12 +5,12 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { createDemoAgent, createTriageAgent } from '@lousho/demo-agent';
+import { startDemoTriggers, triggerSettings, triggerStartFailure } from '@lousho/demo-agent/server';
 import { STATIC_APPS } from './apps.js';
 import { startBanner } from './banner.js';
 import { chooseModel } from './model.js';
 import { notesServerConfig } from './notes-server.js';
 import { createDemoServer } from './server.js';
-import { startDemoTriggers, triggerSettings } from './triggers.js';
 
 const host = process.env['HOST']?.trim() || '127.0.0.1';
 const port = parsePort(process.env['PORT']);
@@ -38,8 +38,7 @@ let triggers: Awaited<ReturnType<typeof startDemoTriggers>>;
 try {
   triggers = await startDemoTriggers(agent, triggerSettings(process.env, host));
 } catch (error) {
-  const code = (error as NodeJS.ErrnoException).code;
-  console.error(code === 'EADDRINUSE' ? 'The webhook port is in use: start with DEMO_WEBHOOK_PORT=<another port> (0 picks a free one).' : (error as Error).message);
+  console.error(triggerStartFailure(error));
   process.exit(1);
 }
 

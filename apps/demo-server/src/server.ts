@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createNodeListener } from '@lousho/core/node';
+import { answerSessionList, SESSIONS_PATH, triggerInfo, type ListedSessionStore } from '@lousho/demo-agent/server';
 import type { ModelInfo } from './model.js';
-import { listDemoSessions, SESSIONS_PATH, type ListedSessionStore } from './session-list.js';
 import { sendText, serveStaticApp, type StaticApp } from './static-files.js';
 
 /** What the handler needs of an agent (any `createAgent()` agent). */
@@ -22,7 +22,7 @@ export interface DemoServerOptions {
   apps: readonly StaticApp[];
   /** The agent's session store: `GET /api/sessions` lists its sessions (the demos' Sessions panel). */
   sessions?: ListedSessionStore;
-  /** The triggers wired in (see triggers.ts): `GET /api/info` says where the webhook listens. */
+  /** The triggers wired in (`startDemoTriggers`): `GET /api/info` says where the webhook listens. */
   triggers?: { webhookUrl: string; cron?: string };
   /** Unexpected failures (the browser only ever gets a bare 500). */
   onError?: (error: unknown) => void;
@@ -41,7 +41,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
   const info = JSON.stringify({
     model: options.model,
     apps: apps.map(({ name, mountPath }) => ({ name, path: mountPath })),
-    ...(options.triggers ? { triggers: { webhook: options.triggers.webhookUrl, cron: options.triggers.cron ?? null } } : {}),
+    ...(options.triggers ? { triggers: triggerInfo(options.triggers) } : {}),
   });
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -55,14 +55,9 @@ export function createDemoServer(options: DemoServerOptions): Server {
       return;
     }
     if (pathname === SESSIONS_PATH && options.sessions) {
-      if (req.method !== 'GET' && req.method !== 'HEAD') {
-        res.writeHead(405, { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' });
-        res.end(JSON.stringify({ error: { code: 'LOUSHO_METHOD_NOT_ALLOWED', message: 'Use GET.' } }));
-        return;
-      }
-      const body = JSON.stringify({ sessions: await listDemoSessions(options.sessions) });
-      res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
-      res.end(req.method === 'HEAD' ? undefined : body);
+      const answer = await answerSessionList(req.method ?? 'GET', options.sessions);
+      res.writeHead(answer.status, answer.headers);
+      res.end(req.method === 'HEAD' ? undefined : answer.body);
       return;
     }
     if (pathname.startsWith('/api/')) return sendText(res, 404, 'Not found.');

@@ -5,7 +5,7 @@ import { memoryStore } from '@lousho/core';
 import { createDemoAgent, createDemoModel } from '@lousho/demo-agent';
 import { OFFLINE_MODEL_INFO } from '../src/model.js';
 import { createDemoServer } from '../src/server.js';
-import { startDemoTriggers, triggerSettings, type DemoTriggers } from '../src/triggers.js';
+import { startDemoTriggers, triggerSettings, type DemoTriggers } from '@lousho/demo-agent/server';
 
 const store = memoryStore();
 const agent = createDemoAgent({ provider: createDemoModel({ charDelayMs: 0 }), toolDelayScale: 0, store });

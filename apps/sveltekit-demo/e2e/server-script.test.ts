@@ -10,7 +10,8 @@ import { APP_DIR } from './support/sveltekit-demo.js';
 /** Runs a Node script until it exits (or `until` matches its output, then stops it); returns what it printed. */
 function run(args: string[], cwd: string, env: NodeJS.ProcessEnv, until?: RegExp): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const childEnv: NodeJS.ProcessEnv = { ...process.env, LOUSHO_MODEL: '', ...env };
+    // The webhook triggers on free ports: only the port under test can be taken.
+    const childEnv: NodeJS.ProcessEnv = { ...process.env, LOUSHO_MODEL: '', DEMO_WEBHOOK_PORT: '0', ...env };
     for (const key of Object.keys(childEnv)) if (childEnv[key] === undefined) delete childEnv[key];
     const child = spawn(process.execPath, args, { cwd, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
@@ -48,9 +49,22 @@ describe('npm run demo:svelte (server.js)', () => {
     expect(demoServer.stderr).toBe(svelte.stderr);
   });
 
-  it('listens on 127.0.0.1 unless HOST says otherwise, and says where the other demos are', async () => {
-    const started = await run(['server.js'], APP_DIR, { PORT: '0', HOST: undefined, ORIGIN: undefined }, /running at .*\n.*\n/);
-    expect(started.stdout).toMatch(/^Lousho SvelteKit demo running at http:\/\/127\.0\.0\.1:\d+\/\n {2}The React and Vue demos: npm run demo \(http:\/\/127\.0\.0\.1:3000\/ and \/vue\/\)\n$/);
+  it('a taken webhook port is one line too (the demo server’s), after the address, and exit code 1', async () => {
+    blocker = createServer();
+    await new Promise<void>((resolve) => blocker!.listen(0, '127.0.0.1', resolve));
+    const webhookPort = (blocker.address() as { port: number }).port;
+
+    const svelte = await run(['server.js'], APP_DIR, { PORT: '0', DEMO_WEBHOOK_PORT: String(webhookPort) });
+    expect(svelte.code).toBe(1);
+    expect(svelte.stderr).toBe('The webhook port is in use: start with DEMO_WEBHOOK_PORT=<another port> (0 picks a free one).\n');
+    expect(svelte.stdout).toMatch(/^Lousho SvelteKit demo running at .*\n.*\n$/);
+  });
+
+  it('listens on 127.0.0.1 unless HOST says otherwise, says where the other demos are, then how to call its webhook', async () => {
+    const started = await run(['server.js'], APP_DIR, { PORT: '0', HOST: undefined, ORIGIN: undefined, DEMO_WEBHOOK_TOKEN: undefined }, /Cron trigger .*\n/);
+    expect(started.stdout).toMatch(
+      /^Lousho SvelteKit demo running at http:\/\/127\.0\.0\.1:\d+\/\n {2}The React and Vue demos: npm run demo \(http:\/\/127\.0\.0\.1:3000\/ and \/vue\/\)\n {2}Webhook trigger http:\/\/127\.0\.0\.1:\d+\/webhook \(token made for this run\):\n {4}curl -X POST http:\/\/127\.0\.0\.1:\d+\/webhook -H 'Authorization: Bearer [\w-]{24}' .*\n {2}Cron trigger {4}off .*\n$/,
+    );
     expect(started.stderr).toBe('');
   });
 });

@@ -1,4 +1,11 @@
-import type { Handle } from '@sveltejs/kit';
+import type { Handle, ServerInit } from '@sveltejs/kit';
+import { building } from '$app/environment';
+import { startTriggers } from '$lib/server/triggers';
+
+/** Once per server, before the first request: the webhook trigger starts (never while building). */
+export const init: ServerInit = async () => {
+  if (!building) await startTriggers();
+};
 
 /** Headers for every answer (the Content-Security-Policy comes from svelte.config.js). */
 export const handle: Handle = async ({ event, resolve }) => {

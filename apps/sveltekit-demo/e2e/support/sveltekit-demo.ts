@@ -29,6 +29,7 @@ export async function serverHtml(sessionId: string, path = '/'): Promise<string>
 export const sveltekitDemo: DemoTarget = {
   label: 'svelte-e2e',
   modes: ['http', 'page'],
+  sessionsPanel: true,
   url: (mode, serverUrl) => demoUrl('/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
   takenOver: waitForHydration,

@@ -14,19 +14,24 @@ export const SESSION_STATE_LABELS: Readonly<Record<'idle' | 'running' | 'awaitin
   interrupted: 'Interrupted',
 };
 
-/** One row of the demo server's `GET /api/sessions`. */
+/** Where a session came from: a person in a demo, or a trigger (its adapter names the id). */
+export type SessionOrigin = keyof typeof SESSION_ORIGIN_LABELS;
+
+/** One row of the demos' `GET /api/sessions` (`@lousho/demo-agent/server` makes them). */
 export interface SessionSummary {
   sessionId: string;
-  origin: keyof typeof SESSION_ORIGIN_LABELS;
+  origin: SessionOrigin;
   status: keyof typeof SESSION_STATE_LABELS;
+  /** The kind of pause when the session waits for a person. */
   pending: 'tool' | 'question' | null;
   createdAt: number;
+  updatedAt: number;
 }
 
 const POLL_MS = 1500;
 
 /**
- * Polls the demo server's session list (newest first) every 1.5 s and hands each list to `onList`,
+ * Polls the server's session list (the demo server's or the SvelteKit demo's) (newest first) every 1.5 s and hands each list to `onList`,
  * so trigger runs show up on their own; an unreachable server keeps the last list. Returns the stop
  * function. The demos' hooks wrap it in their framework's lifecycle.
  */
@@ -47,4 +52,19 @@ export function pollSessionList(onList: (sessions: SessionSummary[]) => void): (
     stopped = true;
     clearTimeout(timer);
   };
+}
+
+/** The attributes of a row's button, the same in every demo (their browser tests find rows by them). */
+export function sessionItemAttributes(session: SessionSummary, current: string | undefined) {
+  return {
+    'data-testid': 'session-item',
+    'data-session-id': session.sessionId,
+    'data-origin': session.origin,
+    'aria-current': session.sessionId === current ? ('true' as const) : undefined,
+  };
+}
+
+/** What a row says: where the session came from, and what it is doing (a pause for a person wins over the status). */
+export function sessionItemLabels(session: SessionSummary): { origin: string; state: string } {
+  return { origin: SESSION_ORIGIN_LABELS[session.origin], state: SESSION_STATE_LABELS[session.pending ? 'awaiting-approval' : session.status] };
 }

@@ -1,7 +1,7 @@
 // The app's one agent and its HTTP handler, made once per server process. Server-only ($lib/server):
 // a browser bundle can never import it. Sessions are per conversation (their ids), never per module.
 import { env } from '$env/dynamic/private';
-import { createAgentHandler } from '@lousho/build-ai-agent';
+import { createAgentHandler, memoryStore } from '@lousho/build-ai-agent';
 import { createDemoAgent } from '@lousho/demo-agent';
 import { chooseModel } from './model.js';
 
@@ -14,9 +14,13 @@ if (chosen.warning) console.warn(chosen.warning);
 /** What the page says about the model that answers. */
 export const modelInfo = chosen.info;
 
+/** The agent's sessions, in memory: `GET /api/sessions` lists them, chats and trigger runs alike. */
+export const store = memoryStore();
+
 export const agent = createDemoAgent({
   ...(chosen.provider ? { provider: chosen.provider } : {}),
   ...(chosen.model ? { model: chosen.model } : {}),
+  store,
 });
 
 /** The Fetch-API handler of the agent's routes (docs/http.md), mounted below AGENT_PATH. */

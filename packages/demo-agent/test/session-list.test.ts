@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { listDemoSessions, sessionOrigin, SESSION_LIST_LIMIT } from '../src/session-list.js';
+import { listDemoSessions, sessionOrigin, SESSION_LIST_LIMIT } from '../src/server/session-list.js';
+import { sessionItemAttributes, sessionItemLabels } from '../src/display/sessions.js';
 
 const row = (id: string, createdAt: number, extra: Partial<{ owner: string; status: 'idle' | 'running'; pending: 'tool' | null }> = {}) => ({
   id,
@@ -40,5 +41,19 @@ describe('listDemoSessions', () => {
     expect(sessionOrigin('cron-3f1c')).toBe('cron');
     expect(sessionOrigin('slack:C1:1700000000.1')).toBe('slack');
     expect(sessionOrigin('k3j2h1')).toBe('chat');
+  });
+});
+
+describe('a Sessions panel row', () => {
+  const summary = { sessionId: 'webhook-1', origin: 'webhook', status: 'running', pending: null, createdAt: 1, updatedAt: 1 } as const;
+
+  it('says where the session came from, and that it waits for a person over its status', () => {
+    expect(sessionItemLabels(summary)).toEqual({ origin: 'Webhook', state: 'Running' });
+    expect(sessionItemLabels({ ...summary, origin: 'cron', status: 'idle', pending: 'tool' })).toEqual({ origin: 'Schedule', state: 'Waiting for approval' });
+  });
+
+  it('marks only the session the chat shows as current', () => {
+    expect(sessionItemAttributes(summary, 'webhook-1')).toEqual({ 'data-testid': 'session-item', 'data-session-id': 'webhook-1', 'data-origin': 'webhook', 'aria-current': 'true' });
+    expect(sessionItemAttributes(summary, 'other')['aria-current']).toBeUndefined();
   });
 });

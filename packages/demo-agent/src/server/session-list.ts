@@ -1,4 +1,7 @@
-import { ANONYMOUS_PRINCIPAL, type ApprovalKind } from '@lousho/core';
+import { ANONYMOUS_PRINCIPAL, type ApprovalKind } from '@lousho/build-ai-agent';
+import type { SessionOrigin, SessionSummary } from '../display/sessions.js';
+
+export type { SessionOrigin, SessionSummary };
 
 /** What the listing reads of a store's session records (any store's `sessions`, e.g. `SqliteStore`'s). */
 export interface ListedSessionStore {
@@ -17,20 +20,6 @@ export const SESSIONS_PATH = '/api/sessions';
 
 /** How many sessions `GET /api/sessions` lists (the newest). */
 export const SESSION_LIST_LIMIT = 50;
-
-/** Where a session came from: a person in a demo, or a trigger (its adapter names the id). */
-export type SessionOrigin = 'chat' | 'webhook' | 'cron' | 'slack';
-
-/** One row of `GET /api/sessions`. */
-export interface SessionSummary {
-  sessionId: string;
-  origin: SessionOrigin;
-  status: SessionRow['status'];
-  /** The kind of pause when the session waits for a person. */
-  pending: ApprovalKind | null;
-  createdAt: number;
-  updatedAt: number;
-}
 
 /**
  * Trigger adapters name the sessions they open `webhook-<uuid>`, `cron-<uuid>` and
@@ -61,4 +50,22 @@ export async function listDemoSessions(store: ListedSessionStore): Promise<Sessi
       createdAt: record.createdAt,
       updatedAt: record.updatedAt,
     }));
+}
+
+/** An answer for a server to send as it is (node:http and SvelteKit alike). */
+export interface SessionListAnswer {
+  status: 200 | 405;
+  headers: Record<string, string>;
+  /** JSON; a HEAD answer sends the headers only. */
+  body: string;
+}
+
+/** `GET /api/sessions` (`HEAD` too): the listing; any other method, a 405 that says what to use. */
+export async function answerSessionList(method: string, store: ListedSessionStore): Promise<SessionListAnswer> {
+  if (method !== 'GET' && method !== 'HEAD') {
+    const body = JSON.stringify({ error: { code: 'LOUSHO_METHOD_NOT_ALLOWED', message: 'Use GET.' } });
+    return { status: 405, headers: { allow: 'GET, HEAD', 'content-type': 'application/json; charset=utf-8' }, body };
+  }
+  const body = JSON.stringify({ sessions: await listDemoSessions(store) });
+  return { status: 200, headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }, body };
 }

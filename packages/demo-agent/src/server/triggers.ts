@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+// Node only (the trigger adapters listen on ports): reached through `@lousho/demo-agent/server`, never the root.
 import { CronTriggerAdapter, WebhookTriggerAdapter, type TriggerAgent, type TriggerLogger } from '@lousho/build-ai-agent/triggers';
 
 /** What a webhook call runs when its body has no `input` text. */
@@ -6,9 +6,14 @@ export const DEFAULT_WEBHOOK_INPUT = 'research the latest launch feedback and em
 /** What each scheduled run is sent when `DEMO_CRON` is set (a research, then an email that waits for approval). */
 export const DEFAULT_CRON_INPUT = 'research the overnight news and email team@example.com about it';
 
+/** The webhook's default port beside the demo server (3000)... */
+export const DEMO_SERVER_WEBHOOK_PORT = 8787;
+/** ...and beside the SvelteKit demo (3001), so both demos can run at once. */
+export const SVELTEKIT_DEMO_WEBHOOK_PORT = 8788;
+
 export interface DemoTriggerSettings {
   host: string;
-  /** `DEMO_WEBHOOK_PORT` (default 8787; 0 picks a free port). */
+  /** `DEMO_WEBHOOK_PORT` (default: the demo's own, see above; 0 picks a free port). */
   webhookPort: number;
   /** `DEMO_WEBHOOK_TOKEN`, or a random one made at start and printed. */
   webhookToken: string;
@@ -21,9 +26,9 @@ export interface DemoTriggerSettings {
 }
 
 /** Reads the triggers' settings from the environment; a bad value throws with the variable's name. */
-export function triggerSettings(env: Record<string, string | undefined>, host: string): DemoTriggerSettings {
+export function triggerSettings(env: Record<string, string | undefined>, host: string, defaultPort = DEMO_SERVER_WEBHOOK_PORT): DemoTriggerSettings {
   const portText = env['DEMO_WEBHOOK_PORT']?.trim();
-  const webhookPort = portText ? Number(portText) : 8787;
+  const webhookPort = portText ? Number(portText) : defaultPort;
   if (!Number.isInteger(webhookPort) || webhookPort < 0 || webhookPort > 65535) {
     throw new Error(`DEMO_WEBHOOK_PORT must be a number from 0 to 65535, not "${portText}".`);
   }
@@ -32,11 +37,17 @@ export function triggerSettings(env: Record<string, string | undefined>, host: s
   return {
     host,
     webhookPort,
-    webhookToken: token || randomBytes(18).toString('base64url'),
+    webhookToken: token || randomToken(),
     tokenGenerated: !token,
     ...(cron ? { cron } : {}),
     cronInput: env['DEMO_CRON_INPUT']?.trim() || DEFAULT_CRON_INPUT,
   };
+}
+
+/** 144 random bits, URL-safe (Web Crypto: the same in Node and in SvelteKit's server bundle). */
+function randomToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(18));
+  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_');
 }
 
 export interface DemoTriggers {
@@ -104,4 +115,15 @@ export async function startDemoTriggers(agent: TriggerAgent, settings: DemoTrigg
       await Promise.all([webhook.stop(), cron?.stop()]);
     },
   };
+}
+
+/** What `GET /api/info` says of the triggers: where the webhook listens and the schedule, never the token. */
+export function triggerInfo(triggers: Pick<DemoTriggers, 'webhookUrl' | 'cron'>): { webhook: string; cron: string | null } {
+  return { webhook: triggers.webhookUrl, cron: triggers.cron ?? null };
+}
+
+/** The one line a demo prints when its triggers cannot start (a taken port names the variable that moves it). */
+export function triggerStartFailure(error: unknown): string {
+  if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') return 'The webhook port is in use: start with DEMO_WEBHOOK_PORT=<another port> (0 picks a free one).';
+  return error instanceof Error ? error.message : String(error);
 }
