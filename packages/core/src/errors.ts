@@ -295,27 +295,33 @@ export interface SDKErrorOptions {
 // A registry-wide brand, so two copies of the package (a bundled one and a linked one) still agree.
 const SDK_ERROR_BRAND = Symbol.for('lousho.sdkError');
 
-/** Base class of the SDK's errors: a stable `code`, a `hint` and a `docs` link. */
+/**
+ * Base class of the SDK's errors: a stable `code`, a `hint` and a `docs` link. Every error a page
+ * can see is one too (`AgentClientError`, `EventStreamError`), so this class is in every browser
+ * bundle: written small.
+ */
 export class SDKError extends Error {
-  readonly code: string;
-  readonly hint: string;
-  readonly docs: string;
+  declare readonly code: string;
+  /** How to fix it, in one sentence (empty when the message and the docs say enough). */
+  declare readonly hint: string;
+  /** The code's entry in the error reference, unless another page was given. */
+  declare readonly docs: string;
 
-  constructor(code: ErrorCode | (string & {}), message: string, options: SDKErrorOptions = {}) {
-    super(message, options.cause !== undefined ? { cause: options.cause } : undefined);
-    this.name = 'SDKError';
-    this.code = code;
-    this.hint = options.hint ?? '';
-    this.docs = options.docs ?? errorDocsUrl(code);
-    Object.defineProperty(this, SDK_ERROR_BRAND, { value: true });
+  constructor(code: ErrorCode | (string & {}), message: string, options?: SDKErrorOptions) {
+    // The options go to Error whole (it takes `cause` when there is one and ignores the rest), and
+    // onto the error: what a subclass passes besides (`status`, `eventId`) lands as its own fields.
+    super(message, options);
+    Object.assign(this, options, { name: 'SDKError', code, hint: options?.hint ?? '', docs: options?.docs ?? errorDocsUrl(code) });
+  }
+
+  static {
+    // On the prototype, so every instance (of any copy of the package) carries it for `is()`.
+    (this.prototype as unknown as Record<symbol, boolean>)[SDK_ERROR_BRAND] = true;
   }
 
   /** `instanceof` that also recognises errors made by another copy of the package. */
   static is(value: unknown): value is SDKError {
-    return (
-      value instanceof SDKError ||
-      (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[SDK_ERROR_BRAND] === true)
-    );
+    return (value as Record<symbol, unknown> | null | undefined)?.[SDK_ERROR_BRAND] === true;
   }
 }
 

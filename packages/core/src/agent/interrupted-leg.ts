@@ -1,5 +1,5 @@
 import { stateFromSessionLog } from '../client/session-view.js';
-import { reduceAgentEvents } from '../ui-state/subagents.js';
+import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
 import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';

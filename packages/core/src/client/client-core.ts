@@ -28,10 +28,8 @@ const DETACHED = 'LOUSHO_CLIENT_DETACHED';
 
 type Opener = (signal: AbortSignal) => Promise<EventReader>;
 
-/** The reducer: without sub-agent nesting until a sub-agent's event loads it (see `apply`). */
+/** The reducer: the entry one until an event it does not know loads the full one (see `apply`). */
 let reduce: typeof reduceEvent = reduceEvent;
-/** The last load of the nesting. */
-let nesting: Promise<unknown> | undefined;
 
 /** An error with a string `code` as it is; a failed `fetch` (a TypeError) as `LOUSHO_NETWORK_ERROR`, anything else as `LOUSHO_INTERNAL`. */
 const coded = (error: any): AgentClientError =>
@@ -168,21 +166,19 @@ export function createClientCore(
     // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
     // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
     // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
-    // A sub-agent's event, or a flow's (its type is the only one that starts with `f`), needs the
-    // reducer's nesting, which is loaded on demand: the first one is taken like a gap once that has
-    // loaded (`nesting`): the session is re-read, as the server built it.
-    if (
-      ((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1 ||
-      ((event.subagent || event.type[0] == 'f') && reduce == reduceEvent && ((nesting = import('../ui-state/subagents.js').then((m) => (reduce = m.default))), 1))
-    )
-      throw { code: 'LOUSHO_STREAM_GAP' };
-    seen = seq;
-    let next: AgentUIState;
+    if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
+    let next: AgentUIState | undefined;
     try {
       next = reduce(state, event);
     } catch (cause) {
       throw new AgentClientError('LOUSHO_STREAM_BAD_EVENT', `Event ${seq} is not an event.`, { cause });
     }
+    // An event the entry reducer does not know (an approval's, a sub-agent's, a flow's, a newer
+    // server's): the full reducer is loaded (it knows every event, and ignores the ones it does
+    // not), then `consume()` reads on from this event, which is not applied yet: thrown, the
+    // loading promise stops this stream, and no event is skipped.
+    if (!next) throw import('../ui-state/reduce-agent-events.js').then((m) => (reduce = m.default));
+    seen = seq;
     if (next === state) return;
     const { error, finishReason } = (state = next);
     // A leg has ended when the state says how: `run.done` (a finish reason), `error`, or
@@ -248,8 +244,8 @@ export function createClientCore(
         }
         if (signal.aborted) return;
         const code = failure?.code;
-        if (code === 'LOUSHO_STREAM_GAP') {
-          await nesting;
+        if (failure?.then) await failure;
+        else if (code === 'LOUSHO_STREAM_GAP') {
           // The server's log no longer has what we missed: take the session as it is now.
           if (!(await reload(signal))) throw new AgentClientError('LOUSHO_SESSION_NOT_FOUND', 'No such session.');
         } else if (failure && (read ? /^LOUSHO_STREAM_/.test(code) : open !== followOpener || !(failure instanceof TypeError || failure?.status > 501))) {

@@ -1,8 +1,9 @@
 import type { AgentSessions, SessionState } from '../agent/create-agent.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import type { Message } from '../messages.js';
-import { stateFromTranscript, type AgentUIState } from '../ui-state/index.js';
-import type { reduceAgentEvents } from '../ui-state/subagents.js';
+import type { AgentUIState } from '../ui-state/types.js';
+import { replayTranscript } from '../ui-state/transcript.js';
+import type { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
 
 /** `reduceAgentEvents`, passed in: the in-process transport's chunk loads it on demand (importing it here would cost every HTTP client a preload list). */
 export type Reducer = typeof reduceAgentEvents;
@@ -15,7 +16,7 @@ export type Reducer = typeof reduceAgentEvents;
  */
 export function stateFromSessionLog(reduce: Reducer, messages: readonly Message[], runStartIndex: number, log: readonly AgentStreamEvent[], throughSeq = Infinity): AgentUIState {
   const first = log[0] as (AgentStreamEvent & { fromSeq?: number }) | undefined;
-  let state = stateFromTranscript(messages.slice(0, runStartIndex), null, { lastSeq: first ? (first.fromSeq ?? first.seq) - 1 : 0 });
+  let state = replayTranscript(reduce, messages.slice(0, runStartIndex), null, { lastSeq: first ? (first.fromSeq ?? first.seq) - 1 : 0 });
   for (const event of log) {
     if (event.seq > throughSeq) break;
     state = reduce(state, event);
@@ -36,7 +37,7 @@ export function sessionUIState(reduce: Reducer, sessions: Pick<AgentSessions, 'g
   const base = session.runStartIndex;
   if (log.length === 0 || typeof base !== 'number' || base > session.messages.length) {
     // Nothing logged (or an agent that does not say where its log starts): the transcript alone.
-    const state = stateFromTranscript(session.messages, session.pendingApproval, { lastSeq: session.lastSeq, ...(session.status === 'running' ? { status: 'streaming' } : {}) });
+    const state = replayTranscript(reduce, session.messages, session.pendingApproval, { lastSeq: session.lastSeq, ...(session.status === 'running' ? { status: 'streaming' } : {}) });
     return { session, state };
   }
   // A state that ends right after a `step.start` would lose, through JSON, that a step began (the

@@ -4,7 +4,7 @@ import { EventFeed, startRun } from '../client/event-feed.js';
 import { followSession } from '../client/follow-session.js';
 import { randomSessionId } from '../client/ids.js';
 import { sessionUIState } from '../client/session-view.js';
-import { reduceAgentEvents } from '../ui-state/subagents.js';
+import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
 import { initialAgentUIState } from '../ui-state/index.js';
 import { readJsonBody } from './body.js';
 import { echo, HttpError, toHttpError } from './errors.js';

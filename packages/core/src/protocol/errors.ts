@@ -1,3 +1,5 @@
+import { SDKError } from '../errors.js';
+
 /** Stable codes of the errors `parseEventStream` throws. */
 export const EVENT_STREAM_ERROR_CODES = {
   /** The response status was not 2xx and its body carried no `{ error: { code, message } }`. */
@@ -32,29 +34,21 @@ export interface CodedErrorOptions {
 }
 
 /**
- * The base of the errors a browser client can see (`EventStreamError`, `AgentClientError`): a
- * stable `code` and a one-line message. Lighter than `SDKError` on purpose, since it is in every
- * client bundle: what each code means and how to fix it is documented under the code
- * (docs/protocol.md, "Client error codes"), not carried in every error. `Code` only types the
- * constructor's `code` (the known codes autocomplete; any string goes).
+ * The base of the errors a browser client can see (`EventStreamError`, `AgentClientError`): an
+ * `SDKError` (a stable `code`, a one-line message, the `docs` link of its code, an empty `hint`:
+ * what each code means and how to fix it is under the code, docs/protocol.md, "Client error
+ * codes") with the HTTP `status` or the offending event's `eventId` when there is one. `Code` only
+ * types the constructor's `code` (the known codes autocomplete; any string goes).
  */
-export class CodedError<Code extends string = string> extends Error {
-  declare readonly code: string;
+export type CodedError<Code extends string = string> = SDKError & {
+  readonly code: Code | (string & {});
   /** The HTTP status, when the problem is a response. */
-  declare readonly status: number | undefined;
+  readonly status?: number;
   /** The SSE `id` of the offending event (its sequence number), when it had one. */
-  declare readonly eventId: string | undefined;
-
-  // The one constructor of the family: a subclass only names itself (in a field), which is the
-  // cheapest way to the same properties.
-  constructor(code: Code | (string & {}), message: string, options?: CodedErrorOptions) {
-    // The options go to Error whole: it takes `cause` when there is one and ignores the rest.
-    super(message, options);
-    this.code = code;
-    this.status = options?.status;
-    this.eventId = options?.eventId;
-  }
-}
+  readonly eventId?: string;
+};
+/** `SDKError`, typed with the client's options: a class of its own would only cost every page bytes. */
+export const CodedError = SDKError as new <Code extends string = string>(code: Code | (string & {}), message: string, options?: CodedErrorOptions) => CodedError<Code>;
 
 /** The options of an `EventStreamError` (the same as any `CodedError`'s). */
 export type EventStreamErrorOptions = CodedErrorOptions;

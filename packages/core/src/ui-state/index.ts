@@ -19,6 +19,7 @@ export type {
   UISubagent,
   UISubagentStatus,
 } from './types.js';
-export { reduceAgentEvents } from './subagents.js';
+export { reduceAgentEvents } from './reduce-agent-events.js';
 export { initialAgentUIState } from './snapshot.js';
-export { stateFromTranscript, type TranscriptStateOptions } from './transcript.js';
+export { stateFromTranscript } from './state-from-transcript.js';
+export type { TranscriptStateOptions } from './transcript.js';

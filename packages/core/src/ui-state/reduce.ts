@@ -3,21 +3,23 @@ import type { ToolErrorResult } from '../tools/types.js';
 import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
-import type { AgentUIState, AnyUIToolPart, UIToolApproval, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
 
 /**
- * `reduceAgentEvents` (subagents.ts documents it) without the sub-agent nesting: what a browser
- * client ships up front. It must not see an event that carries `subagent`.
+ * The reducer a browser client ships up front: `reduceAgentEvents` (reduce-agent-events.ts) for
+ * the events of a run that streams text and calls tools. It answers undefined for any other
+ * event (an approval's, a sub-agent's, a flow's, a type from a newer server): only the full
+ * reducer knows those, and the client loads it when the first one comes (client-core.ts).
  */
 export function reduceEvent<ToolPart extends AnyUIToolPart = UIToolPart>(
   state: AgentUIState<ToolPart> | undefined,
   event: AgentStreamEvent,
-): AgentUIState<ToolPart> {
+): AgentUIState<ToolPart> | undefined {
   const current = adoptState((state ??= INITIAL as AgentUIState<ToolPart>));
   const seq = event.seq;
   const known = typeof seq === 'number';
-  return ((known && seq <= current.lastSeq ? state : apply(current, event, known ? seq : current.lastSeq)) ?? state) as AgentUIState as AgentUIState<ToolPart>;
+  return (known && seq <= current.lastSeq ? state : event.subagent ? undefined : apply(current, event, known ? seq : current.lastSeq)) as AgentUIState as AgentUIState<ToolPart>;
 }
 
 type ToolEvent = Extract<AgentStreamEvent, { type: `tool.${string}` | `approval.${string}` | `flow.${string}` }>;
@@ -26,7 +28,7 @@ type ToolDone = Extract<AgentStreamEvent, { type: 'tool.done' }>;
 /**
  * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
  * fields of a new part for the call), undefined when it changes nothing (or makes no part), null
- * when the event is of a type the reducer does not know.
+ * when the event is of a type this function does not know (approvals.ts and flow-nodes.ts know more).
  */
 export function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined | null {
   switch (event.type) {
@@ -45,38 +47,20 @@ export function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | un
       return { state: 'done', result: event.result, ...((event as ToolDone).artifacts && { artifacts: (event as ToolDone).artifacts }) };
     case 'tool.error':
       return { state: toolStateForError((event.error as ToolErrorResult).kind), error: event.error as ToolErrorResult };
-    case 'approval.requested': {
-      const { approvalId, kind, question, args } = event.approval;
-      return { state: 'awaiting-approval', args, approval: { approvalId, kind, ...(question !== undefined && { question }) } };
-    }
-    case 'approval.resolved': {
-      if (!part) return undefined;
-      // A decision on the part's approval: recorded, and the call runs or is rejected.
-      const { approved, note, answer } = event;
-      const approval: UIToolApproval = {
-        approvalId: event.approvalId,
-        kind: answer !== undefined ? 'question' : 'tool',
-        ...part.approval,
-        approved,
-        ...(note !== undefined && { note }),
-        ...(answer !== undefined && { answer }),
-      };
-      return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
-    }
   }
   return null;
 }
 
 /**
- * What the default case of `apply` asks a tool-like event: `toolFields` until the nesting module
- * (subagents.ts) loads and widens it to flow node events, so a page that runs no flow does not
- * download their cases (the client loads that module at a flow's first event, client-core.ts).
+ * What the default case of `apply` asks a tool-like event: `toolFields` until the full reducer
+ * loads and widens it to flow node events (flow-nodes.ts), so a page that runs no flow does not
+ * download their cases.
  */
 let partFields = toolFields;
-/** Sets what `apply` asks a tool-like event (subagents.ts: `toolFields` and the flow node cases). */
+/** Sets what `apply` asks a tool-like event (flow-nodes.ts: `toolFields` and the flow node cases). */
 export const setPartFields = (fields: typeof toolFields): void => void (partFields = fields);
 
-/** The next state, or undefined when the event changes nothing (unknown type). */
+/** The next state, or undefined for an event this reducer does not know. */
 function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | undefined {
   let list = listOf<MessageList>(s)!;
   let cursor = cursorOfState(s);
@@ -124,19 +108,6 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       break;
     }
 
-    case 'approval.requested':
-      list = updateToolPart(list, cursor, event.approval, toolFields, event)!;
-      cursor |= CURSOR_OPEN;
-      status = 'awaiting-approval';
-      pendingApproval = event.approval;
-      break;
-
-    case 'approval.resolved':
-      list = updateToolPart(list, cursor, event, toolFields, event) ?? list;
-      if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
-      if (status === 'awaiting-approval' && !pendingApproval) status = 'submitted';
-      break;
-
     case 'step.done':
       usage = event.usage;
       break;
@@ -167,8 +138,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     default:
-      // A tool event; `partFields` answers null for any other type (`compaction.start` too: only its
-      // `compaction.done` shows), which is ignored (same state).
+      // A tool event; `partFields` answers null for any other type, which this reducer leaves to
+      // the full one (which ignores `compaction.start`: only its `compaction.done` shows).
       reply = updateToolPart(list, cursor, event as ToolCallRef, partFields, event as ToolEvent);
       if (reply === null) return undefined;
   }

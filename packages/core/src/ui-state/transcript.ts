@@ -1,7 +1,7 @@
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { ToolErrorResult } from '../tools/types.js';
-import { reduceEvent } from './reduce.js';
+import type { reduceAgentEvents } from './reduce-agent-events.js';
 import { initialAgentUIState } from './snapshot.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';
 
@@ -18,19 +18,12 @@ export interface TranscriptStateOptions {
 }
 
 /**
- * Rebuilds the UI state from a stored transcript (e.g. on the server, or after a page reload),
- * with the pending approval when the session is paused on one. Tool artifacts and approval
- * decisions are not part of a transcript, so they are not restored.
- *
- * The transcript is replayed as the events that would have streamed it, through the reducer: a
- * user message as `user.message`; an assistant message as a `step.start` (the steps of one turn
- * form one UI message), its text as a `text.delta` and its tool calls as `tool.call`; a tool message
- * as its call's `tool.done` or `tool.error`; the pending approval as `approval.requested`. System
- * messages are not shown. (Built on the reducer's one entry point alone, this module, which the
- * in-process chunk loads on demand, needs none of the reducer's internals. A transcript is the
- * lead's alone: no sub-agent events, so the reducer without the nesting does.)
+ * `stateFromTranscript()` (state-from-transcript.ts) with the reducer passed in: the in-process
+ * transport's chunk passes the one it loaded on demand, since a chunk that imported the full
+ * reducer itself would cost every page a preload list.
  */
-export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>(
+export function replayTranscript<ToolPart extends AnyUIToolPart = UIToolPart>(
+  reduce: typeof reduceAgentEvents,
   messages: readonly Message[],
   pending?: PendingApprovalInfo | null,
   options: TranscriptStateOptions = {},
@@ -42,7 +35,7 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
   const textArgs = new Set<string>();
   let state = initialAgentUIState();
   const apply = (event: object): void => {
-    state = reduceEvent(state, { runId, ...event } as AgentStreamEvent);
+    state = reduce(state, { runId, ...event } as AgentStreamEvent);
   };
   for (const message of messages) {
     const { role, toolCallId } = message;
@@ -72,7 +65,7 @@ export function stateFromTranscript<ToolPart extends AnyUIToolPart = UIToolPart>
       for (const part of parts as Partial<UIToolPart>[]) if (textArgs.has(part.toolCallId!) && part.args === undefined) delete part.args;
   if (pending) apply({ type: 'approval.requested', approval: pending });
   // The restored status, sequence number and run, with a step boundary (what comes next starts a part of its own).
-  state = reduceEvent(
+  state = reduce(
     { ...state, status: pending ? 'awaiting-approval' : (options.status ?? 'idle'), pendingApproval: pending ?? null, lastSeq: options.lastSeq ?? 0 },
     { type: 'step.start', runId } as AgentStreamEvent,
   );

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { AgentClientError } from '../../src/client/errors.js';
 import { createSseFeed, createSseParser } from '../../src/protocol/decoder.js';
 import { CodedError, EventStreamError } from '../../src/protocol/errors.js';
+import { SDKError } from '../../src/errors.js';
 
 type Block = [data: string | undefined, event: string | undefined, id: string | undefined];
 
@@ -59,7 +60,12 @@ describe('the client error classes', () => {
     const stream = new EventStreamError('LOUSHO_STREAM_BAD_JSON', 'Event 3 is not valid JSON.', { eventId: '3', cause });
     expect(stream).toBeInstanceOf(CodedError);
     expect(stream).toBeInstanceOf(Error);
-    expect(stream).toMatchObject({ name: 'EventStreamError', code: 'LOUSHO_STREAM_BAD_JSON', eventId: '3', status: undefined, message: 'Event 3 is not valid JSON.' });
+    expect(stream).toBeInstanceOf(SDKError);
+    expect(SDKError.is(stream)).toBe(true);
+    expect(stream).toMatchObject({ name: 'EventStreamError', code: 'LOUSHO_STREAM_BAD_JSON', eventId: '3', message: 'Event 3 is not valid JSON.' });
+    // The SDK's error fields: the code's entry in the error reference, and no hint (the docs say it).
+    expect(stream).toMatchObject({ hint: '', docs: 'https://lousho.com/errors#lousho-stream-bad-json' });
+    expect(stream.status).toBeUndefined();
     expect(stream.cause).toBe(cause);
     expect(Object.hasOwn(stream, 'name')).toBe(true);
     expect(String(stream)).toBe('EventStreamError: Event 3 is not valid JSON.');
@@ -67,8 +73,12 @@ describe('the client error classes', () => {
     const client = new AgentClientError('LOUSHO_BAD_RESPONSE', 'HTTP 502', { status: 502 });
     expect(client).toBeInstanceOf(CodedError);
     expect(client).not.toBeInstanceOf(EventStreamError);
-    expect(client).toMatchObject({ name: 'AgentClientError', code: 'LOUSHO_BAD_RESPONSE', status: 502, eventId: undefined });
+    expect(client).toBeInstanceOf(SDKError);
+    expect(client).toMatchObject({ name: 'AgentClientError', code: 'LOUSHO_BAD_RESPONSE', status: 502, docs: 'https://lousho.com/errors#lousho-bad-response' });
+    expect(client.eventId).toBeUndefined();
     expect('cause' in client).toBe(false);
-    expect(new CodedError('X', 'm').name).toBe('Error');
+    // The cause stays Error's own, not enumerable: an error serialized as JSON does not drag it along.
+    expect(Object.keys(stream)).not.toContain('cause');
+    expect(new CodedError('X', 'm').name).toBe('SDKError');
   });
 });

@@ -5,15 +5,23 @@ import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.
 import { mockModel } from '../../src/testing/index.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 
-// The browser client does not ship the sub-agent nesting: at the first event with `subagent` it
-// loads it with import(), and once that has settled re-reads the session (which the server built
-// with the nesting) and follows on from there, as after a gap. It must end in the state the public
-// reducer (nesting built in) gives for the same events, and never show a sub-agent's work as the lead's.
+// The browser client ships a reducer that knows the events of a run that streams text and calls
+// tools. At the first event it does not know (an approval's, a sub-agent's, a flow's) it loads the
+// full reducer with import(), and once that has settled follows the session on from that event,
+// which it had not applied: no event is skipped (`onEvent` sees each once, in order), the state
+// ends as the public reducer's for the same events, and a sub-agent's work never shows as the lead's.
 
 async function collect(run: AsyncIterable<AgentStreamEvent>): Promise<AgentStreamEvent[]> {
   const out: AgentStreamEvent[] = [];
   for await (const event of run) out.push(event);
   return out;
+}
+
+/** A run that pauses on an approval: the lead's text, then a call that asks first. */
+async function approvalEvents(): Promise<AgentStreamEvent[]> {
+  const send = defineTool({ name: 'send', description: 'Sends', input: z.object({ to: z.string() }), needsApproval: true, execute: ({ to }) => `sent to ${to}` });
+  const agent = createAgent({ provider: mockModel([{ text: 'Sending.', toolCalls: [{ name: 'send', id: 's1', args: { to: 'bob' } }] }, 'Sent.']), tools: [send] });
+  return collect(agent.stream('x', { sessionId: 's' }));
 }
 
 /** A delegation: the lead's text, a task whose child looks something up, the lead's answer. */
@@ -64,13 +72,13 @@ let failing = false;
 let imported = 0;
 
 beforeEach(() => {
-  // A fresh client module graph (its reducer without the nesting), whose import() of the nesting
-  // waits until the test releases it (or fails it).
+  // A fresh client module graph (its entry reducer), whose import() of the full reducer waits until
+  // the test releases it (or fails it).
   vi.resetModules();
   imported = 0;
   failing = false;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  vi.doMock('../../src/ui-state/subagents.js', async (importOriginal) => {
+  vi.doMock('../../src/ui-state/reduce-agent-events.js', async (importOriginal) => {
     imported++;
     await gate;
     if (failing) throw new TypeError('Failed to fetch dynamically imported module');
@@ -79,19 +87,23 @@ beforeEach(() => {
 });
 
 afterEach(() => {
-  vi.doUnmock('../../src/ui-state/subagents.js');
+  vi.doUnmock('../../src/ui-state/reduce-agent-events.js');
 });
 
+/** Every event the client reported through `onEvent`. */
+let seen: AgentStreamEvent[];
+
 async function freshClient(transport: ClientTransport): Promise<AgentClient> {
-  // (The client core alone: the in-process transport's modules reach the agent's, which nest statically.)
+  // (The client core alone: the in-process transport's modules reach the agent's, which import the full reducer statically.)
   const { createClientCore } = await import('../../src/client/client-core.js');
-  return createClientCore(transport, undefined, 'lousho:session', {});
+  seen = [];
+  return createClientCore(transport, undefined, 'lousho:session', { onEvent: (event) => seen.push(event) });
 }
 
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-describe('the client loads the sub-agent nesting on demand', () => {
-  it('a run without sub-agents never loads it', async () => {
+describe('the client loads the full reducer on demand', () => {
+  it('a run without sub-agents or approvals never loads it', async () => {
     // (Numbered again without the sub-agent's events, so they follow on without a gap.)
     const events = (await delegationEvents()).filter((event) => !event.subagent).map((event, i) => ({ ...event, seq: i + 1 }));
     const { transport, calls } = server(events);
@@ -99,9 +111,30 @@ describe('the client loads the sub-agent nesting on demand', () => {
     expect((await client.send('x')).ok).toBe(true);
     expect(imported).toBe(0);
     expect(calls).toEqual(['send']);
+    expect(seen).toEqual(events);
   });
 
-  it('at the first sub-agent event: loads the nesting, then re-reads the session and follows on; ends in the static reducer’s state', async () => {
+  it('at the first approval: loads it, then follows on from the approval; every event is reported once', async () => {
+    const events = await approvalEvents();
+    const first = events.findIndex((event) => event.type === 'approval.requested');
+    expect(first).toBeGreaterThan(0);
+    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'awaiting-approval' });
+    const { transport, calls } = server(events);
+    const client = await freshClient(transport);
+    const sent = client.send('x');
+    while (!imported) await tick();
+    for (let i = 0; i < 5; i++) await tick();
+    // The approval waits for the reducer that knows it: nothing after it is shown before that.
+    expect(client.getSnapshot()).toEqual(reduceAll(events.slice(0, first)));
+    release();
+    expect(await sent).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+    expect(calls).toEqual(['send', `follow@${events[first - 1]!.seq}`]);
+    expect(client.getSnapshot()).toEqual(reduceAll(events));
+    expect(client.getSnapshot()).toMatchObject({ status: 'awaiting-approval', pendingApproval: { toolCallId: 's1', toolName: 'send' } });
+    expect(seen).toEqual(events);
+  });
+
+  it('at the first sub-agent event: loads it, then follows on from that event; ends in the public reducer’s state', async () => {
     const events = await delegationEvents();
     const first = events.findIndex((event) => event.subagent);
     expect(first).toBeGreaterThan(0);
@@ -110,20 +143,21 @@ describe('the client loads the sub-agent nesting on demand', () => {
     const sent = client.send('x');
     while (!imported) await tick();
     for (let i = 0; i < 5; i++) await tick();
-    // Nothing of the sub-agent is shown before the nesting is there (never as the lead's own parts),
-    // and the session is not re-read before the import has settled.
+    // Nothing of the sub-agent is shown before the full reducer is there (never as the lead's own
+    // parts), and the stream is not followed on before the import has settled.
     expect(imported).toBe(1);
     expect(client.getSnapshot()).toEqual(reduceAll(events.slice(0, first)));
     expect(calls).toEqual(['send']);
     release();
     const result = await sent;
     expect(result.ok).toBe(true);
-    expect(calls).toEqual(['send', `load@${events[first]!.seq}`, `follow@${events[first]!.seq}`]);
+    expect(calls).toEqual(['send', `follow@${events[first - 1]!.seq}`]);
     expect(client.getSnapshot()).toEqual(reduceAll(events));
+    expect(seen).toEqual(events);
     expect(client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool')).toMatchObject({ toolCallId: 't1', subagent: { name: 'researcher', status: 'done' } });
   });
 
-  it('a nesting that cannot be loaded fails the leg with an error, and shows nothing of the sub-agent', async () => {
+  it('a full reducer that cannot be loaded fails the leg with an error, and shows nothing of the sub-agent', async () => {
     const events = await delegationEvents();
     const first = events.findIndex((event) => event.subagent);
     const { transport, calls } = server(events);
@@ -141,7 +175,7 @@ describe('the client loads the sub-agent nesting on demand', () => {
     expect(calls).toEqual(['send']);
   });
 
-  it('a reset while the nesting loads: nothing of the old session comes back; the next run is nested as usual', async () => {
+  it('a reset while the full reducer loads: nothing of the old session comes back; the next run is nested as usual', async () => {
     const events = await delegationEvents();
     const { transport } = server(events);
     const client = await freshClient(transport);

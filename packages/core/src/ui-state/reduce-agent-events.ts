@@ -1,0 +1,54 @@
+import type { AgentStreamEvent } from '../events/types.js';
+import { applyApproval, type ApprovalEvent } from './approvals.js';
+import { flowNodeFields } from './flow-nodes.js';
+import { reduceEvent, setPartFields } from './reduce.js';
+import { adoptState, INITIAL } from './snapshot.js';
+import { applySubagentEvent } from './subagents.js';
+import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
+
+// The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
+// it leaves to this module: approvals (approvals.ts), sub-agents (subagents.ts) and flow nodes
+// (flow-nodes.ts). A browser client loads this module with import() at the first event its
+// reducer does not know (client-core.ts; docs/protocol.md, "Size").
+
+/**
+ * Applies one agent event to the UI state and returns the next state. Pure: `state` is never
+ * changed, and whatever the event does not touch (earlier messages, other parts, the messages
+ * array itself when no message changed) keeps its identity.
+ *
+ * - An event whose `seq` is not above `state.lastSeq` was already applied: the same state is
+ *   returned, so a resumed stream never duplicates text or parts.
+ * - An event type it does not know is ignored (same state returned).
+ * - A sub-agent's event (it carries `subagent`) goes into the transcript of the tool part that
+ *   started that sub-agent, `part.subagent.parts`; its approval events also pause and resume the
+ *   whole run (`status`, `pendingApproval`), which is the lead's.
+ * - A text delta, and a change to one of the last parts of the streaming message, cost O(1) in
+ *   the number of messages, of parts and in the length of the text.
+ *
+ * The type parameter only narrows tool parts for a known tool set (`UIToolPartOf<...>`); it is
+ * not checked at run time.
+ */
+export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
+  state: AgentUIState<ToolPart> | undefined,
+  event: AgentStreamEvent,
+): AgentUIState<ToolPart> {
+  state ??= INITIAL as AgentUIState<ToolPart>;
+  const s = adoptState(state);
+  const seq = event.seq;
+  const known = typeof seq === 'number';
+  if (known && seq <= s.lastSeq) return state;
+  const ref = event.subagent;
+  const next = ref
+    ? applySubagentEvent(s, event, ref, reduceAgentEvents)
+    : event.type === 'approval.requested' || event.type === 'approval.resolved'
+      ? applyApproval(s, event as ApprovalEvent, known ? seq : s.lastSeq)
+      : reduceEvent(s, event);
+  return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
+}
+
+// A flow node's run is reduced by this reducer too (its approvals, a sub-agent's in it).
+setPartFields(flowNodeFields(reduceAgentEvents));
+
+// The default export too: what the client's import() of this module reads (`default`, a property
+// name that the minifier cannot shorten but that is shorter than the function's own).
+export { reduceAgentEvents as default };
