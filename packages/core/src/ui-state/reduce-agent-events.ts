@@ -2,13 +2,15 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { applyApproval, type ApprovalEvent } from './approvals.js';
 import { flowNodeFields } from './flow-nodes.js';
 import { reduceEvent, setPartFields } from './reduce.js';
-import { adoptState, INITIAL } from './snapshot.js';
+import type { MessageList } from './message-ops.js';
+import { listOf, PersistentList } from './persistent-list.js';
+import { adoptState, CURSOR_OPEN, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
 import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
-// it leaves to this module: approvals (approvals.ts), sub-agents (subagents.ts) and flow nodes
-// (flow-nodes.ts). A browser client loads this module with import() at the first event its
+// it leaves to this module: approvals (approvals.ts), sub-agents (subagents.ts), flow nodes
+// (flow-nodes.ts) and a leg whose process stopped (`run.interrupted`). A browser client loads this module with import() at the first event its
 // reducer does not know (client-core.ts; docs/protocol.md, "Size").
 
 /**
@@ -42,7 +44,13 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
     ? applySubagentEvent(s, event, ref, reduceAgentEvents)
     : event.type === 'approval.requested' || event.type === 'approval.resolved'
       ? applyApproval(s, event as ApprovalEvent, known ? seq : s.lastSeq)
-      : reduceEvent(s, event);
+      : event.type === 'run.interrupted'
+        ? // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes
+          // on from there and streams it again), and the next leg's `run.start` goes on in the reply
+          // the checkpoint kept, if the last message is one. Then it ends the leg as a `run.done`
+          // would, which keeps only the parts of the last message the checkpoint covers.
+          reduceEvent(new Snapshot(PersistentList.from(listOf<MessageList>(s)!.toArray().slice(0, event.messages)), CURSOR_OPEN, s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
+        : reduceEvent(s, event);
   return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
 }
 

@@ -1,7 +1,7 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import type { ToolErrorResult } from '../tools/types.js';
 import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
-import { listOf, PersistentList } from './persistent-list.js';
+import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
@@ -112,16 +112,10 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       usage = event.usage;
       break;
 
-    case 'run.interrupted':
-      // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes on
-      // from there and streams it again), and the next leg's `run.start` goes on in the reply the
-      // checkpoint kept, if the last message is one. Then it ends the leg as a `run.done` would.
-      list = PersistentList.from(list.toArray().slice(0, event.messages));
-      cursor = CURSOR_OPEN;
-    // falls through
     case 'run.done':
     case 'error': {
       // They end the leg: unless it paused for a person, no call of it is still going.
+      // (`run.interrupted` comes here as a `run.done`: reduce-agent-events.ts.)
       const failed = event.type === 'error';
       finishReason = failed ? null : event.finishReason;
       status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : 'idle';
