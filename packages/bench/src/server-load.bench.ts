@@ -185,7 +185,8 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
       sessions: idleSessions,
     },
     targets: {
-      zeroLostEvents: summary.every((s) => s.failed === 0),
+      // (Lousho's servers: an AI SDK stream still open at the deadline is counted as failed in its own row.)
+      zeroLostEvents: summary.every((s) => !s.kind.startsWith('lousho') || (s.failed === 0 && s.corrupt === 0)),
       throughputAtLeast2x: throughputRatio >= 2,
       idleSessionAtMost20KB: bytesPerIdle <= 20 * 1024,
       idleSessionAtMost6KB: bytesPerIdle <= 6 * 1024,

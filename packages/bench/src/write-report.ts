@@ -17,6 +17,9 @@ const README_END = '<!-- bench:readme:end -->';
 const n = (value: number, digits = 0): string => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const ok = (pass: boolean | undefined): string => (pass === undefined ? '–' : pass ? 'met' : '**missed**');
 
+/** Failed or corrupt streams of Lousho's servers (the target is theirs; the AI SDK's rows say their own). */
+const loushoFailed = (load: any): number => load.servers.filter((s: any) => s.kind.startsWith('lousho')).reduce((k: number, s: any) => k + s.failed + s.corrupt, 0);
+
 export function resultsMarkdown(all: any): string {
   const lines: string[] = [];
   const m = all.machine;
@@ -53,7 +56,7 @@ export function resultsMarkdown(all: any): string {
       '',
       '| Target | Result | |',
       '|---|---|---|',
-      `| Zero lost, duplicated or reordered events | ${load.servers.reduce((k: number, s: any) => k + s.failed, 0)} failed streams | ${ok(load.targets.zeroLostEvents)} |`,
+      `| Zero lost, duplicated or reordered events (Lousho's servers; an AI SDK stream still open at the 60 s deadline counts as failed in its row) | ${loushoFailed(load)} failed streams | ${ok(loushoFailed(load) === 0)} |`,
       `| Throughput ≥ 2× the AI SDK's (its faster path: ${load.comparedWith}) | ${n(load.throughputRatio, 2)}× | ${ok(load.targets.throughputAtLeast2x)} |`,
       ...(load.targets.cpuPerEventAtMost2_5us === undefined
         ? []
@@ -170,7 +173,7 @@ export function readmeMarkdown(all: any): string {
     const theirs = load.servers.find((s: any) => s.label === load.comparedWith);
     lines.push(
       `| Server: ${n(load.sessions)} concurrent sessions × ${load.deltasPerTurn} deltas, events per second (${load.runs} runs, ${load.measuredAt.slice(0, 10)}) | ${n(ours.eventsPerSecond)} | ${n(theirs?.eventsPerSecond ?? NaN)} | ≥ 2× | ${n(load.throughputRatio, 2)}× ${ok(load.targets.throughputAtLeast2x)} |`,
-      `| Server: lost, duplicated or reordered events | ${ours.failed + ours.corrupt} | ${(theirs?.failed ?? 0) + (theirs?.corrupt ?? 0)} | 0 | ${ok(load.targets.zeroLostEvents)} |`,
+      `| Server: lost, duplicated or reordered events | ${ours.failed + ours.corrupt} | ${(theirs?.failed ?? 0) + (theirs?.corrupt ?? 0)} | 0 | ${ok(ours.failed + ours.corrupt === 0)} |`,
       `| Server: time to first event p50 / p99 | ${n(ours.ttfeP50)} / ${n(ours.ttfeP99)} ms | ${n(theirs?.ttfeP50 ?? NaN)} / ${n(theirs?.ttfeP99 ?? NaN)} ms | | |`,
       `| Server: memory per idle session (one ${load.deltasPerTurn}-delta turn) | ${n(load.idleSession.bytes)} B | | ≤ ${load.targets.idleSessionAtMost6KB === undefined ? '20 KB' : '6 KB'} | ${ok(load.targets.idleSessionAtMost6KB ?? load.targets.idleSessionAtMost20KB)} |`,
       `| Server: CPU per event, ${n(load.sessions)} concurrent sessions | ${n(ours.serverCpuPerEventUs, 1)} µs | ${n(theirs?.serverCpuPerEventUs ?? NaN, 1)} µs | ≤ 2.5 µs at 1,000 sessions | ${load.targets.cpuPerEventAtMost2_5us === undefined ? '' : load.sessions >= 1000 ? ok(load.targets.cpuPerEventAtMost2_5us) : 'not run at 1,000'} |`,
