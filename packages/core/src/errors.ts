@@ -133,6 +133,8 @@ export const ERROR_CODES = {
   LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
   /** A guardrail's check threw (or a guardrail is malformed): the run fails rather than passing unchecked. */
   LOUSHO_GUARDRAIL_FAILED: 'LOUSHO_GUARDRAIL_FAILED',
+  /** `parseShell()` could not read a command line (the command guardrail blocks such a line). */
+  LOUSHO_SHELL_SYNTAX: 'LOUSHO_SHELL_SYNTAX',
   /** A workspace path leaves the workspace root (`..`, an absolute path, a symlink pointing out). */
   LOUSHO_WORKSPACE_PATH_OUTSIDE: 'LOUSHO_WORKSPACE_PATH_OUTSIDE',
   /** A workspace file or directory does not exist, or is not the kind the operation needs. */

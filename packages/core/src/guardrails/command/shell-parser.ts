@@ -1,3 +1,4 @@
+import { ERROR_CODES, SDKError } from '../../errors.js';
 import type { CompoundCommand, Redirect, ShellCommand, ShellScript, ShellWord, SimpleCommand, WordPart } from './shell-ast.js';
 
 /**
@@ -7,10 +8,14 @@ import type { CompoundCommand, Redirect, ShellCommand, ShellScript, ShellWord, S
  * the guardrail blocks a command line it cannot parse. It never runs or expands anything.
  */
 
-export class ShellSyntaxError extends Error {
+/** A command line `parseShell()` cannot read: `LOUSHO_SHELL_SYNTAX`, with the character where reading stopped. */
+export class ShellSyntaxError extends SDKError {
+  /** The index of the character where reading stopped. */
   readonly position: number;
   constructor(message: string, position: number) {
-    super(`${message} (at character ${position + 1})`);
+    super(ERROR_CODES.LOUSHO_SHELL_SYNTAX, `${message} (at character ${position + 1})`, {
+      hint: 'The command guardrail blocks a line it cannot read; treat it as one that cannot be checked.',
+    });
     this.name = 'ShellSyntaxError';
     this.position = position;
   }
