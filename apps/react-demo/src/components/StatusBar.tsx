@@ -1,20 +1,7 @@
 import { formatUsage, type AgentUIStatus, type RunUsage } from '@lousho/build-ai-agent';
+import { INTERRUPTED_HINT, INTERRUPTED_LABEL, RUN_STATUS_LABELS } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { inPageChatKept } from '../sources.ts';
-
-const STATUS_LABELS: Readonly<Record<AgentUIStatus, string>> = {
-  idle: 'Ready',
-  submitted: 'Thinking…',
-  streaming: 'Replying…',
-  reconnecting: 'Reconnecting…',
-  'awaiting-approval': 'Waiting for you',
-  error: 'Failed',
-  aborted: 'Stopped',
-};
-
-/** After `run.interrupted`: the reply shows what was saved, and goes on with the next message. */
-const INTERRUPTED = 'Interrupted';
-const INTERRUPTED_HINT = 'The server stopped during this reply. It shows what was saved; your next message lets it go on from there.';
 
 interface StatusBarProps {
   status: AgentUIStatus;
@@ -28,10 +15,10 @@ interface StatusBarProps {
 
 /** The run's status, its token usage, and a way to start over. */
 export function StatusBar({ status, interrupted, usage, sessionId, mode, onNewChat }: StatusBarProps) {
-  const label = status === 'idle' && interrupted ? INTERRUPTED : STATUS_LABELS[status];
+  const label = status === 'idle' && interrupted ? INTERRUPTED_LABEL : RUN_STATUS_LABELS[status];
   return (
     <div className="status-bar">
-      <span className={`status-pill status-${status}`} data-testid="status" data-status={status} title={label === INTERRUPTED ? INTERRUPTED_HINT : undefined}>
+      <span className={`status-pill status-${status}`} data-testid="status" data-status={status} title={label === INTERRUPTED_LABEL ? INTERRUPTED_HINT : undefined}>
         <span className="status-dot" aria-hidden="true" />
         {label}
       </span>

@@ -1,13 +1,6 @@
-import type { UIPart, UISubagent, UISubagentStatus } from '@lousho/build-ai-agent';
+import type { UIPart, UISubagent } from '@lousho/build-ai-agent';
+import { SUBAGENT_STATUS_LABELS } from '@lousho/demo-agent';
 import { ToolCard } from './ToolCard.tsx';
-
-const STATUS_LABELS: Readonly<Record<UISubagentStatus, string>> = {
-  running: 'Working',
-  'awaiting-approval': 'Needs approval',
-  done: 'Done',
-  error: 'Failed',
-  cancelled: 'Stopped',
-};
 
 /** A sub-agent's work inside the delegating call's card, live: its text, its own tool cards and its approval. Collapsible. */
 export function SubagentCard({ subagent }: { subagent: UISubagent }) {
@@ -19,7 +12,7 @@ export function SubagentCard({ subagent }: { subagent: UISubagent }) {
         <strong className="subagent-name">{subagent.name}</strong>
         <span className={`badge badge-subagent-${subagent.status}`} data-testid="subagent-status">
           {working ? <span className="spinner" aria-hidden="true" /> : null}
-          {STATUS_LABELS[subagent.status]}
+          {SUBAGENT_STATUS_LABELS[subagent.status]}
         </span>
       </summary>
       <div className="subagent-parts">

@@ -7,25 +7,18 @@ import { splitArtifacts } from '../tools/artifacts.js';
 import { PropagatingToolError, toolErrorResult } from '../tools/errors.js';
 import { validateToolSchema } from '../tools/schema.js';
 import { parseToolArguments, validateToolArguments } from '../tools/validate-args.js';
-import type { ToolArtifact, ToolDescriptor, ToolErrorResult, ToolExecutionContext } from '../tools/types.js';
+import type { ToolDescriptor, ToolErrorResult, ToolExecutionContext } from '../tools/types.js';
 import { checkToolGuardrails } from './guardrail-stage.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
-import type { RunSnapshot } from './run-snapshot.js';
+import type { RunSnapshot, SettledCall } from './run-snapshot.js';
 import type { ToolCallRecord } from './types.js';
 import { matchesToolName } from './tool-name-pattern.js';
 import type { UsageTracker } from '../usage/tracker.js';
 import { attachScope } from './loop-scope.js';
 import { ChildPaused } from './subagents/child-pause.js';
 
-/** A finished call: exactly one per tool call of a turn. */
-export interface ToolOutcome {
-  call: ToolCall;
-  args: unknown;
-  result: unknown;
-  isError: boolean;
-  error?: ToolErrorResult;
-  artifacts?: ToolArtifact[];
-  replacedByHook?: string;
+/** A finished call: exactly one per tool call of a turn (what a pause keeps of one, `SettledCall`, or a delegation that paused). */
+export interface ToolOutcome extends SettledCall {
   /** Set instead of a result when the call (a delegation) paused for a person: it has no result yet. */
   paused?: PendingApprovalInfo;
 }
