@@ -226,7 +226,9 @@ describe('client lifecycle', () => {
 
   it('re-attaching after the reply ended resumes from merged replayed deltas without re-reading the session', async () => {
     const text = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
-    const { agent } = agentWith([{ text, chunkSize: 3, delayMs: 5 }]);
+    // About 35 deltas 20 ms apart: the detach below lands mid-reply even on a loaded machine (at
+    // 5 ms apart, the reply once ended before the detach at load 50).
+    const { agent } = agentWith([{ text, chunkSize: 3, delayMs: 20 }]);
     const url = await handlerUrl(agent);
     const recorder = recordingFetch();
     const client = track(createAgentClient({ url, fetch: recorder.fetch }, { throttleMs: 0 }));
@@ -251,7 +253,9 @@ describe('client lifecycle', () => {
 
   it('in process too: re-attaching after the reply ended does not re-read the session', async () => {
     const text = Array.from({ length: 30 }, (_, i) => `w${i}`).join(' ');
-    const { agent } = agentWith([{ text, chunkSize: 3, delayMs: 5 }]);
+    // About 35 deltas 20 ms apart: the detach below lands mid-reply even on a loaded machine (at
+    // 5 ms apart, the reply once ended before the detach at load 50).
+    const { agent } = agentWith([{ text, chunkSize: 3, delayMs: 20 }]);
     const client = track(createAgentClient({ agent }, { throttleMs: 0 }));
     const unsubscribe = client.subscribe(() => {});
     const pending = client.send('talk');
