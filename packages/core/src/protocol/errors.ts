@@ -48,7 +48,10 @@ export type CodedError<Code extends string = string> = SDKError & {
   readonly eventId?: string;
 };
 /** `SDKError`, typed with the client's options: a class of its own would only cost every page bytes. */
-export const CodedError = SDKError as new <Code extends string = string>(code: Code | (string & {}), message: string, options?: CodedErrorOptions) => CodedError<Code>;
+export const CodedError = SDKError as {
+  /** An error with `code` and a one-line `message`; `status`, `eventId` and `cause` from `options` when given. */
+  new <Code extends string = string>(code: Code | (string & {}), message: string, options?: CodedErrorOptions): CodedError<Code>;
+};
 
 /** The options of an `EventStreamError` (the same as any `CodedError`'s). */
 export type EventStreamErrorOptions = CodedErrorOptions;
