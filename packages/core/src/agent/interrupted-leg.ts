@@ -112,6 +112,11 @@ export function lastLegOpen(log: readonly AgentStreamEvent[]): boolean {
  */
 export async function closeAbandonedLeg(session: SessionRuntime, store: SessionStore, checkpoints: CheckpointStore, approvals: ApprovalStore): Promise<void> {
   if (session.active) return;
+  // Another process may have ended the leg since this one last read the log: then there is nothing
+  // to close, and this process's followers get that end like any other process's events. Taking the
+  // lease anyway, even for a moment, would make a reader elsewhere take the session for one a run
+  // is resuming (`running`), after its followers ended with it interrupted.
+  if ((await store.eventsAfter(session.id, session.lastSeq)).some(endsLeg)) return;
   const leg = new DurableLeg(checkpoints, approvals, session.id);
   try {
     await leg.acquire();
@@ -123,12 +128,15 @@ export async function closeAbandonedLeg(session: SessionRuntime, store: SessionS
   const me = {};
   session.activeLeg = me;
   try {
+    const cut = leg.stored?.run?.state === 'running';
+    // Set before the log is synced and before the closing events reach this process's followers:
+    // `followSession` ends a follower at `run.interrupted` only when nobody took the session over,
+    // and the sync may deliver that event itself (another process closed the leg first; then
+    // `endAbandonedLeg` below finds nothing to close, and a follower that saw the event with the
+    // session still `running` would wait for ever).
+    if (cut) session.status = 'interrupted';
     await syncSessionLog(session, store);
     await leg.finishPause(session.lastSeq);
-    const cut = leg.stored?.run?.state === 'running';
-    // Set before the closing events reach this process's followers: `followSession` ends a follower
-    // at `run.interrupted` only when nobody took the session over.
-    if (cut) session.status = 'interrupted';
     const closing = await endAbandonedLeg(session, leg);
     if (!closing) return;
     const run = leg.stored?.run;
