@@ -235,10 +235,14 @@ export function createClientCore(
         try {
           read = await open(signal);
           reconnected();
-          await read((event) => {
-            // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
-            if (leg === controller) apply(event);
-          });
+          await read(
+            (event) => {
+              // `leg` moves on whenever this leg is aborted; cheaper per event than `signal.aborted`.
+              if (leg === controller) apply(event);
+            },
+            // Deltas read together may be applied as one when nobody sees single events or states.
+            !options.onEvent && throttle > 0,
+          );
         } catch (error) {
           failure = error;
         }

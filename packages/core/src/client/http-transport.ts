@@ -38,7 +38,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
    */
   const stream = async (path: string[], signal: AbortSignal, body?: object, lastEventId?: string): Promise<EventReader> => {
     const response = await request(path, signal, body, true, lastEventId);
-    return async (onEvent) => {
+    return async (onEvent, merge) => {
       const content = response.body;
       if (!content || !/^\s*text\/event-stream/i.test(response.headers.get('content-type')!)) {
         await content?.cancel().catch(ignore);
@@ -52,12 +52,42 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
       // ends the reading anyway), `retry` or the last event ID. The text decoder drops the
       // byte-order mark (one, at the start, as the standard says). Nothing is flushed at the end:
       // text after the last blank line is an unfinished event, which the standard drops.
-      const feed = createSseFeed(protocolBlockHandler(onEvent, {}), DEFAULT_MAX_EVENT_SIZE);
+      // With `merge`, consecutive deltas of one part in one read are applied as one merged delta
+      // (`fromSeq`..`seq`, the form the server sends a reader that is behind, see docs/protocol.md):
+      // one new state per read rather than one per delta, which was most of the client's time on a
+      // fast connection.
+      let held: any;
+      const flush = (): void => {
+        const event = held;
+        held = 0;
+        event && onEvent(event);
+      };
+      const feed = createSseFeed(
+        protocolBlockHandler(
+          merge
+            ? (event: any) => {
+                // (Text and reasoning deltas in a row belong to one part: only `step.start` begins another.)
+                if (event.type == held?.type && event.toolCallId == held.toolCallId && (event.fromSeq ?? event.seq) == held.seq + 1) {
+                  held.fromSeq ??= held.seq;
+                  held.seq = event.seq;
+                  held.delta += event.delta;
+                } else {
+                  flush();
+                  event.delta != null ? (held = event) : onEvent(event);
+                }
+              }
+            : onEvent,
+          {},
+        ),
+        DEFAULT_MAX_EVENT_SIZE,
+      );
       const text = new TextDecoder();
       try {
-        for (let chunk; !(chunk = await reader.read()).done; ) feed(text.decode(chunk.value, STREAM));
+        for (let chunk; !(chunk = await reader.read()).done; flush()) feed(text.decode(chunk.value, STREAM));
       } finally {
-        // (Nothing to do for a stream that ended; a failed read or a bad event leaves it to be cancelled.)
+        // (After a bad event, the good ones before it are applied first.) Nothing to cancel for a
+        // stream that ended; a failed read or a bad event leaves it to be cancelled.
+        flush();
         cancel();
       }
     };

@@ -170,8 +170,13 @@ export interface LoadedSession {
   running: boolean;
 }
 
-/** Reads an opened stream, calling `onEvent` per event; resolves when it ends. */
-export type EventReader = (onEvent: (event: AgentStreamEvent) => void) => Promise<void>;
+/**
+ * Reads an opened stream, calling `onEvent` per event; resolves when it ends. With `merge`,
+ * consecutive deltas of one part that arrive together may come as one merged delta
+ * (`fromSeq`..`seq`): the client asks for that when nobody sees single events (no `onEvent`
+ * option, notifications throttled).
+ */
+export type EventReader = (onEvent: (event: AgentStreamEvent) => void, merge?: boolean) => Promise<void>;
 
 /**
  * How the client reaches an agent. Each streaming call resolves once the stream is open (so a

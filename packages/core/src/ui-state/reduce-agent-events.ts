@@ -2,15 +2,15 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { applyApproval, type ApprovalEvent } from './approvals.js';
 import { flowNodeFields } from './flow-nodes.js';
 import { reduceEvent, setPartFields } from './reduce.js';
-import type { MessageList } from './message-ops.js';
+import { appendReplyPart, type MessageList } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, INITIAL, Snapshot } from './snapshot.js';
+import { adoptState, CURSOR_OPEN, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
 import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
 // it leaves to this module: approvals (approvals.ts), sub-agents (subagents.ts), flow nodes
-// (flow-nodes.ts) and a leg whose process stopped (`run.interrupted`). A browser client loads this module with import() at the first event its
+// (flow-nodes.ts), compactions' dividers and a leg whose process stopped (`run.interrupted`). A browser client loads this module with import() at the first event its
 // reducer does not know (client-core.ts; docs/protocol.md, "Size").
 
 /**
@@ -44,7 +44,9 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
     ? applySubagentEvent(s, event, ref, reduceAgentEvents)
     : event.type === 'approval.requested' || event.type === 'approval.resolved'
       ? applyApproval(s, event as ApprovalEvent, known ? seq : s.lastSeq)
-      : event.type === 'run.interrupted'
+      : event.type === 'compaction.done'
+        ? applyCompaction(s, event, known ? seq : s.lastSeq)
+        : event.type === 'run.interrupted'
         ? // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes
           // on from there and streams it again), and the next leg's `run.start` goes on in the reply
           // the checkpoint kept, if the last message is one. Then it ends the leg as a `run.done`
@@ -52,6 +54,26 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
           reduceEvent(new Snapshot(PersistentList.from(listOf<MessageList>(s)!.toArray().slice(0, event.messages)), CURSOR_OPEN, s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
         : reduceEvent(s, event);
   return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
+}
+
+/**
+ * A compaction's divider: a part of its own (never joined: two compactions in one step show as
+ * two), which opens the reply like any reply content does in `reduceEvent` (`compaction.start`
+ * shows nothing: ignored).
+ */
+function applyCompaction(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot {
+  const { status, pendingApproval, error, usage, finishReason, guardrail } = s;
+  const list = appendReplyPart(listOf<MessageList>(s)!, cursorOfState(s), { type: 'compaction' });
+  return new Snapshot(list, CURSOR_OPEN, {
+    status: status === 'submitted' || status === 'idle' ? 'streaming' : status,
+    pendingApproval,
+    error,
+    usage,
+    finishReason,
+    runId: event.runId,
+    guardrail,
+    lastSeq: seq,
+  });
 }
 
 // A flow node's run is reduced by this reducer too (its approvals, a sub-agent's in it).

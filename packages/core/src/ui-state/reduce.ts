@@ -85,11 +85,6 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       break;
     }
 
-    case 'compaction.done':
-      // A divider of its own (never joined: two compactions in one step show as two).
-      reply = appendReplyPart(list, cursor, { type: 'compaction' });
-      break;
-
     case 'step.start':
       cursor |= CURSOR_STEP_BOUNDARY;
       break;
@@ -133,7 +128,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
 
     default:
       // A tool event; `partFields` answers null for any other type, which this reducer leaves to
-      // the full one (which ignores `compaction.start`: only its `compaction.done` shows).
+      // the full one (compactions' too: reduce-agent-events.ts).
       reply = updateToolPart(list, cursor, event as ToolCallRef, partFields, event as ToolEvent);
       if (reply === null) return undefined;
   }

@@ -26,12 +26,12 @@ function transportFor(chunks: Uint8Array[]) {
   return { transport, requests };
 }
 
-async function read(chunks: Uint8Array[]): Promise<{ events: AgentStreamEvent[]; error: unknown }> {
+async function read(chunks: Uint8Array[], merge?: boolean): Promise<{ events: AgentStreamEvent[]; error: unknown }> {
   const { transport } = transportFor(chunks);
   const events: AgentStreamEvent[] = [];
   const reader = await transport.follow('s1', 0, new AbortController().signal);
   try {
-    await reader((event) => events.push(event));
+    await reader((event) => events.push(event), merge);
   } catch (error) {
     return { events, error };
   }
@@ -80,5 +80,42 @@ describe('createHttpTransport', () => {
       ['text/event-stream', null, 'application/json', 't'],
       [null, null, 'application/json', 't'],
     ]);
+  });
+
+  describe('with merge (the client asks for it when nobody sees single events)', () => {
+    const argDelta = (seq: number, toolCallId: string): AgentStreamEvent => ({ type: 'tool.input.delta', seq, runId: 'run_1', toolCallId, delta: `${toolCallId}${seq}` });
+    // 1-3: one text part; 4-5: call a's arguments; 6: call b's; 7, then 9 after a gap; 10-11 in the next read.
+    const first = [delta(1), delta(2), delta(3), argDelta(4, 'a'), argDelta(5, 'a'), argDelta(6, 'b'), delta(7), delta(9)];
+    const second = [delta(10), delta(11)];
+    const frames = (events: AgentStreamEvent[]): string => events.map((event) => encodeSseEvent(event)).join('');
+    const chunks = [encoder.encode(encodeSseVersion() + frames(first)), encoder.encode(frames(second))];
+
+    it('applies consecutive deltas of one part read together as one delta (fromSeq..seq), never across a gap, a part or a read', async () => {
+      expect(await read(chunks, true)).toEqual({
+        events: [
+          { ...delta(3), delta: 't1t2t3', fromSeq: 1 },
+          { ...argDelta(5, 'a'), delta: 'a4a5', fromSeq: 4 },
+          argDelta(6, 'b'),
+          delta(7),
+          delta(9),
+          { ...delta(11), delta: 't10t11', fromSeq: 10 },
+        ],
+        error: undefined,
+      });
+      // Without it, every event as it came.
+      expect(await read(chunks)).toEqual({ events: [...first, ...second], error: undefined });
+    });
+
+    it('extends a merged delta from the server that follows on, and keeps its fromSeq', async () => {
+      const merged = { ...delta(4), delta: 't2t3t4', fromSeq: 2 } as AgentStreamEvent;
+      const { events } = await read([encoder.encode(encodeSseVersion() + frames([delta(1), merged, delta(5)]))], true);
+      expect(events).toEqual([{ ...delta(5), delta: 't1t2t3t4t5', fromSeq: 1 }]);
+    });
+
+    it('applies the deltas before a bad event, then fails with its error', async () => {
+      const { events, error } = await read([encoder.encode(`${encodeSseVersion()}${frames([delta(1), delta(2)])}id: 3\ndata: nope\n\n`)], true);
+      expect(events).toEqual([{ ...delta(2), delta: 't1t2', fromSeq: 1 }]);
+      expect(error).toMatchObject({ code: 'LOUSHO_STREAM_BAD_JSON' });
+    });
   });
 });
