@@ -60,7 +60,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
       const flush = (): void => {
         const event = held;
         held = 0;
-        event && onEvent(event);
+        if (event) onEvent(event);
       };
       const feed = createSseFeed(
         protocolBlockHandler(
@@ -73,7 +73,8 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
                   held.delta += event.delta;
                 } else {
                   flush();
-                  event.delta != null ? (held = event) : onEvent(event);
+                  if (event.delta != null) held = event;
+                  else onEvent(event);
                 }
               }
             : onEvent,
