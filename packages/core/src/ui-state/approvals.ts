@@ -38,19 +38,24 @@ export function approvalFields(event: ApprovalEvent, part?: UIToolPart): PartFie
 export function applyApproval(s: Snapshot, event: ApprovalEvent, seq: number): Snapshot {
   const list = listOf<MessageList>(s)!;
   let cursor = cursorOfState(s);
-  let { status, pendingApproval } = s;
   let next: MessageList;
   if (event.type === 'approval.requested') {
     // (A request always has a part: its call's, or a new one.)
     next = updateToolPart(list, cursor, event.approval, approvalFields, event)!;
     cursor |= CURSOR_OPEN;
-    status = 'awaiting-approval';
-    pendingApproval = event.approval;
   } else {
     next = updateToolPart(list, cursor, event, approvalFields, event) ?? list;
-    if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
-    if (status === 'awaiting-approval' && !pendingApproval) status = 'submitted';
   }
   const { error, usage, finishReason, guardrail } = s;
-  return new Snapshot(next, cursor, { status, pendingApproval, error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq });
+  return new Snapshot(next, cursor, { ...runAfterApproval(s, event), error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq });
+}
+
+/**
+ * The run's `status` and `pendingApproval` after an approval event, the lead's or a sub-agent's
+ * (either pauses the whole run): a request pauses it; the decision on the pending approval lets it go on.
+ */
+export function runAfterApproval({ status, pendingApproval }: Pick<Snapshot, 'status' | 'pendingApproval'>, event: ApprovalEvent): Pick<Snapshot, 'status' | 'pendingApproval'> {
+  if (event.type === 'approval.requested') return { status: 'awaiting-approval', pendingApproval: event.approval };
+  if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
+  return { status: status === 'awaiting-approval' && !pendingApproval ? 'submitted' : status, pendingApproval };
 }

@@ -10,8 +10,9 @@ import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
 // it leaves to this module: approvals (approvals.ts), sub-agents (subagents.ts), flow nodes
-// (flow-nodes.ts), compactions' dividers and a leg whose process stopped (`run.interrupted`). A browser client loads this module with import() at the first event its
-// reducer does not know (client-core.ts; docs/protocol.md, "Size").
+// (flow-nodes.ts), compactions' dividers and a leg whose process stopped (`run.interrupted`). A
+// browser client loads this module with import() at the first event its reducer does not know
+// (client-core.ts; docs/protocol.md, "Size").
 
 /**
  * Applies one agent event to the UI state and returns the next state. Pure: `state` is never

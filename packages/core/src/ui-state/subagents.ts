@@ -1,5 +1,6 @@
 import type { SubagentRef } from '../agent/subagents/types.js';
 import type { AgentStreamEvent } from '../events/types.js';
+import { runAfterApproval } from './approvals.js';
 import { updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, Snapshot } from './snapshot.js';
@@ -22,13 +23,8 @@ export function applySubagentEvent(s: Snapshot, event: AgentStreamEvent, ref: Su
   // (An event the sub-agent's part does not take, e.g. no such part, changes no message.)
   const nested = nestEvent(list, event, ref, reduceReply);
   let { status, pendingApproval } = s;
-  if (event.type === 'approval.requested') {
-    status = 'awaiting-approval';
-    pendingApproval = event.approval;
-  } else if (event.type === 'approval.resolved') {
-    if (pendingApproval?.approvalId === event.approvalId) pendingApproval = null;
-    if (status === 'awaiting-approval' && !pendingApproval) status = 'submitted';
-  } else if (nested && (status === 'submitted' || status === 'idle')) status = 'streaming';
+  if (event.type === 'approval.requested' || event.type === 'approval.resolved') ({ status, pendingApproval } = runAfterApproval(s, event));
+  else if (nested && (status === 'submitted' || status === 'idle')) status = 'streaming';
   // The run, its usage and its end stay the lead's: a sub-agent's `step.done` carries its own usage.
   // (The reply is open: a sub-agent's events only come while the lead's tool calls run, inside its reply.)
   const { error, usage, finishReason, runId, guardrail } = s;
