@@ -52,36 +52,43 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
       // ends the reading anyway), `retry` or the last event ID. The text decoder drops the
       // byte-order mark (one, at the start, as the standard says). Nothing is flushed at the end:
       // text after the last blank line is an unfinished event, which the standard drops.
+      const handle = protocolBlockHandler(onEvent, {});
       // With `merge`, consecutive deltas of one part in one read are applied as one merged delta
-      // (`fromSeq`..`seq`, the form the server sends a reader that is behind, see docs/protocol.md):
-      // one new state per read rather than one per delta, which was most of the client's time on a
-      // fast connection.
-      let held: any;
+      // (`fromSeq`..`seq`, the form the server sends a reader that is behind, see docs/protocol.md),
+      // joined before they are parsed: one `JSON.parse` and one new state per read rather than
+      // one per delta, which was most of the client's time on a fast connection. A delta's JSON
+      // is `head` (up to its text: type, part, anything said with it) and the text's JSON body;
+      // deltas merge when their heads are the same string and their ids follow on. (Text and
+      // reasoning deltas in a row belong to one part: only `step.start` begins another.) A bad
+      // delta among them fails the stream as a bad event does, named by the last one's id.
+      let head = '';
+      let body = '';
+      /** The first delta's whole data: applied as it came when no other joins it. */
+      let first: string;
+      let from: string;
+      let to: string;
       const flush = (): void => {
-        const event = held;
-        held = 0;
-        if (event) onEvent(event);
+        if (head) handle(from == to ? first : `${head}${body}","fromSeq":${from}}`, undefined, to);
+        head = '';
       };
-      const feed = createSseFeed(
-        protocolBlockHandler(
-          merge
-            ? (event: any) => {
-                // (Text and reasoning deltas in a row belong to one part: only `step.start` begins another.)
-                if (event.type == held?.type && event.toolCallId == held.toolCallId && (event.fromSeq ?? event.seq) == held.seq + 1) {
-                  held.fromSeq ??= held.seq;
-                  held.seq = event.seq;
-                  held.delta += event.delta;
-                } else {
-                  flush();
-                  if (event.delta != null) held = event;
-                  else onEvent(event);
-                }
-              }
-            : onEvent,
-          {},
-        ),
-        DEFAULT_MAX_EVENT_SIZE,
-      );
+      const feed = createSseFeed((data, name, id) => {
+        // A delta's text ends its JSON (`…"delta":"<body>"}`, in the order the server writes): its
+        // head is what comes before the text's body, and the body is whole (no quote that ends the
+        // string, no escape cut off), so bodies join into one JSON string.
+        const delta = merge && !name && id && /^(.*?"delta":")((?:[^"\\]|\\(?:u\w{4}|[^u]))*)"}$/.exec(data!);
+        if (delta) {
+          if (delta[1] == head && +id - +to == 1) body += delta[2];
+          else {
+            flush();
+            [first, head, body] = delta as unknown as [string, string, string];
+            from = id;
+          }
+          to = id;
+        } else {
+          flush();
+          handle(data, name, id);
+        }
+      }, DEFAULT_MAX_EVENT_SIZE);
       const text = new TextDecoder();
       try {
         for (let chunk; !(chunk = await reader.read()).done; flush()) feed(text.decode(chunk.value, STREAM));

@@ -1,9 +1,10 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { toolFields } from './reduce.js';
+import type { toolFields } from './reduce.js';
+import { allToolFields } from './tool-failures.js';
 import type { UIFlowNodePart } from './types.js';
 
 /**
- * `toolFields` and a flow node's part (see `UIFlowNodePart`): made by its start, its agent run
+ * `allToolFields` and a flow node's part (see `UIFlowNodePart`): made by its start, its agent run
  * reduced into it (by `reduceRun`, the full reducer); its end is a tool call's end. A module of
  * the full reducer (reduce-agent-events.ts), so a page that runs no flow does not download it.
  */
@@ -18,7 +19,7 @@ export const flowNodeFields =
         return part && { run: reduceRun((part as unknown as UIFlowNodePart).run, flowEvent.event as unknown as AgentStreamEvent) };
       case 'flow.node.done':
       case 'flow.node.error':
-        return toolFields({ ...flowEvent, type: flowEvent.type === 'flow.node.done' ? 'tool.done' : 'tool.error' } as Parameters<typeof toolFields>[0], part);
+        return allToolFields({ ...flowEvent, type: flowEvent.type === 'flow.node.done' ? 'tool.done' : 'tool.error' } as Parameters<typeof toolFields>[0], part);
     }
-    return toolFields(event, part);
+    return allToolFields(event, part);
   };

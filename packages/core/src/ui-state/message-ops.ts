@@ -1,8 +1,7 @@
 import type { Message } from '../messages.js';
-import type { ToolErrorKind } from '../tools/types.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
-import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart, UIToolState } from './types.js';
+import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart } from './types.js';
 
 /** What an event changes on a tool part or a flow node part. */
 export type PartFields = Partial<UIToolPart> | Partial<UIFlowNodePart>;
@@ -143,6 +142,3 @@ export function endLegParts(list: MessageList, keep?: number): MessageList {
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */
 export const contentParts = (content: Message['content']): UIPart[] => (typeof content === 'string' ? [{ type: 'text', text: content }] : content.map((part) => ({ ...part })));
-
-/** A tool error's UI state: a stop or a call that never started is `cancelled`, a person's no is `rejected`. */
-export const toolStateForError = (kind: ToolErrorKind): UIToolState => (kind === 'not-run' ? 'cancelled' : kind === 'cancelled' || kind === 'rejected' ? kind : 'error');

@@ -1,6 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import type { ToolErrorResult } from '../tools/types.js';
-import { appendReplyPart, contentParts, endLegParts, pushMessage, toolStateForError, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
+import { appendReplyPart, contentParts, endLegParts, pushMessage, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
@@ -28,7 +27,8 @@ type ToolDone = Extract<AgentStreamEvent, { type: 'tool.done' }>;
 /**
  * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
  * fields of a new part for the call), undefined when it changes nothing (or makes no part), null
- * when the event is of a type this function does not know (approvals.ts and flow-nodes.ts know more).
+ * when the event is of a type this function does not know: a call's failure and progress
+ * (tool-failures.ts), an approval (approvals.ts), a flow node (flow-nodes.ts) are the full reducer's.
  */
 export function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined | null {
   switch (event.type) {
@@ -40,13 +40,9 @@ export function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | un
       return part?.state === 'input-streaming' ? { argsText: (part.argsText ?? '') + event.delta } : undefined;
     case 'tool.call':
       return { state: 'running', args: event.args };
-    case 'tool.progress':
-      return part && { progress: event.progress };
     case 'tool.done':
       // No `artifacts` key when there are none (a state must look the same after JSON).
       return { state: 'done', result: event.result, ...((event as ToolDone).artifacts && { artifacts: (event as ToolDone).artifacts }) };
-    case 'tool.error':
-      return { state: toolStateForError((event.error as ToolErrorResult).kind), error: event.error as ToolErrorResult };
   }
   return null;
 }

@@ -2,7 +2,7 @@ import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';
 import type { ToolErrorResult } from '../tools/types.js';
 import type { reduceAgentEvents } from './reduce-agent-events.js';
-import { initialAgentUIState } from './snapshot.js';
+import { INITIAL } from './snapshot.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';
 
 /** Options of `stateFromTranscript()`: what a transcript does not hold about the session. */
@@ -33,7 +33,8 @@ export function replayTranscript<ToolPart extends AnyUIToolPart = UIToolPart>(
   const calls = new Set<string | undefined>();
   /** The calls whose stored arguments are not JSON. */
   const textArgs = new Set<string>();
-  let state = initialAgentUIState();
+  // (The initial state itself: what `initialAgentUIState()` returns, without the call.)
+  let state = INITIAL;
   const apply = (event: object): void => {
     state = reduce(state, { runId, ...event } as AgentStreamEvent);
   };

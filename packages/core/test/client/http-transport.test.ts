@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createHttpTransport } from '../../src/client/http-transport.js';
 import type { AgentStreamEvent } from '../../src/events/types.js';
-import { encodeSseEvent, encodeSseVersion, sseHeaders } from '../../src/protocol/sse.js';
+import { createSseEventEncoder, encodeSseEvent, encodeSseVersion, sseHeaders } from '../../src/protocol/sse.js';
 
 const encoder = new TextEncoder();
 const delta = (seq: number): AgentStreamEvent => ({ type: 'text.delta', seq, runId: 'run_1', step: 1, delta: `t${seq}` });
@@ -106,10 +106,27 @@ describe('createHttpTransport', () => {
       expect(await read(chunks)).toEqual({ events: [...first, ...second], error: undefined });
     });
 
-    it('extends a merged delta from the server that follows on, and keeps its fromSeq', async () => {
+    it('applies a merged delta from the server as it came (its fromSeq), and joins the deltas around it only with each other', async () => {
       const merged = { ...delta(4), delta: 't2t3t4', fromSeq: 2 } as AgentStreamEvent;
-      const { events } = await read([encoder.encode(encodeSseVersion() + frames([delta(1), merged, delta(5)]))], true);
-      expect(events).toEqual([{ ...delta(5), delta: 't1t2t3t4t5', fromSeq: 1 }]);
+      const { events } = await read([encoder.encode(encodeSseVersion() + frames([delta(1), merged, delta(5), delta(6)]))], true);
+      expect(events).toEqual([delta(1), merged, { ...delta(6), delta: 't5t6', fromSeq: 5 }]);
+    });
+
+    it('never joins the deltas of two sub-agents, or of a sub-agent and the lead', async () => {
+      const of = (seq: number, name?: string): AgentStreamEvent => ({ ...delta(seq), ...(name && { subagent: { name, depth: 1, toolCallId: `call_${name}` } }) });
+      // (Parallel sub-agents interleave; the lead's text is one part, each sub-agent's another.)
+      const stream = [of(1), of(2, 'a'), of(3, 'b'), of(4, 'a'), of(5, 'a'), of(6)];
+      const encode = createSseEventEncoder();
+      const { events } = await read([encoder.encode(encodeSseVersion() + stream.map(encode).join(''))], true);
+      expect(events).toEqual(stream);
+    });
+
+    it('joins texts that hold quotes, backslashes, escapes and 4-byte characters exactly', async () => {
+      const texts = ['say "hi"', '\\', 'a\\', '\n', '\u00e9\t', '😀中', '"', '\u2028'];
+      const stream = texts.map((text, i) => ({ ...delta(i + 1), delta: text }));
+      const { events } = await read([encoder.encode(encodeSseVersion() + frames(stream))], true);
+      expect(events.map((event) => event.type === 'text.delta' && event.delta).join('')).toBe(texts.join(''));
+      expect(events.at(-1)).toMatchObject({ seq: texts.length });
     });
 
     it('applies the deltas before a bad event, then fails with its error', async () => {

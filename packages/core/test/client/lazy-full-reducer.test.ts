@@ -6,7 +6,8 @@ import { mockModel } from '../../src/testing/index.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 
 // The browser client ships a reducer that knows the events of a run that streams text and calls
-// tools. At the first event it does not know (an approval's, a sub-agent's, a flow's) it loads the
+// tools that succeed. At the first event it does not know (a call's failure or progress, an
+// approval's, a sub-agent's, a flow's) it loads the
 // full reducer with import(), and once that has settled follows the session on from that event,
 // which it had not applied: no event is skipped (`onEvent` sees each once, in order), the state
 // ends as the public reducer's for the same events, and a sub-agent's work never shows as the lead's.
@@ -114,24 +115,46 @@ describe('the client loads the full reducer on demand', () => {
     expect(seen).toEqual(events);
   });
 
-  it('at the first approval: loads it, then follows on from the approval; every event is reported once', async () => {
-    const events = await approvalEvents();
-    const first = events.findIndex((event) => event.type === 'approval.requested');
+  /**
+   * Sends on a fresh client whose stream's first unknown event is `events[first]`: until the full
+   * reducer loads, the state is the one before that event; then the client follows on from it,
+   * ends in the public reducer's state, and has reported every event once. Returns the client.
+   */
+  async function loadsAt(events: AgentStreamEvent[], first: number): Promise<AgentClient> {
     expect(first).toBeGreaterThan(0);
-    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'awaiting-approval' });
     const { transport, calls } = server(events);
     const client = await freshClient(transport);
     const sent = client.send('x');
     while (!imported) await tick();
     for (let i = 0; i < 5; i++) await tick();
-    // The approval waits for the reducer that knows it: nothing after it is shown before that.
+    // The event waits for the reducer that knows it: nothing from it on is shown before that.
     expect(client.getSnapshot()).toEqual(reduceAll(events.slice(0, first)));
     release();
-    expect(await sent).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+    expect((await sent).ok).toBe(true);
     expect(calls).toEqual(['send', `follow@${events[first - 1]!.seq}`]);
     expect(client.getSnapshot()).toEqual(reduceAll(events));
-    expect(client.getSnapshot()).toMatchObject({ status: 'awaiting-approval', pendingApproval: { toolCallId: 's1', toolName: 'send' } });
     expect(seen).toEqual(events);
+    return client;
+  }
+
+  it('at the first approval: loads it, then follows on from the approval; every event is reported once', async () => {
+    const events = await approvalEvents();
+    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'awaiting-approval' });
+    const client = await loadsAt(events, events.findIndex((event) => event.type === 'approval.requested'));
+    expect(client.getSnapshot()).toMatchObject({ status: 'awaiting-approval', finishReason: 'awaiting-approval', pendingApproval: { toolCallId: 's1', toolName: 'send' } });
+  });
+
+  it('at the first failed call: loads it, then follows on from the failure; the call shows its error', async () => {
+    const execute = (): string => {
+      throw new Error('404');
+    };
+    const fails = defineTool({ name: 'fetch_page', description: 'Fetches', input: z.object({ url: z.string() }), execute });
+    const agent = createAgent({ provider: mockModel([{ text: 'Fetching.', toolCalls: [{ name: 'fetch_page', id: 'f1', args: { url: 'x' } }] }, 'It failed.']), tools: [fails] });
+    const events = await collect(agent.stream('x', { sessionId: 's' }));
+    // (Until then the call shows as running.)
+    const client = await loadsAt(events, events.findIndex((event) => event.type === 'tool.error'));
+    expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' });
+    expect(client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool')).toMatchObject({ toolCallId: 'f1', state: 'error', error: { toolName: 'fetch_page' } });
   });
 
   it('at the first sub-agent event: loads it, then follows on from that event; ends in the public reducer’s state', async () => {
