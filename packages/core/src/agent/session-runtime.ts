@@ -1,4 +1,5 @@
 import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../events/types.js';
+import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
 import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
@@ -153,7 +154,7 @@ export class SessionRuntime {
    */
   emit(runId: string, event: UnsequencedStreamEvent, fence?: AppendFence, leased = true): void {
     if (!this.#store) {
-      this.#deliver([{ ...event, seq: this.#seq + 1, runId, sessionId: this.id } as AgentStreamEvent]);
+      this.#deliver([stampEvent(event, this.#seq + 1, runId, this.id)]);
       if (endsLeg(event)) this.#compact(this.#endLeg(this.#seq));
       return;
     }
@@ -345,7 +346,7 @@ export class SessionRuntime {
 
   /** A leg's end that could not be stored: to this process's listeners (in order with any held events), without a `seq` and outside the log. */
   #deliverUnnumbered(runId: string, event: UnsequencedStreamEvent): void {
-    const unnumbered = { ...event, runId, sessionId: this.id } as unknown as AgentStreamEvent;
+    const unnumbered = stampEvent(event, undefined, runId, this.id);
     if (this.#held) this.#held.push(unnumbered);
     else this.#notify(unnumbered);
   }

@@ -1,4 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
+import { copyWithSharedShape } from '../utils/shared-shape.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 
@@ -39,7 +40,8 @@ export function coalesceDeltas(batch: readonly AgentStreamEvent[]): readonly Age
     const texts: string[] = [];
     for (let k = i; k < end; k++) texts.push((batch[k] as DeltaEvent).delta);
     const last = batch[end - 1]!;
-    out.push({ ...last, delta: texts.join(''), fromSeq: (first as { fromSeq?: number }).fromSeq ?? first.seq } as AgentStreamEvent);
+    // (Key by key, not a spread: see copyWithSharedShape.)
+    out.push(copyWithSharedShape(last, { delta: texts.join(''), fromSeq: (first as { fromSeq?: number }).fromSeq ?? first.seq }));
     i = end;
   }
   return out ?? batch;

@@ -1,4 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
+import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
@@ -131,7 +132,7 @@ export class IndexedDbSessionStore implements SessionStore {
       const record = (await request<SessionRecord | undefined>(sessions.get(id))) ?? newRecord(id, now);
       const numbered: AgentStreamEvent[] = [];
       for (const { runId, event } of events) {
-        const stamped = { ...event, seq: ++record.lastSeq, runId, sessionId: id } as AgentStreamEvent;
+        const stamped = stampEvent(event, ++record.lastSeq, runId, id);
         log.put({ sessionId: id, seq: stamped.seq, body: storedEventBody(stamped) } satisfies EventRow);
         numbered.push(stamped);
       }

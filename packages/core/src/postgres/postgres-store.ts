@@ -1,4 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
+import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
@@ -187,7 +188,7 @@ export class PostgresSessionStore implements SessionStore {
   }
 
   async appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): Promise<AgentStreamEvent[]> {
-    const stamped = events.map(({ runId, event }) => ({ ...event, runId, sessionId: id }));
+    const stamped = events.map(({ runId, event }) => stampEvent(event, undefined, runId, id));
     let first: number;
     try {
       const { rows } = await this.#db.pool.query<{ first: string }>(`SELECT ${this.#db.s}.lousho_append_events($1, $2, $3, $4) AS first`, [
@@ -201,7 +202,9 @@ export class PostgresSessionStore implements SessionStore {
     } catch (error) {
       throw this.#db.translate(leaseLost(id, error));
     }
-    return stamped.map((event, i) => ({ ...event, seq: first + i + 1 }) as AgentStreamEvent);
+    // (The copies are this call's own: numbered in place, `seq` after the fields as before.)
+    for (let i = 0; i < stamped.length; i++) (stamped[i] as { seq: number }).seq = first + i + 1;
+    return stamped;
   }
 
   async eventsAfter(id: string, afterSeq: number): Promise<AgentStreamEvent[]> {

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { AgentStreamEvent } from '../events/types.js';
+import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../agent/types.js';
@@ -79,7 +80,7 @@ export class SqliteSessionStore implements SessionStore {
       let seq = last_seq;
       const numbered: AgentStreamEvent[] = [];
       for (const { runId, event } of events) {
-        const stamped = { ...event, seq: ++seq, runId, sessionId: id } as AgentStreamEvent;
+        const stamped = stampEvent(event, ++seq, runId, id);
         insert.run(id, seq, storedEventBody(stamped));
         numbered.push(stamped);
       }

@@ -133,7 +133,7 @@ export function replayAfter(events: readonly AgentStreamEvent[], afterSeq: numbe
     // Pieces from..afterSeq were already seen: skip their text.
     let skip = 0;
     for (let i = 0; i <= afterSeq - from; i++) skip += typeof pieceSizes === 'string' ? pieceSizes.charCodeAt(i) : pieceSizes[i]!;
-    out.push({ ...rest, delta: rest.delta.slice(skip), fromSeq: afterSeq + 1 } as AgentStreamEvent);
+    out.push(copyWithSharedShape(rest, { delta: rest.delta.slice(skip), fromSeq: afterSeq + 1 }) as AgentStreamEvent);
   }
   return out;
 }

@@ -1,4 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
+import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
 import type { StepUsage } from '../usage/types.js';
 import { InMemoryApprovalStore } from '../agent/approval-store.js';
@@ -149,7 +150,7 @@ export class MemorySessionStore implements SessionStore {
     if (!log) this.#logs.set(id, (log = []));
     const numbered: AgentStreamEvent[] = [];
     for (const { runId, event } of events) {
-      const stamped = { ...event, seq: ++record.lastSeq, runId, sessionId: id } as AgentStreamEvent;
+      const stamped = stampEvent(event, ++record.lastSeq, runId, id);
       log.push(stamped);
       numbered.push(stamped);
     }
