@@ -1,3 +1,4 @@
+import { PIPE_EVENTS, type EventSink } from '../events/pipe.js';
 import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import type { Message } from '../messages.js';
 import { serializeError, SDKError } from '../errors.js';
@@ -335,7 +336,7 @@ export function driveRun(params: DriveRunParams): AgentRun {
   // A stream consumer that only iterates must not trigger an unhandled rejection; `result` still rejects.
   result.catch(() => {});
 
-  return {
+  const run: AgentRun = {
     get runId() {
       return snapshot.runId;
     },
@@ -343,6 +344,9 @@ export function driveRun(params: DriveRunParams): AgentRun {
     result,
     [Symbol.asyncIterator]: () => queue[Symbol.asyncIterator](),
   };
+  // startRun's way in: the events without a promise per event (not enumerable: not API).
+  Object.defineProperty(run, PIPE_EVENTS, { value: (sink: EventSink) => queue.pipe(sink) });
+  return run;
 }
 
 export type { AgentStreamEvent };

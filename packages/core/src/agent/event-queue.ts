@@ -1,4 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
+import type { EventSink } from '../events/pipe.js';
 import type { AgentStreamEvent } from '../events/types.js';
 
 /**
@@ -13,10 +14,22 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   #wake: (() => void) | undefined;
   #iterated = false;
   #failure: { error: unknown } | undefined;
+  /** The consumer of `pipe()`, while it reads. */
+  #sink: EventSink | undefined;
 
   /** Adds an event for the consumer (ignored once closed). */
   push(event: AgentStreamEvent): void {
     if (this.#closed) return;
+    const sink = this.#sink;
+    if (sink) {
+      sink.push(event);
+      // Its reader went away: nothing more is kept for it (as when a `for await` consumer leaves).
+      if (sink.closed) {
+        this.#closed = true;
+        this.#sink = undefined;
+      }
+      return;
+    }
     this.#buffer.push(event);
     this.#wake?.();
   }
@@ -24,7 +37,44 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   /** Ends the stream: the consumer gets what is buffered, then the end. */
   close(): void {
     this.#closed = true;
+    const sink = this.#sink;
+    this.#sink = undefined;
+    if (sink) {
+      if (this.#failure) sink.fail(this.#failure.error);
+      else sink.end();
+    }
     this.#wake?.();
+  }
+
+  /**
+   * The events, handed to `sink` as they come instead of iterated: what is buffered at once, then
+   * each one when it is pushed, without a promise per event; then `end()` or `fail()`. Instead of
+   * iterating (once, like it).
+   */
+  pipe(sink: EventSink): void {
+    this.#claim();
+    const buffered = this.#buffer.slice(this.#head);
+    this.#buffer = [];
+    this.#head = 0;
+    const closed = this.#closed;
+    if (!closed) this.#sink = sink;
+    for (const event of buffered) {
+      if (sink.closed) break;
+      sink.push(event);
+    }
+    if (sink.closed) {
+      this.#closed = true;
+      this.#sink = undefined;
+    } else if (closed) {
+      if (this.#failure) sink.fail(this.#failure.error);
+      else sink.end();
+    }
+  }
+
+  /** The events may be read once. */
+  #claim(): void {
+    if (this.#iterated) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'A run can be iterated once.', { hint: 'Use agent.session(id) or a client to watch it from several places.' });
+    this.#iterated = true;
   }
 
   /** Ends the stream with `error` (thrown to the consumer after the buffered events): a run that never started. */
@@ -36,8 +86,7 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
 
   /** The events, once (a second iteration throws `LOUSHO_INVALID_INPUT`). */
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
-    if (this.#iterated) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'A run can be iterated once.', { hint: 'Use agent.session(id) or a client to watch it from several places.' });
-    this.#iterated = true;
+    this.#claim();
     try {
       for (;;) {
         if (this.#head < this.#buffer.length) {

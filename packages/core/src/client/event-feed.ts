@@ -1,3 +1,4 @@
+import { PIPE_EVENTS, type PipeableRun } from '../events/pipe.js';
 import type { AgentStreamEvent } from '../events/types.js';
 
 /** True for the events that end a run leg: `run.done` (finished or paused) and `error`. */
@@ -233,6 +234,34 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
  * Leaving early never stops the run: it keeps going on its session and can be followed again.
  */
 export async function startRun(run: AsyncIterable<AgentStreamEvent>, feed = new EventFeed()): Promise<EventFeed> {
+  const pipe = (run as PipeableRun)[PIPE_EVENTS];
+  if (pipe) {
+    // A run from `agent.stream()`: its events are pushed as they are emitted, no promise per event.
+    return new Promise<EventFeed>((resolve, reject) => {
+      let started = false;
+      const start = (): void => {
+        started = true;
+        resolve(feed);
+      };
+      pipe({
+        push(event) {
+          if (!started) start();
+          feed.push(event);
+        },
+        end() {
+          feed.end();
+          if (!started) start();
+        },
+        fail(error) {
+          if (started) feed.fail(error);
+          else reject(error);
+        },
+        get closed() {
+          return feed.closed;
+        },
+      });
+    });
+  }
   const events = run[Symbol.asyncIterator]();
   const first = await events.next();
   if (first.done) {

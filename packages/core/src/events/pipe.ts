@@ -1,0 +1,24 @@
+import type { AgentStreamEvent } from './types.js';
+
+/** Where a run's events can be handed one by one, synchronously (`EventFeed` is one). */
+export interface EventSink {
+  push(event: AgentStreamEvent): void;
+  /** The run ended (after its last event). */
+  end(): void;
+  /** The run failed before it started, or its stream failed (after the events before that). */
+  fail(error: unknown): void;
+  /** True once the sink's reader went away: nothing more is handed to it. */
+  readonly closed: boolean;
+}
+
+/**
+ * The key of an internal method of a run from `driveRun` (a run from `agent.stream()`): hands its
+ * events to an `EventSink` as they are emitted, instead of one `for await` step (a promise) per
+ * event. `startRun` (client/event-feed.ts) uses it when a run has it. Not public API.
+ */
+export const PIPE_EVENTS: unique symbol = Symbol('lousho.pipeEvents');
+
+/** A run that can pipe its events (see `PIPE_EVENTS`). */
+export interface PipeableRun {
+  [PIPE_EVENTS]?: (sink: EventSink) => void;
+}
