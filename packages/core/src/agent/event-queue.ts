@@ -54,21 +54,14 @@ export class EventQueue implements AsyncIterable<AgentStreamEvent> {
   pipe(sink: EventSink): void {
     this.#claim();
     const buffered = this.#buffer.slice(this.#head);
+    const closed = this.#closed;
     this.#buffer = [];
     this.#head = 0;
-    const closed = this.#closed;
-    if (!closed) this.#sink = sink;
-    for (const event of buffered) {
-      if (sink.closed) break;
-      sink.push(event);
-    }
-    if (sink.closed) {
-      this.#closed = true;
-      this.#sink = undefined;
-    } else if (closed) {
-      if (this.#failure) sink.fail(this.#failure.error);
-      else sink.end();
-    }
+    this.#closed = false;
+    this.#sink = sink;
+    // Through `push` and `close`, as if they came now: a sink that closes is let go there.
+    for (const event of buffered) this.push(event);
+    if (closed) this.close();
   }
 
   /** The events may be read once. */
