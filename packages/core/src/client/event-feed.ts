@@ -28,6 +28,8 @@ export interface EventFeedOptions {
 
 /** How many events `refill` is asked for at a time. */
 export const FEED_PAGE = 128;
+/** A reader gathering a burst from a feed that does not measure its events takes it by this many events at most. */
+const GATHER_EVENTS = 1024;
 
 /**
  * A one-consumer buffer between a producer that never waits (an agent's session emits events
@@ -47,6 +49,11 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
   #closed = false;
   #overflowed = false;
   #wake: (() => void) | undefined;
+  /**
+   * While the reader gathers a burst (`take` with `settle`): a push wakes it only once this many
+   * bytes (or `GATHER_EVENTS` events, in a feed that does not measure them) wait. 0: every push does.
+   */
+  #gather = 0;
   readonly #onClose: (() => void)[] = [];
   readonly #max: number;
   readonly #sizeOf: EventSize | undefined;
@@ -87,7 +94,7 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
         return;
       }
     }
-    this.#signal();
+    if (this.#bytes >= this.#gather || this.#buffer.length - this.#head >= GATHER_EVENTS) this.#signal();
   }
 
   /** More events can be pulled (`refill`): wakes a waiting reader. */
@@ -134,12 +141,24 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
    * `limit.maxBytes` measured with `limit.sizeOf` (at least one). `[]` when `timeoutMs` passed
    * without any (time for a keep-alive), `null` once the feed has ended and is drained. Throws the
    * producer's failure after the events before it.
+   *
+   * With `settle`, once events are there and the feed has not ended, it waits for `settle()`
+   * before taking them, so that a producer still emitting (a burst) adds the rest of it to this batch.
    */
-  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }): Promise<AgentStreamEvent[] | null> {
+  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }, settle?: () => Promise<void>): Promise<AgentStreamEvent[] | null> {
     const deadline = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
     for (;;) {
       if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
-      if (this.#head < this.#buffer.length || this.#ended) break;
+      if (this.#head < this.#buffer.length || this.#ended) {
+        if (!settle || this.#ended) break;
+        // Until the burst is over, or a batch's worth waits (the feed is then woken by `push`).
+        // (Looked at again after it: the feed may have been closed or ended meanwhile.)
+        this.#gather = limit ? limit.maxBytes : Infinity;
+        await this.#sleep(undefined, settle());
+        this.#gather = 0;
+        settle = undefined;
+        continue;
+      }
       const left = deadline === undefined ? undefined : deadline - Date.now();
       if (left !== undefined && left <= 0) return [];
       await this.#sleep(left);
@@ -198,15 +217,17 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     return batch;
   }
 
-  #sleep(ms: number | undefined): Promise<void> {
+  /** Until a push (see `#gather`), the end of the feed, `ms` or `until`, whichever comes first. */
+  #sleep(ms: number | undefined, until?: Promise<void>): Promise<void> {
     return new Promise<void>((resolve) => {
       const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
       const wake = (): void => {
-        this.#wake = undefined;
+        if (this.#wake === wake) this.#wake = undefined;
         if (timer !== undefined) clearTimeout(timer);
         resolve();
       };
       this.#wake = wake;
+      void until?.then(wake);
     });
   }
 

@@ -33,5 +33,8 @@ export function approximateEventSize(event: AgentStreamEvent): number {
   // The hot case, a delta: its text and a frame of about fixed size (v2 leaves the ids out).
   const { delta } = event as { delta?: unknown };
   if (typeof delta === 'string') return delta.length + 48;
+  // `run.done`'s reply text is not sent (the deltas carried it; see `createSseEventEncoder`): a
+  // long reply's end must not count as the reply again, or a reader just behind would overflow.
+  if (event.type === 'run.done' && event.text !== undefined) return approximateJsonSize({ ...event, text: undefined }) + 32;
   return approximateJsonSize(event) + 32;
 }

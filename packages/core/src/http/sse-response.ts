@@ -25,12 +25,23 @@ export const SSE_CHUNK_BYTES = 32 * 1024;
 const KEEP_ALIVE = encodeSseComment('keep-alive');
 const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
 
+const nextTick = (globalThis as { process?: { nextTick?: (fn: () => void) => void } }).process?.nextTick;
+/**
+ * Resolves once the microtasks queued now have run: Node's next tick, asked for from a microtask,
+ * comes after them. A run that emits without waiting for I/O (a model's buffered chunks, a tool's
+ * burst of progress) does all of it in microtasks, so this is when its burst is over. Undefined in a
+ * runtime without `process.nextTick`: there, each write takes what was there.
+ */
+const afterQueuedMicrotasks: (() => Promise<void>) | undefined = nextTick && (() => new Promise<void>((resolve) => nextTick(resolve)));
+
 /**
  * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
  * `data: json`, saying only what the stream did not say yet (`createSseEventEncoder`). Pull-based, one chunk deep: events are taken and encoded only when the stream's
  * reader wants more (its desired size; in Node, the socket's `drain`), at most about
- * `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the rest in the feed. Deltas
- * of one part that waited together are merged into one event (`coalesceDeltas`). When the feed
+ * `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the rest in the feed. After
+ * the first write, a write waits for the burst it is part of to end (`afterQueuedMicrotasks`), never
+ * for I/O or a timer. Deltas of one part that waited together are merged into one event
+ * (`coalesceDeltas`). When the feed
  * overflows (its reader fell more than its `maxBufferedBytes` behind), the stream errors, which
  * closes the connection; the client resumes from its last event. Cancelling the body or aborting
  * `signal` closes the feed, never the run.
@@ -58,7 +69,10 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
       async pull(controller) {
         let batch: AgentStreamEvent[] | null;
         try {
-          batch = await feed.take(options.keepAliveMs, CHUNK);
+          // After the first write (which goes out at once: time to first token), events that come
+          // in a burst are written together: one write, and one merged delta, per burst rather
+          // than per event (most of the server's work per event was its own write).
+          batch = await feed.take(options.keepAliveMs, CHUNK, sent && afterQueuedMicrotasks);
         } catch (error) {
           options.onFailure?.(error);
           // In the run (and session) of the stream's last event: a v2 stream's events all have

@@ -36,7 +36,8 @@ describe('createAgentHandler: sessions and turns', () => {
   });
 
   it('streams a turn as SSE: version frame first, id = seq, ending with run.done', async () => {
-    const { agent } = agentWith(['Hello there, friend.']);
+    // (Chunks a millisecond apart, as a model's come: a burst would go out merged, see below.)
+    const { agent } = agentWith(['Hello there, friend.'], { model: { delayMs: 1 } });
     const url = await start(agent);
     const response = await post(`${url}/sessions/s1/messages`, { input: 'Hi' });
     expect(response.status).toBe(200);
@@ -251,7 +252,8 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
   });
 
   it('replays and closes when nothing runs, across runs; says so (409 LOUSHO_STREAM_GAP) when the resume point is not in the log', async () => {
-    const { agent } = agentWith(['first answer', 'second answer']);
+    // (Chunks a millisecond apart: the live streams have each delta on its own.)
+    const { agent } = agentWith(['first answer', 'second answer'], { model: { delayMs: 1 } });
     const url = await start(agent);
     const first = await readSse(await post(`${url}/sessions/s1/messages`, { input: 'one' }));
     const replay = await readSse(await fetch(`${url}/sessions/s1/events?after=2`));
@@ -283,7 +285,7 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
     const { tool } = emailTool();
     const { agent } = agentWith(
       [{ text: 'Checking first.', reasoning: 'Think.', toolCalls: [emailCall('amy@mycompany.com', 'a1'), emailCall('bob@mycompany.com', 'b1')] }, 'Both sent.'],
-      { tools: [tool] },
+      { tools: [tool], model: { delayMs: 1 } },
     );
     const url = await start(agent);
     const { events } = await readSse(await post(`${url}/sessions/s1/messages`, { input: 'Email both' }));
