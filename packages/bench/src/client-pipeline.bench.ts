@@ -127,7 +127,7 @@ export function longReply(count: number, cjk = false): Scenario {
 }
 
 /** (b) A 20-step run: per step 20 text deltas, then 5 tool calls with streamed arguments and results. */
-function toolRun(steps = 20, callsPerStep = 5, textDeltas = 20, argDeltas = 5): Scenario {
+export function toolRun(steps = 20, callsPerStep = 5, textDeltas = 20, argDeltas = 5): Scenario {
   const runId = 'run_1';
   let seq = 0;
   const events: AgentStreamEvent[] = [];
