@@ -25,14 +25,14 @@ export const SSE_CHUNK_BYTES = 32 * 1024;
 const KEEP_ALIVE = encodeSseComment('keep-alive');
 const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
 
-const nextTick = (globalThis as { process?: { nextTick?: (fn: () => void) => void } }).process?.nextTick;
+const runtime = (globalThis as { process?: { nextTick?: (fn: () => void) => void } }).process;
 /**
  * Resolves once the microtasks queued now have run: Node's next tick, asked for from a microtask,
  * comes after them. A run that emits without waiting for I/O (a model's buffered chunks, a tool's
  * burst of progress) does all of it in microtasks, so this is when its burst is over. Undefined in a
  * runtime without `process.nextTick`: there, each write takes what was there.
  */
-const afterQueuedMicrotasks: (() => Promise<void>) | undefined = nextTick && (() => new Promise<void>((resolve) => nextTick(resolve)));
+const afterQueuedMicrotasks: (() => Promise<void>) | undefined = runtime?.nextTick && (() => new Promise<void>((resolve) => runtime.nextTick!(resolve)));
 
 /**
  * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
