@@ -1,4 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
+import { leanRunDone } from '../stores/compact-log.js';
 
 /**
  * About how many bytes `value` takes as JSON, without building the JSON: strings count by length
@@ -33,8 +34,7 @@ export function approximateEventSize(event: AgentStreamEvent): number {
   // The hot case, a delta: its text and a frame of about fixed size (v2 leaves the ids out).
   const { delta } = event as { delta?: unknown };
   if (typeof delta === 'string') return delta.length + 48;
-  // `run.done`'s reply text is not sent (the deltas carried it; see `createSseEventEncoder`): a
-  // long reply's end must not count as the reply again, or a reader just behind would overflow.
-  if (event.type === 'run.done' && event.text !== undefined) return approximateJsonSize({ ...event, text: undefined }) + 32;
-  return approximateJsonSize(event) + 32;
+  // Measured as sent: `run.done` without the reply text it carries in the process (a long reply's
+  // end must not count as the reply again, or a reader just behind would overflow).
+  return approximateJsonSize(leanRunDone(event) ?? event) + 32;
 }

@@ -52,8 +52,8 @@ function packPieces(sizes: number[]): string | number[] {
   return parts.join('');
 }
 
-/** `run.done` as the log keeps it: without `text`, which the deltas before it already hold. */
-function leanRunDone(event: AgentStreamEvent): AgentStreamEvent | undefined {
+/** `run.done` as the log keeps it and the wire sends it: without `text`, which the deltas before it already hold (undefined for any other event, or one without text). */
+export function leanRunDone(event: AgentStreamEvent): AgentStreamEvent | undefined {
   if (event.type !== 'run.done' || event.text === undefined) return undefined;
   const { text: _text, ...rest } = event;
   return rest;
