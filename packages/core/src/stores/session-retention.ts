@@ -11,6 +11,9 @@ export interface SessionRetentionOptions {
   forget(id: string): void;
 }
 
+/** How many sessions one use looks at to forget (see `#trim`). */
+const TRIM_LOOK_AHEAD = 8;
+
 /**
  * Which sessions an in-memory store keeps: the most recently used ones, up to `maxSessions`, and
  * with `idleTtlMs` only those used within that time. Sessions are kept in order of last use (a
@@ -79,8 +82,14 @@ export class SessionRetention {
     }
   }
 
+  /**
+   * Forgets the oldest sessions over the limit, looking at `TRIM_LOOK_AHEAD` sessions at most. Past
+   * the limit with runs going on (sessions that must be kept), a use that walked every session made
+   * each event cost O(sessions); a session kept moves to the end, so the next uses look further,
+   * and more are forgotten per use than a use can add.
+   */
   #trim(now: number): void {
-    for (let budget = this.#lastUse.size; budget > 0 && this.#lastUse.size > this.#options.maxSessions; budget--) {
+    for (let budget = TRIM_LOOK_AHEAD; budget > 0 && this.#lastUse.size > this.#options.maxSessions; budget--) {
       const oldest = this.#lastUse.keys().next();
       if (oldest.done) return;
       this.#evictOrKeep(oldest.value, now);
