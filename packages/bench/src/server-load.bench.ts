@@ -37,7 +37,7 @@ export interface ServerLoadBenchOptions {
   pacedSessions?: number;
 }
 
-type Kind = 'lousho' | 'lousho-gzip' | 'lousho-br' | 'ai-fetch' | 'ai-node';
+type Kind = 'lousho' | 'lousho-gzip' | 'lousho-br' | 'ai-fetch' | 'ai-node' | 'http-floor';
 interface ServerSpec {
   kind: Kind;
   wire: Wire;
@@ -51,6 +51,9 @@ const SERVERS: ServerSpec[] = [
   { kind: 'ai-node', wire: 'ai-sdk', label: 'AI SDK (pipeUIMessageStreamToResponse)' },
   { kind: 'lousho-gzip', wire: 'lousho', encoding: 'gzip', label: 'Lousho, compression: true, gzip' },
   { kind: 'lousho-br', wire: 'lousho', encoding: 'br', label: 'Lousho, compression: true, br' },
+  // What the connections and writes of a turn cost any server here: CPU per event varies with the
+  // machine by up to 3× from day to day (docs/benchmarks.md), Lousho's ratio to this much less.
+  { kind: 'http-floor', wire: 'lousho', label: 'Floor: bare node:http writing a recorded Lousho turn' },
 ];
 /** The same Lousho servers with a paced provider: readers keep up, so most writes carry one event. */
 const PACED: ServerSpec[] = [
@@ -137,6 +140,8 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
   const lousho = summary[0]!;
   const aiBest = summary.filter((s) => s.kind.startsWith('ai')).reduce((a, b) => (b.eventsPerSecond > a.eventsPerSecond ? b : a));
   const throughputRatio = lousho.eventsPerSecond / aiBest.eventsPerSecond;
+  const floor = summary.find((s) => s.kind === 'http-floor');
+  const overFloor = floor && lousho.serverCpuPerEventUs / floor.serverCpuPerEventUs;
 
   const memory: { bytesPerSession: number; eventsPerSession: number }[] = [];
   const memoryShort: number[] = [];
@@ -161,6 +166,7 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
     rows.push([`${s.label} (${pacedSessions} sessions): bytes on the wire per event`, `${s.wireBytesPerEvent.toFixed(1)} B`]);
   }
   rows.push([`server CPU per event at ${sessions.toLocaleString('en-US')} sessions (target ≤ 2.5 µs)`, `${lousho.serverCpuPerEventUs.toFixed(2)} µs ${flag(lousho.serverCpuPerEventUs <= 2.5)}`]);
+  if (floor) rows.push(['server CPU per event, Lousho / the floor (same bytes, same writes, no agent)', `${overFloor!.toFixed(2)}× (floor ${floor.serverCpuPerEventUs.toFixed(2)} µs)`]);
   rows.push([`throughput Lousho / ${aiBest.label} (target ≥ 2)`, `${throughputRatio.toFixed(2)} ${flag(throughputRatio >= 2)}`]);
   rows.push([`memory per idle session, one ${DELTAS}-delta turn (target ≤ 6 KB)`, `${kb(bytesPerIdle)} ${flag(bytesPerIdle <= 6 * 1024)}  (${memory[0]?.eventsPerSession} events kept per session)`]);
   rows.push(['memory per idle session, one 1-delta turn (for comparison)', kb(bytesPerIdleShort)]);
@@ -176,6 +182,7 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
     pacedSessions,
     throughputRatio,
     comparedWith: aiBest.label,
+    ...(floor ? { floorCpuPerEventUs: floor.serverCpuPerEventUs, cpuOverFloor: overFloor } : {}),
     idleSession: {
       bytes: bytesPerIdle,
       bytesOneDeltaTurn: bytesPerIdleShort,
