@@ -5,7 +5,8 @@ import { textOf, type Message } from '../messages.js';
 import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import { DurableLeg } from './durable.js';
-import { endsLeg, type AppendFence, type SessionRuntime } from './session-runtime.js';
+import { endsLeg } from '../events/ends-leg.js';
+import type { AppendFence, SessionRuntime } from './session-runtime.js';
 
 /** The events that end an abandoned leg, and the run they belong to. */
 export interface LegClosing {

@@ -1,5 +1,6 @@
 import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../events/types.js';
 import { stampEvent } from '../events/stamp.js';
+import { endsLeg } from '../events/ends-leg.js';
 import type { Message } from '../messages.js';
 import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
@@ -50,14 +51,6 @@ const BROKEN_LEGS = new WeakMap<AppendFence, 'failed' | 'lost'>();
 
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
-}
-
-/**
- * The last event of a run leg (a run, or its continuation after an approval) in the log: `run.done`
- * or `error`, or `run.interrupted` for a leg whose process stopped before it could end it.
- */
-export function endsLeg(event: UnsequencedStreamEvent): boolean {
-  return event.type === 'run.done' || event.type === 'error' || event.type === 'run.interrupted';
 }
 
 /** The seq after the last leg end of an ordered log: where the events of a leg not yet ended (or compacted) begin. */

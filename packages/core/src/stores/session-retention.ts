@@ -14,31 +14,19 @@ export interface SessionRetentionOptions {
 /** How many sessions one use looks at to forget (see `#trim`). */
 const TRIM_LOOK_AHEAD = 8;
 
-/** A session in the order of use: a link of a list from the least to the most recently used. */
-interface Use {
-  readonly id: string;
-  /** When it was last used (0 without an idle time: the order is enough). */
-  at: number;
-  older: Use | undefined;
-  newer: Use | undefined;
-}
-
 /**
  * Which sessions an in-memory store keeps: the most recently used ones, up to `maxSessions`, and
- * with `idleTtlMs` only those used within that time. Sessions are kept in a list in order of last
- * use, so the oldest is found first and a use costs O(1): moving a link, where moving a `Map` entry
- * to its end (a delete and a set) cost about 230 ns with 1,000 sessions, on every event of
- * sessions that stream at once. Nothing runs on a timer: limits are applied whenever the store is
- * used. A session that `canForget` refuses is counted as just used and stays.
+ * with `idleTtlMs` only those used within that time. Sessions are kept in order of last use (a
+ * Map's insertion order), so the oldest is found first and each use costs O(1). Nothing runs on a
+ * timer: limits are applied whenever the store is used. A session that `canForget` refuses is
+ * counted as just used and stays.
  */
 export class SessionRetention {
-  readonly #uses = new Map<string, Use>();
+  readonly #lastUse = new Map<string, number>();
   readonly #options: SessionRetentionOptions;
   readonly #listeners = new Set<(id: string) => void>();
-  /** The least recently used session. */
-  #oldest: Use | undefined;
-  /** The most recently used session. */
-  #newest: Use | undefined;
+  /** The session used last (the end of `#lastUse`). */
+  #newest: string | undefined;
 
   constructor(options: SessionRetentionOptions) {
     this.#options = options;
@@ -51,17 +39,15 @@ export class SessionRetention {
   touch(id: string): void {
     const now = this.#now();
     this.#expire(now);
-    const use = this.#uses.get(id);
-    if (use) {
-      use.at = now;
-      // The common case, the session used last is used again (a run appending its events): already last.
-      if (use !== this.#newest) this.#append(this.#unlink(use));
+    // The common case, the session used last is used again (a run appending its events): already last.
+    if (this.#newest === id && this.#lastUse.has(id)) {
+      if (now !== 0) this.#lastUse.set(id, now);
       return;
     }
-    const created: Use = { id, at: now, older: undefined, newer: undefined };
-    this.#uses.set(id, created);
-    this.#append(created);
-    if (this.#uses.size > this.#options.maxSessions) this.#trim(now);
+    this.#lastUse.delete(id);
+    this.#lastUse.set(id, now);
+    this.#newest = id;
+    if (this.#lastUse.size > this.#options.maxSessions) this.#trim(now);
   }
 
   /** Applies the idle time without recording a use (a read of a session that may be gone). */
@@ -76,7 +62,7 @@ export class SessionRetention {
 
   /** Whether session `id` is tracked. */
   has(id: string): boolean {
-    return this.#uses.has(id);
+    return this.#lastUse.has(id);
   }
 
   /** Calls `listener` with the id of every session forgotten from now on. */
@@ -89,10 +75,10 @@ export class SessionRetention {
     const ttl = this.#options.idleTtlMs;
     if (ttl === Infinity) return;
     // Oldest first; each entry is visited at most once (a kept one moves to the end as used now).
-    for (let budget = this.#uses.size; budget > 0; budget--) {
-      const oldest = this.#oldest;
-      if (!oldest || now - oldest.at < ttl) return;
-      this.#evictOrKeep(oldest, now);
+    for (let budget = this.#lastUse.size; budget > 0; budget--) {
+      const oldest = this.#lastUse.entries().next();
+      if (oldest.done || now - oldest.value[1] < ttl) return;
+      this.#evictOrKeep(oldest.value[0], now);
     }
   }
 
@@ -103,47 +89,28 @@ export class SessionRetention {
    * and more are forgotten per use than a use can add.
    */
   #trim(now: number): void {
-    for (let budget = TRIM_LOOK_AHEAD; budget > 0 && this.#uses.size > this.#options.maxSessions; budget--) {
-      const oldest = this.#oldest;
-      if (!oldest) return;
-      this.#evictOrKeep(oldest, now);
+    for (let budget = TRIM_LOOK_AHEAD; budget > 0 && this.#lastUse.size > this.#options.maxSessions; budget--) {
+      const oldest = this.#lastUse.keys().next();
+      if (oldest.done) return;
+      this.#evictOrKeep(oldest.value, now);
     }
   }
 
-  #evictOrKeep(use: Use, now: number): void {
-    this.#unlink(use);
-    if (!this.#options.canForget(use.id)) {
-      use.at = now;
-      this.#append(use);
+  #evictOrKeep(id: string, now: number): void {
+    this.#lastUse.delete(id);
+    if (!this.#options.canForget(id)) {
+      this.#lastUse.set(id, now);
+      this.#newest = id;
       return;
     }
-    this.#uses.delete(use.id);
-    this.#options.forget(use.id);
+    this.#options.forget(id);
     for (const listener of this.#listeners) {
       try {
-        listener(use.id);
+        listener(id);
       } catch {
         // A listener's failure must not keep the store from working.
       }
     }
-  }
-
-  /** Takes `use` out of the list. */
-  #unlink(use: Use): Use {
-    if (use.older) use.older.newer = use.newer;
-    else this.#oldest = use.newer;
-    if (use.newer) use.newer.older = use.older;
-    else this.#newest = use.older;
-    use.older = use.newer = undefined;
-    return use;
-  }
-
-  /** Puts `use` at the end of the list (used now). */
-  #append(use: Use): void {
-    use.older = this.#newest;
-    if (this.#newest) this.#newest.newer = use;
-    else this.#oldest = use;
-    this.#newest = use;
   }
 }
 
