@@ -4,7 +4,7 @@
  */
 import type { LLMProvider, StreamChunk } from '@lousho/build-ai-agent';
 
-export const DELTAS = 500;
+export const DELTAS = Number(process.env.BENCH_DELTAS ?? 500);
 
 /** Delta `i` of every reply (distinct, so a reordered or duplicated delta changes the text). */
 export function deltaText(i: number): string {

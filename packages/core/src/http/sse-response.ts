@@ -17,8 +17,8 @@ export interface SseResponseOptions {
 
 /**
  * About how many bytes one write carries at most: what a connection's stream takes from its feed at
- * a time. The stream holds one such chunk until its reader takes it, so what a connection holds in
- * encoded form stays near twice this, however far behind its reader is.
+ * a time, when its writer asks for the next chunk. No chunk waits in the stream, so what a connection
+ * holds in encoded form stays near this (plus what its socket holds), however far behind its reader is.
  */
 export const SSE_CHUNK_BYTES = 32 * 1024;
 
@@ -35,72 +35,132 @@ const runtime = (globalThis as { process?: { nextTick?: (fn: () => void) => void
 const afterQueuedMicrotasks: (() => Promise<void>) | undefined = runtime?.nextTick && (() => new Promise<void>((resolve) => runtime.nextTick!(resolve)));
 
 /**
- * An event stream response fed by `feed`: the version frame, then each event as `id: seq` +
- * `data: json`, saying only what the stream did not say yet (`createSseEventEncoder`). Pull-based, one chunk deep: events are taken and encoded only when the stream's
- * reader wants more (its desired size; in Node, the socket's `drain`), at most about
- * `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the rest in the feed. After
- * the first write, a write waits for the burst it is part of to end (`afterQueuedMicrotasks`), never
- * for I/O or a timer. Deltas of one part that waited together are merged into one event
- * (`coalesceDeltas`). When the feed
- * overflows (its reader fell more than its `maxBufferedBytes` behind), the stream errors, which
- * closes the connection; the client resumes from its last event. Cancelling the body or aborting
- * `signal` closes the feed, never the run.
+ * An event stream's body as chunks to write, pulled one at a time: what `sseResponse`'s web stream
+ * reads, and what `toNodeHandler` reads directly (without a web stream's promises and queue per
+ * write, about a tenth of a paced stream's CPU: docs/benchmarks.md).
  */
-export function sseResponse(feed: EventFeed, options: SseResponseOptions): Response {
+export interface SseChunks {
+  /** The next chunk (the version frame first); undefined once the stream ended. Rejects with `LOUSHO_SLOW_READER` once the feed overflowed. */
+  next(): Promise<Uint8Array | undefined>;
+  /** Resolves with `LOUSHO_SLOW_READER` if the feed overflows (its reader fell too far behind): a writer waiting for `drain` stops waiting. Never resolves otherwise. */
+  readonly failed: Promise<Error>;
+  /** The reader went away: closes the feed (never the run). */
+  cancel(): void;
+}
+
+/** Where `sseResponse` leaves its chunks for a server that writes them itself (read with `sseChunksOf`). */
+const SSE_CHUNKS = Symbol('lousho.sseChunks');
+
+/**
+ * The chunks of an event stream `sseResponse` made, for a server that writes them itself; undefined
+ * for any other response, or one whose body someone started reading (then its web stream is the body).
+ * Taking them leaves the body unread: the caller writes the whole stream.
+ */
+export function sseChunksOf(response: Response): SseChunks | undefined {
+  const chunks = (response as { [SSE_CHUNKS]?: SseChunks })[SSE_CHUNKS];
+  if (!chunks || response.bodyUsed || response.body?.locked) return undefined;
+  (response as { [SSE_CHUNKS]?: SseChunks })[SSE_CHUNKS] = undefined;
+  return chunks;
+}
+
+/**
+ * The chunks of an event stream fed by `feed`: the version frame, then each event as `id: seq` +
+ * `data: json`, saying only what the stream did not say yet (`createSseEventEncoder`). Events are
+ * taken and encoded only when the writer asks for the next chunk (in Node, once the socket took
+ * the last), at most about `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the
+ * rest in the feed. After the first write, a write waits for the burst it is part of to end
+ * (`afterQueuedMicrotasks`), never for I/O or a timer. Deltas of one part that waited together are
+ * merged into one event (`coalesceDeltas`).
+ */
+function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
   const encoder = new TextEncoder();
   // One per stream: each event leaves out what the stream already said (protocol v2).
   const encodeEvent = createSseEventEncoder();
   /** The last event written. */
   let sent: AgentStreamEvent | undefined;
+  let started = false;
+  let ended = false;
+  let fail!: (error: Error) => void;
+  const failed = new Promise<Error>((resolve) => (fail = resolve));
+  feed.onClose(() => {
+    if (feed.overflowed) fail(slowReaderError());
+  });
+  return {
+    failed,
+    cancel: () => feed.close(),
+    async next() {
+      if (!started) {
+        started = true;
+        return encoder.encode(encodeSseVersion());
+      }
+      if (ended) return undefined;
+      let batch: AgentStreamEvent[] | null;
+      try {
+        // After the first write (which goes out at once: time to first token), events that come
+        // in a burst are written together: one write, and one merged delta, per burst rather
+        // than per event (most of the server's work per event was its own write).
+        batch = await feed.take(options.keepAliveMs, CHUNK, sent && afterQueuedMicrotasks);
+      } catch (error) {
+        options.onFailure?.(error);
+        ended = true;
+        // In the run (and session) of the stream's last event: a v2 stream's events all have
+        // the context the stream last said (a reader would restore it anyway).
+        const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
+        return encoder.encode(encodeEvent(failure));
+      }
+      if (batch === null) {
+        ended = true;
+        if (feed.overflowed) throw slowReaderError();
+        return undefined;
+      }
+      let text = '';
+      if (batch.length === 0) text = KEEP_ALIVE;
+      else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
+      return encoder.encode(text);
+    },
+  };
+}
+
+/**
+ * An event stream response fed by `feed` (see `sseChunks`). Pull-based and unbuffered: the body
+ * takes the next chunk when its reader asks for it, so what waited meanwhile goes out in one write.
+ * When the feed overflows (its reader fell more than its `maxBufferedBytes` behind), the body
+ * errors, which closes the connection; the client resumes from its last event. Cancelling the body
+ * or aborting `signal` closes the feed, never the run.
+ */
+export function sseResponse(feed: EventFeed, options: SseResponseOptions): Response {
   const { signal } = options;
   const onAbort = (): void => feed.close();
   signal?.addEventListener('abort', onAbort, { once: true });
   feed.onClose(() => signal?.removeEventListener('abort', onAbort));
   if (signal?.aborted) feed.close();
 
+  const chunks = sseChunks(feed, options);
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        controller.enqueue(encoder.encode(encodeSseVersion()));
-        feed.onClose(() => {
-          if (feed.overflowed) safely(() => controller.error(slowReaderError()));
-        });
+        void chunks.failed.then((error) => safely(() => controller.error(error)));
       },
       async pull(controller) {
-        let batch: AgentStreamEvent[] | null;
+        let chunk: Uint8Array | undefined;
         try {
-          // After the first write (which goes out at once: time to first token), events that come
-          // in a burst are written together: one write, and one merged delta, per burst rather
-          // than per event (most of the server's work per event was its own write).
-          batch = await feed.take(options.keepAliveMs, CHUNK, sent && afterQueuedMicrotasks);
+          chunk = await chunks.next();
         } catch (error) {
-          options.onFailure?.(error);
-          // In the run (and session) of the stream's last event: a v2 stream's events all have
-          // the context the stream last said (a reader would restore it anyway).
-          const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
-          safely(() => controller.enqueue(encoder.encode(encodeEvent(failure))));
-          safely(() => controller.close());
+          safely(() => controller.error(error));
           return;
         }
-        if (batch === null) {
-          // An overflow already errored the stream.
-          if (!feed.overflowed) safely(() => controller.close());
-          return;
-        }
-        let text = '';
-        if (batch.length === 0) text = KEEP_ALIVE;
-        else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
-        safely(() => controller.enqueue(encoder.encode(text)));
+        safely(() => (chunk === undefined ? controller.close() : controller.enqueue(chunk)));
       },
       cancel() {
-        feed.close();
+        chunks.cancel();
       },
     },
-    // One chunk at most waits in the stream: the next is taken (and encoded) when the reader took
-    // this one, so what waited meanwhile goes out in one write.
-    { highWaterMark: 1 },
+    // Nothing waits in the stream: a chunk is taken (and encoded) when the reader asks for it.
+    { highWaterMark: 0 },
   );
-  return new Response(stream, { status: 200, headers: sseHeaders });
+  const response = new Response(stream, { status: 200, headers: sseHeaders });
+  (response as { [SSE_CHUNKS]?: SseChunks })[SSE_CHUNKS] = chunks;
+  return response;
 }
 
 /** A controller call after the reader cancelled throws; that is not an error here. */

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
 import { isExpectedDisconnect } from '../http/errors.js';
+import { sseChunksOf } from '../http/sse-response.js';
 import { compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 
 /** A Fetch-API handler, as `createAgentHandler()` returns. */
@@ -239,39 +240,56 @@ async function writeResponse(
   // Headers out now: an event stream's client should see them before the first event.
   res.flushHeaders();
   const sink = compress ? compressedSink(res, encoding) : socketSink(res);
-  const reader = body.getReader();
-  const cancel = (): void => {
-    reader.cancel(signal.reason).catch(() => {});
-  };
+  // An event stream of createAgentHandler's is read directly, without its web stream: a paced
+  // stream writes every event on its own, and the web stream's promises and queue cost per write.
+  const chunks: BodyChunks = sseChunksOf(response) ?? bodyChunks(body);
+  const cancel = (): void => chunks.cancel(signal.reason);
   signal.addEventListener('abort', cancel, { once: true });
-  // The body may fail while we wait for `drain` (an event stream whose reader fell too far
-  // behind closes its connection that way): stop waiting then.
-  const failed = reader.closed.then(
-    () => false,
-    () => true,
-  );
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Uint8Array | undefined;
       try {
-        chunk = await reader.read();
+        chunk = await chunks.next();
       } catch (error) {
         // Headers are out: the only way to tell the client is to cut the connection.
         sink.destroy();
         if (isExpectedDisconnect(error)) return;
         throw error;
       }
-      const { done, value } = chunk;
-      if (done) break;
+      if (chunk === undefined) break;
       if (signal.aborted || res.destroyed) break;
-      if (!sink.write(value)) await Promise.race([sink.drained(), failed]);
+      // The body may fail while we wait for `drain` (an event stream whose reader fell too far
+      // behind closes its connection that way): stop waiting then.
+      if (!sink.write(chunk)) await Promise.race([sink.drained(), chunks.failed]);
     }
     if (!res.destroyed && !signal.aborted) sink.end();
   } finally {
     signal.removeEventListener('abort', cancel);
     if (signal.aborted || res.destroyed) {
       sink.destroy();
-      await reader.cancel().catch(() => {});
-    } else reader.releaseLock();
+      chunks.cancel();
+    } else chunks.release?.();
   }
+}
+
+/** A body to write chunk by chunk: `next()` gives undefined at its end, `failed` settles if it fails meanwhile. */
+interface BodyChunks {
+  next(): Promise<Uint8Array | undefined>;
+  readonly failed: Promise<unknown>;
+  cancel(reason?: unknown): void;
+  release?(): void;
+}
+
+/** Any other response body: its web stream, read chunk by chunk. */
+function bodyChunks(body: ReadableStream<Uint8Array>): BodyChunks {
+  const reader = body.getReader();
+  return {
+    next: () => reader.read().then((result) => (result.done ? undefined : result.value)),
+    failed: reader.closed.then(
+      () => false,
+      () => true,
+    ),
+    cancel: (reason) => void reader.cancel(reason).catch(() => {}),
+    release: () => reader.releaseLock(),
+  };
 }

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeListener, toNodeHandler } from '../../src/node/index.js';
-import { agentWith, gate, json, readSse, serve, slowTool, type TestServer } from './helpers.js';
+import { createAgentHandler } from '../../src/http/index.js';
+import { agentWith, coveredSeqs, gate, json, lastStepText, readSse, serve, slowTool, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -96,6 +97,35 @@ describe('toNodeHandler', () => {
     expect(bytes).toBeGreaterThan(0);
     // 128 MiB through a local socket: a few seconds on a busy shared machine.
   }, 30_000);
+
+  it('streams an event stream a handler wrapped in a Response of its own (through its web stream), event for event as unwrapped', async () => {
+    const turn = async (wrap: boolean) => {
+      const { agent } = agentWith(['Hello there, this is a reply in a few deltas.']);
+      const handler = createAgentHandler(agent);
+      // Middleware that adds a header the usual way: a new Response around the handler's body.
+      const listener = toNodeHandler(async (request) => {
+        const response = await handler(request);
+        if (!wrap) return response;
+        const headers = new Headers(response.headers);
+        headers.set('x-wrapped', '1');
+        return new Response(response.body, { status: response.status, headers });
+      });
+      server = await serve(listener);
+      const response = await fetch(`${server.url}/sessions/s1/messages`, json({ input: 'go' }));
+      const { events } = await readSse(response);
+      await server.close();
+      server = undefined;
+      return { header: response.headers.get('x-wrapped'), events, seqs: coveredSeqs(events), text: lastStepText(events) };
+    };
+    const plainTurn = await turn(false);
+    const wrapped = await turn(true);
+    expect(wrapped.header).toBe('1');
+    expect(plainTurn.events.at(-1)).toMatchObject({ type: 'run.done' });
+    expect(wrapped.text).toBe('Hello there, this is a reply in a few deltas.');
+    expect(wrapped.text).toBe(plainTurn.text);
+    expect(wrapped.seqs).toEqual(plainTurn.seqs);
+    expect(wrapped.seqs).toEqual(Array.from({ length: wrapped.seqs.length }, (_, i) => i + 1));
+  });
 
   it('passes on a body an Express-style parser already read, and repeated set-cookie headers', async () => {
     const seen: unknown[] = [];
