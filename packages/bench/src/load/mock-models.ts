@@ -4,6 +4,7 @@
  */
 import type { LLMProvider, StreamChunk } from '@lousho/build-ai-agent';
 
+/** Deltas per reply: 500, or `BENCH_DELTAS` (to tell a turn's fixed cost from its cost per delta). */
 export const DELTAS = Number(process.env.BENCH_DELTAS ?? 500);
 
 /** Delta `i` of every reply (distinct, so a reordered or duplicated delta changes the text). */
