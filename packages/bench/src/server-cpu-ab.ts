@@ -20,6 +20,8 @@ for (let round = 0; round < rounds; round++) {
     try {
       const { port } = await server.ask(undefined, 180_000);
       await runLoad({ port, wire: 'lousho', sessions: 50, deadlineMs: 60_000, label: 'warm' });
+      // Steady state, as server-load.bench.ts: three full loads first, unmeasured.
+      for (let w = 0; w < 3; w++) await runLoad({ port, wire: 'lousho', sessions, deadlineMs: 60_000, label: `warm${w}` });
       const before = await server.ask('cpu');
       const load = await runLoad({ port, wire: 'lousho', sessions, deadlineMs: 60_000, label: 'load' });
       const after = await server.ask('cpu');

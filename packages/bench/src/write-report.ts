@@ -27,7 +27,7 @@ export function resultsMarkdown(all: any): string {
   const load = all.serverLoad;
   if (load) {
     lines.push(
-      `### Server under load (${n(load.sessions)} concurrent sessions × ${load.deltasPerTurn} deltas, medians of runs, ${load.measuredAt.slice(0, 10)})`,
+      `### Server under load (${n(load.sessions)} concurrent sessions × ${load.deltasPerTurn} deltas, ${load.warmLoads ? `after ${load.warmLoads} unmeasured loads per server start, ` : ''}medians of runs, ${load.measuredAt.slice(0, 10)})`,
       '',
       '| Server | Runs | Sessions completed | Failed / corrupt streams | Events per second | Time to first event p50 / p99 | Server CPU per event |',
       '|---|---|---|---|---|---|---|',
