@@ -156,8 +156,16 @@ export class SessionRuntime {
       if (broken === 'failed' && endsLeg(event)) this.#deliverUnnumbered(runId, event);
       return;
     }
-    this.#queue.push({ item: { runId, event }, fence, leased: leased && fence !== undefined });
-    if (!this.#inflight) this.#drain();
+    const item: EventToAppend = { runId, event };
+    const underLease = leased && fence !== undefined;
+    if (this.#inflight || this.#queue.length > 0) {
+      this.#queue.push({ item, fence, leased: underLease });
+      if (!this.#inflight) this.#drain();
+      return;
+    }
+    // Nothing waiting (always so with a synchronous store): appended at once, without a trip
+    // through the queue, which cost a queue entry, a batch and a copy of it per event.
+    this.#append([item], fence, underLease);
   }
 
   /**
@@ -196,36 +204,44 @@ export class SessionRuntime {
   }
 
   #drain(): void {
-    const store = this.#store!;
-    while (this.#queue.length > 0) {
+    while (this.#queue.length > 0 && !this.#inflight) {
       // One store call per batch of events of the same leg, under its lease or not.
       const { fence, leased } = this.#queue[0]!;
       let n = 1;
       while (n < this.#queue.length && this.#queue[n]!.fence === fence && this.#queue[n]!.leased === leased) n++;
-      const batch = this.#queue.splice(0, n);
-      const options = leased && fence ? { holder: fence.holder } : undefined;
-      let answer: AgentStreamEvent[] | Promise<AgentStreamEvent[]>;
-      try {
-        answer = store.appendEvents(this.id, batch.map((b) => b.item), options);
-      } catch (error) {
-        this.#fail(error, batch);
-        continue;
-      }
-      if (isPromise(answer)) {
-        const inflight: Promise<void> = answer
-          .then(
-            (numbered) => this.#delivered(numbered),
-            (error: unknown) => this.#fail(error, batch),
-          )
-          .finally(() => {
-            if (this.#inflight === inflight) this.#inflight = undefined;
-            this.#drain();
-          });
-        this.#inflight = inflight;
-        return;
-      }
-      this.#delivered(answer);
+      this.#append(
+        this.#queue.splice(0, n).map((q) => q.item),
+        fence,
+        leased,
+      );
     }
+  }
+
+  /** One store call for `items` (events of one leg); an async answer holds the queue until it is in. */
+  #append(items: EventToAppend[], fence: AppendFence | undefined, leased: boolean): void {
+    const store = this.#store!;
+    const options = leased && fence ? { holder: fence.holder } : undefined;
+    let answer: AgentStreamEvent[] | Promise<AgentStreamEvent[]>;
+    try {
+      answer = store.appendEvents(this.id, items, options);
+    } catch (error) {
+      this.#fail(error, items, fence);
+      return;
+    }
+    if (!isPromise(answer)) {
+      this.#delivered(answer);
+      return;
+    }
+    const inflight: Promise<void> = answer
+      .then(
+        (numbered) => this.#delivered(numbered),
+        (error: unknown) => this.#fail(error, items, fence),
+      )
+      .finally(() => {
+        if (this.#inflight === inflight) this.#inflight = undefined;
+        this.#drain();
+      });
+    this.#inflight = inflight;
   }
 
   /** The leg that ends at `seq` is ended: returns the seq its uncompacted events start at. */
@@ -317,24 +333,23 @@ export class SessionRuntime {
    * vouches for), and nothing else of the leg is stored. The leg's end, if it was among them,
    * reaches the listeners without a number (unless the lease was lost); the leg learns of it.
    */
-  #fail(error: unknown, batch: { item: EventToAppend; fence: AppendFence | undefined }[]): void {
+  #fail(error: unknown, items: readonly EventToAppend[], fence: AppendFence | undefined): void {
     const lost = (error as { code?: unknown } | null)?.code === 'LOUSHO_SESSION_LEASE_LOST';
-    const fence = batch[0]!.fence;
     this.#failure ??= { error };
     // A write that failed may have been stored after all (the answer was lost, not the commit): this
     // process's view is no longer the store's, and the next load reads the store again.
     this.stale = true;
-    let dropped = batch;
+    let dropped = items;
     if (fence && !BROKEN_LEGS.has(fence)) {
       BROKEN_LEGS.set(fence, lost ? 'lost' : 'failed');
-      dropped = dropped.concat(this.#queue.filter((q) => q.fence === fence));
+      dropped = dropped.concat(this.#queue.filter((q) => q.fence === fence).map((q) => q.item));
       this.#queue = this.#queue.filter((q) => q.fence !== fence);
       if (lost) fence.onLost();
       else fence.onFailed(error);
     }
-    let end: { item: EventToAppend } | undefined;
-    if (!lost) for (const q of dropped) if (endsLeg(q.item.event)) end = q;
-    if (end) this.#deliverUnnumbered(end.item.runId, end.item.event);
+    let end: EventToAppend | undefined;
+    if (!lost) for (const item of dropped) if (endsLeg(item.event)) end = item;
+    if (end) this.#deliverUnnumbered(end.runId, end.event);
   }
 
   /** A leg's end that could not be stored: to this process's listeners (in order with any held events), without a `seq` and outside the log. */

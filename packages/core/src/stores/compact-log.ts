@@ -98,6 +98,10 @@ export function compactEventLog(events: readonly AgentStreamEvent[]): readonly A
     for (let k = i; k < end; k++) {
       const delta = events[k] as DeltaEvent;
       texts.push(delta.delta);
+      if ((delta as MergedDelta).pieceSizes === undefined) {
+        sizes.push(delta.delta.length); // one piece (most deltas): no array of one per delta
+        continue;
+      }
       const pieces = piecesOf(delta);
       for (let p = 0; p < pieces.length; p++) sizes.push(pieces[p]!);
     }

@@ -144,8 +144,9 @@ export class MemorySessionStore implements SessionStore {
     return this.#records.has(id) || this.#logs.has(id);
   }
 
-  appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): AgentStreamEvent[] {
-    if (options.holder !== undefined && this.#leaseHolder && this.#leaseHolder(id) !== options.holder) throw new SessionLeaseLostError(id);
+  appendEvents(id: string, events: readonly EventToAppend[], options?: { holder?: string }): AgentStreamEvent[] {
+    const holder = options?.holder;
+    if (holder !== undefined && this.#leaseHolder && this.#leaseHolder(id) !== holder) throw new SessionLeaseLostError(id);
     // A leg's events count as one use of the session, at its end (and at the first, which may
     // create it): a use per event moved the session in the retention's order on every event, about
     // 230 ns each with 1,000 sessions streaming at once, and a session with a run going on is kept anyway.
