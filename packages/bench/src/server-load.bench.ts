@@ -3,9 +3,9 @@
  *
  * Each server runs in a child process of its own on 127.0.0.1, started fresh for every run; this
  * process is the load generator. Per run and server: a warm-up of 50 turns, then 1,000 concurrent
- * sessions each sending one turn and reading its SSE stream to the end (three times unmeasured, then measured:
- * steady state), every stream checked end to
- * end (no lost, duplicated or reordered event; the text equals the 500 deltas). Side by side:
+ * sessions each sending one turn and reading its SSE stream to the end, four times (three loads
+ * unmeasured, then the measured one: a warm server), every stream checked end to end (no lost,
+ * duplicated or reordered event; the text equals the 500 deltas). Side by side:
  *   - Lousho: the demo agent with a provider that streams 500 deltas at once, behind createNodeListener();
  *   - AI SDK: streamText() with MockLanguageModelV3 (from `ai/test`, the same 500 deltas), answered
  *     with toUIMessageStreamResponse() through the same Fetch-to-Node adapter, and with the AI SDK's

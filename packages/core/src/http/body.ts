@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
+import { fromUtf8 } from '../utils/bytes.js';
 import { echo, HttpError } from './errors.js';
 
 /** `application/json` or any `+json` type (parameters such as `charset` allowed). */
@@ -9,9 +10,6 @@ const JSON_TYPE = /^\s*application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * limit is refused before reading; a body that grows past it while streaming is cut off.
  * Requiring a JSON content type keeps plain HTML forms of other sites from posting here.
  */
-/** One decoder for every body: a whole body is decoded in one call, so it keeps no state between them (one per request showed in the server's profile). */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 export async function readJsonBody(request: Request, maxBytes: number): Promise<unknown> {
   const type = request.headers.get('content-type');
   if (!type || !JSON_TYPE.test(type)) {
@@ -30,7 +28,7 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const bytes = await readLimited(request, maxBytes);
   let text: string;
   try {
-    text = UTF8.decode(bytes);
+    text = fromUtf8(bytes);
   } catch {
     throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, 'The body is not valid UTF-8 text.');
   }

@@ -34,13 +34,12 @@ function continues(previous: DeltaEvent, next: DeltaEvent): boolean {
  */
 export const MAX_MERGED_DELTA_CHARS = 32 * 1024;
 
-function piecesOf(event: DeltaEvent): ArrayLike<number> {
+/** Appends the length of each piece `event` stands for to `sizes` (one piece: its own text's). */
+function addPieces(sizes: number[], event: DeltaEvent): void {
   const pieces = (event as MergedDelta).pieceSizes;
-  if (pieces === undefined) return [event.delta.length];
-  if (typeof pieces !== 'string') return pieces;
-  const sizes: number[] = [];
-  for (let i = 0; i < pieces.length; i++) sizes.push(pieces.charCodeAt(i));
-  return sizes;
+  if (pieces === undefined) sizes.push(event.delta.length);
+  else if (typeof pieces !== 'string') for (const size of pieces) sizes.push(size);
+  else for (let i = 0; i < pieces.length; i++) sizes.push(pieces.charCodeAt(i));
 }
 
 /** Piece lengths as kept: a string of char codes when every one fits, else the array. */
@@ -98,12 +97,7 @@ export function compactEventLog(events: readonly AgentStreamEvent[]): readonly A
     for (let k = i; k < end; k++) {
       const delta = events[k] as DeltaEvent;
       texts.push(delta.delta);
-      if ((delta as MergedDelta).pieceSizes === undefined) {
-        sizes.push(delta.delta.length); // one piece (most deltas): no array of one per delta
-        continue;
-      }
-      const pieces = piecesOf(delta);
-      for (let p = 0; p < pieces.length; p++) sizes.push(pieces[p]!);
+      addPieces(sizes, delta);
     }
     const last = events[end - 1] as DeltaEvent;
     const fromSeq = (first as Partial<MergedDelta>).fromSeq ?? first.seq;
