@@ -280,9 +280,7 @@ export type ErrorCode = (typeof ERROR_CODES)[keyof typeof ERROR_CODES];
 export const ERRORS_DOCS_URL = 'https://lousho.com/errors';
 
 /** The docs anchor of a code: `LOUSHO_DUPLICATE_TOOL` → `https://lousho.com/errors#lousho-duplicate-tool`. */
-export function errorDocsUrl(code: string): string {
-  return `${ERRORS_DOCS_URL}#${code.toLowerCase().replace(/_/g, '-')}`;
-}
+export const errorDocsUrl = (code: string): string => `${ERRORS_DOCS_URL}#${code.toLowerCase().replace(/_/g, '-')}`;
 
 /** The optional parts of an `SDKError`: a hint, a docs link (derived from the code by default) and the cause. */
 export interface SDKErrorOptions {

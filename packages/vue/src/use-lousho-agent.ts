@@ -99,8 +99,8 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
   if (getCurrentInstance()) onMounted(follow);
   else follow();
 
-  const result = toRefs(fields) as Record<string, unknown>;
-  for (const field in result) result[field] = shallowReadonly(result[field] as object);
+  // (Refs of a read-only view: writing one warns and changes nothing; reading one still tracks.)
+  const result = toRefs(shallowReadonly(fields)) as Record<string, unknown>;
   // Plain functions, the same for the composable's lifetime, always acting on the current session.
   for (const action of ACTIONS) result[action] = (...args: unknown[]) => (client[action] as (...args: unknown[]) => unknown)(...args);
   result.reset = () => {

@@ -95,9 +95,11 @@ describe('createHttpTransport', () => {
         events: [
           { ...delta(3), delta: 't1t2t3', fromSeq: 1 },
           { ...argDelta(5, 'a'), delta: 'a4a5', fromSeq: 4 },
-          argDelta(6, 'b'),
-          delta(7),
-          delta(9),
+          // (A delta parsed whole says its `fromSeq` even alone, so the deltas after it can be copies of it.)
+          { ...argDelta(6, 'b'), fromSeq: 6 },
+          { ...delta(7), fromSeq: 7 },
+          { ...delta(9), fromSeq: 9 },
+          // The next read's deltas follow on from 9: built from it, without parsing their JSON objects.
           { ...delta(11), delta: 't10t11', fromSeq: 10 },
         ],
         error: undefined,
@@ -109,7 +111,7 @@ describe('createHttpTransport', () => {
     it('applies a merged delta from the server as it came (its fromSeq), and joins the deltas around it only with each other', async () => {
       const merged = { ...delta(4), delta: 't2t3t4', fromSeq: 2 } as AgentStreamEvent;
       const { events } = await read([encoder.encode(encodeSseVersion() + frames([delta(1), merged, delta(5), delta(6)]))], true);
-      expect(events).toEqual([delta(1), merged, { ...delta(6), delta: 't5t6', fromSeq: 5 }]);
+      expect(events).toEqual([{ ...delta(1), fromSeq: 1 }, merged, { ...delta(6), delta: 't5t6', fromSeq: 5 }]);
     });
 
     it('never joins the deltas of two sub-agents, or of a sub-agent and the lead', async () => {
@@ -118,7 +120,26 @@ describe('createHttpTransport', () => {
       const stream = [of(1), of(2, 'a'), of(3, 'b'), of(4, 'a'), of(5, 'a'), of(6)];
       const encode = createSseEventEncoder();
       const { events } = await read([encoder.encode(encodeSseVersion() + stream.map(encode).join(''))], true);
-      expect(events).toEqual(stream);
+      // (The lead's deltas match the form that joins, so they say their `fromSeq`; the sub-agents' never join.)
+      expect(events).toEqual(stream.map((event) => (event.subagent ? event : { ...event, fromSeq: event.seq })));
+    });
+
+    it('builds a delta from the one before it only while nothing else came between: a new run or step is read whole', async () => {
+      const stream: AgentStreamEvent[] = [
+        { type: 'run.start', seq: 1, runId: 'run_1', model: 'm' } as AgentStreamEvent,
+        { type: 'step.start', seq: 2, runId: 'run_1', step: 1 } as AgentStreamEvent,
+        { type: 'text.delta', seq: 3, runId: 'run_1', step: 1, delta: 'a' },
+        { type: 'text.delta', seq: 4, runId: 'run_1', step: 1, delta: 'b' },
+        { type: 'run.start', seq: 5, runId: 'run_2', model: 'm' } as AgentStreamEvent,
+        { type: 'step.start', seq: 6, runId: 'run_2', step: 1 } as AgentStreamEvent,
+        { type: 'step.start', seq: 7, runId: 'run_2', step: 2 } as AgentStreamEvent,
+        { type: 'text.delta', seq: 8, runId: 'run_2', step: 2, delta: 'c' },
+        { type: 'text.delta', seq: 9, runId: 'run_2', step: 2, delta: 'd' },
+      ];
+      // v2 says the run and the step once, so every delta's JSON is the same `{"type":"text.delta","delta":"…"}`; one read per event.
+      const encode = createSseEventEncoder();
+      const { events } = await read([encodeSseVersion(), ...stream.map(encode)].map((text) => encoder.encode(text)), true);
+      expect(events).toEqual(stream.map((event) => (event.type === 'text.delta' ? { ...event, sessionId: undefined, fromSeq: event.seq } : event)));
     });
 
     it('joins texts that hold quotes, backslashes, escapes and 4-byte characters exactly', async () => {

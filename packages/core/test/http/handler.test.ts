@@ -26,7 +26,7 @@ describe('createAgentHandler: sessions and turns', () => {
     const created = await fetch(`${url}/sessions`, { method: 'POST' });
     expect(created.status).toBe(201);
     const { sessionId } = (await created.json()) as { sessionId: string };
-    expect(sessionId).toMatch(/^sess_[0-9a-f]{32}$/);
+    expect(sessionId).toMatch(/^sess_\d{1,20}_\d{1,20}$/);
     const read = await fetch(`${url}/sessions/${sessionId}`);
     expect(read.status).toBe(200);
     expect(await read.json()).toEqual({ sessionId, status: 'idle', messages: [], pendingApproval: null, lastSeq: 0, state: plain(initialAgentUIState()) });
