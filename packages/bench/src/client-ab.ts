@@ -12,47 +12,16 @@
  * Cells: a64, a16K (one reply of 100,000 text deltas), a'7, a'64 (10,000 deltas of CJK text), b7,
  * b64, b16K (20 steps × 5 tool calls); the number is the read size.
  */
-import { createParser } from 'eventsource-parser';
-import { chunked, longReply, toolRun } from './client-pipeline.bench.js';
-import { median } from './stats.js';
+import * as eventsourceParser from 'eventsource-parser';
+import { check, chunked, floor, interleavedMedians, longReply, loushoClient, toolRun } from './client-pipeline.bench.js';
 
 const builds = (process.argv[2] ?? '').split(',').filter(Boolean);
 if (builds.length < 2) throw new Error('Usage: client-ab.ts <dist>,<dist>[,...] [rounds] [cells]');
 const rounds = Number(process.argv[3] ?? 9);
 const wanted = (process.argv[4] ?? 'a64,b64,b16K').split(',');
 
-type Client = { send(input: string): Promise<{ ok: boolean }>; getSnapshot(): { messages: readonly { role: string; parts: readonly { type: string; text?: string }[] }[] } };
-type Core = { createHttpAgentClient(source: { url: string; fetch: () => Promise<Response> }): Client };
-const cores: Core[] = await Promise.all(builds.map((dir) => import(`${dir}/index.js`) as Promise<Core>));
-
-/** A body that hands out one chunk per read, as a network stream does. */
-function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-}
-
-/** One build's client over the stream; checks the reply's text, so no build can skip work. */
-async function client(core: Core, chunks: readonly Uint8Array[], text: string): Promise<void> {
-  const headers = { 'content-type': 'text/event-stream' };
-  const agent = core.createHttpAgentClient({ url: 'http://bench.invalid/agent', fetch: async () => new Response(bodyOf(chunks), { headers }) });
-  if (!(await agent.send('go')).ok) throw new Error('the client failed');
-  let got = '';
-  for (const message of agent.getSnapshot().messages) if (message.role === 'assistant') for (const part of message.parts) if (part.type === 'text') got += part.text;
-  if (got !== text) throw new Error(`the client ended with ${got.length} characters, not ${text.length}`);
-}
-
-/** The floor: bytes → text → SSE events → JSON values, nothing kept. */
-async function floor(chunks: readonly Uint8Array[]): Promise<void> {
-  const sse = createParser({ onEvent: (event) => void (event.data !== '[DONE]' && JSON.parse(event.data)) });
-  const decoder = new TextDecoder();
-  const reader = bodyOf(chunks).getReader();
-  for (let read; !(read = await reader.read()).done; ) sse.feed(decoder.decode(read.value, { stream: true }));
-}
+type Create = NonNullable<Parameters<typeof loushoClient>[1]>;
+const creates: Create[] = await Promise.all(builds.map(async (dir) => ((await import(`${dir}/index.js`)) as { createHttpAgentClient: Create }).createHttpAgentClient));
 
 const cells: Record<string, () => { scenario: ReturnType<typeof longReply>; size: number }> = {
   a64: () => ({ scenario: longReply(100_000), size: 64 }),
@@ -70,24 +39,11 @@ for (const name of wanted) {
   const { scenario, size } = cell();
   const ours = chunked(scenario.lousho, size);
   const theirs = chunked(scenario.aiSdk, size);
-  const runs = [...cores.map((core) => () => client(core, ours, scenario.text)), () => floor(theirs)];
-  // Each sample repeats its run for about 50 ms (timer resolution), after one run to warm up.
-  const repeats: number[] = [];
-  for (const run of runs) {
-    await run();
-    const start = performance.now();
-    await run();
-    repeats.push(Math.max(1, Math.ceil(50 / (performance.now() - start))));
-  }
-  const samples: number[][] = runs.map(() => []);
-  for (let round = 0; round < rounds; round++) {
-    for (let r = 0; r < runs.length; r++) {
-      const start = performance.now();
-      for (let k = 0; k < repeats[r]!; k++) await runs[r]!();
-      samples[r]!.push((performance.now() - start) / repeats[r]!);
-    }
-  }
-  const medians = samples.map(median);
+  // Each build's client is checked once (what it ends with), so no build can skip work.
+  for (const [i, create] of creates.entries()) check(`the client of ${builds[i]}`, await loushoClient(ours, create), scenario);
+  const runs = [...creates.map((create) => () => loushoClient(ours, create)), () => floor(theirs, eventsourceParser)];
+  // In turns, each sample long enough for the timer (the client pipeline benchmark's way).
+  const medians = await interleavedMedians(rounds, runs);
   const floorMs = medians.pop()!;
   const shown = builds.map((dir, i) => `${dir}: ${medians[i]!.toFixed(2)} ms (× first ${(medians[i]! / medians[0]!).toFixed(3)}, ÷ floor ${(medians[i]! / floorMs).toFixed(2)})`);
   console.log(`${name} (median of ${rounds} rounds): floor ${floorMs.toFixed(2)} ms | ${shown.join(' | ')}`);

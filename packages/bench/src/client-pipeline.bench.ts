@@ -225,8 +225,9 @@ interface Outcome {
   toolCalls: number;
 }
 
-export async function loushoClient(chunks: readonly Uint8Array[]): Promise<Outcome> {
-  const client = createHttpAgentClient({ url: URL_BASE, fetch: async () => sseResponse(chunks) });
+/** `create`: this tree's `createHttpAgentClient`, or another build's (client-ab.ts compares builds). */
+export async function loushoClient(chunks: readonly Uint8Array[], create: typeof createHttpAgentClient = createHttpAgentClient): Promise<Outcome> {
+  const client = create({ url: URL_BASE, fetch: async () => sseResponse(chunks) });
   const result = await client.send('go');
   if (!result.ok) throw new Error(`Lousho client failed: ${result.error.code} ${result.error.message}`);
   return outcomeOfLousho(client.getSnapshot());
@@ -246,7 +247,7 @@ function outcomeOfLousho(state: AgentUIState): Outcome {
 }
 
 /** The floor: bytes → text → SSE events → JSON values, nothing kept. */
-async function floor(chunks: readonly Uint8Array[], parser: NonNullable<ClientPipelineBenchDeps['eventsourceParser']>): Promise<number> {
+export async function floor(chunks: readonly Uint8Array[], parser: NonNullable<ClientPipelineBenchDeps['eventsourceParser']>): Promise<number> {
   let count = 0;
   const sse = parser.createParser({
     onEvent(event) {
@@ -343,7 +344,7 @@ const MIN_SAMPLE_MS = 40;
  * Medians of `runs` samples of each pipeline, taken in turns (A, B, C, A, B, C, ...) so that a
  * burst of load on a shared machine slows all of them alike and the ratios stay fair.
  */
-async function interleavedMedians(runs: number, pipelines: readonly (() => Promise<unknown>)[]): Promise<number[]> {
+export async function interleavedMedians(runs: number, pipelines: readonly (() => Promise<unknown>)[]): Promise<number[]> {
   const repeats: number[] = [];
   for (const run of pipelines) {
     await run(); // warm-up: JIT, caches
@@ -362,7 +363,7 @@ async function interleavedMedians(runs: number, pipelines: readonly (() => Promi
   return samples.map(median);
 }
 
-function check(name: string, got: Outcome, scenario: Scenario): void {
+export function check(name: string, got: Outcome, scenario: Scenario): void {
   if (got.text !== scenario.text || got.toolCalls !== scenario.toolCalls) {
     throw new Error(`${name} ended with ${got.text.length} characters and ${got.toolCalls} tool results; expected ${scenario.text.length} and ${scenario.toolCalls}`);
   }

@@ -95,7 +95,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
           if (delta[1] == head && +id - +to == 1) body += delta[2];
           else {
             flush();
-            [, head, body] = delta as unknown as string[] as [string, string, string];
+            [, head, body] = delta as unknown as [string, string, string];
             from = id;
           }
           to = id;
