@@ -7,6 +7,7 @@ import { sessionUIState } from '../client/session-view.js';
 import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
 import { initialAgentUIState } from '../ui-state/index.js';
 import { readJsonBody } from './body.js';
+import { viewOfRequest, type RequestView } from './request-view.js';
 import { echo, HttpError, toHttpError } from './errors.js';
 import { approximateEventSize } from './event-size.js';
 import { errorResponse, jsonResponse } from './responses.js';
@@ -60,13 +61,16 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxBufferedBytes = positive(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes');
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
-  const authorize = options.authorize ?? (() => ANONYMOUS_PRINCIPAL);
+  // The hooks get a Fetch `Request`; without them, a lighter view of one is all the handler reads.
+  const { authorize: authorizeHook, onError } = options;
+  const authorize = (request: RequestView): string | null | undefined | Promise<string | null | undefined> =>
+    authorizeHook ? authorizeHook(request.request()) : ANONYMOUS_PRINCIPAL;
 
-  const report = (error: unknown, request: Request): void => {
+  const report = (error: unknown, request: RequestView): void => {
     try {
-      options.onError?.(error, request);
+      onError?.(error, request.request());
     } catch {
-      // A failing logger must not turn into a second failure.
+      // A failing logger (or a request that cannot be made) must not turn into a second failure.
     }
   };
 
@@ -83,10 +87,10 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
     if (session?.owner !== principal) throw notFound(sessionId);
   };
 
-  const stream = (feed: EventFeed, request: Request): Response =>
+  const stream = (feed: EventFeed, request: RequestView): Response =>
     sseResponse(feed, { keepAliveMs, signal: request.signal, onFailure: (error) => report(error, request) });
 
-  async function route(route: Route, request: Request, url: URL, principal: string): Promise<Response> {
+  async function route(route: Route, request: RequestView, url: URL, principal: string): Promise<Response> {
     switch (route.name) {
       case 'createSession': {
         const sessionId = randomSessionId();
@@ -185,7 +189,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
     }
   }
 
-  return async function handleAgentRequest(request: Request): Promise<Response> {
+  async function handle(request: RequestView): Promise<Response> {
     try {
       let url: URL;
       try {
@@ -208,7 +212,22 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
       if (unexpected) report(error, request);
       return errorResponse(status, body, headers);
     }
-  };
+  }
+
+  const handleAgentRequest = (request: Request): Promise<Response> => handle(viewOfRequest(request));
+  // For a server adapter that reads requests without making a `Request` (see `viewHandlerOf`).
+  Object.defineProperty(handleAgentRequest, VIEW_HANDLER, { value: handle });
+  return handleAgentRequest;
+}
+
+const VIEW_HANDLER = Symbol('lousho.viewHandler');
+
+/**
+ * The handler's entry for a `RequestView`, when `handler` is one `createAgentHandler()` made
+ * (undefined for any other): the node adapter passes its requests there without making a `Request`.
+ */
+export function viewHandlerOf(handler: unknown): ((request: RequestView) => Promise<Response>) | undefined {
+  return (handler as { [VIEW_HANDLER]?: (request: RequestView) => Promise<Response> } | undefined)?.[VIEW_HANDLER];
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {

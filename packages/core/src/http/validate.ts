@@ -1,6 +1,7 @@
 import { ERROR_CODES } from '../errors.js';
 import type { ContentPart } from '../messages.js';
 import { HttpError } from './errors.js';
+import type { RequestView } from './request-view.js';
 
 export interface MessageBody {
   input: string | ContentPart[];
@@ -87,8 +88,8 @@ export function parseDecisionBody(body: unknown): DecisionBody {
 }
 
 /** The resume point: the `Last-Event-ID` header (what a reconnecting EventSource sends) wins over `?after=`. */
-export function parseResumePoint(request: Request, url: URL): number | undefined {
-  const header = request.headers.get('last-event-id');
+export function parseResumePoint(request: Pick<RequestView, 'header'>, url: URL): number | undefined {
+  const header = request.header('last-event-id');
   const raw = header !== null && header.trim() !== '' ? header.trim() : url.searchParams.get('after');
   if (raw === null || raw === '') return undefined;
   if (!/^\d{1,15}$/.test(raw)) throw invalid(`The resume point must be a non-negative integer (an event's sequence number), got "${raw.slice(0, 40)}".`);

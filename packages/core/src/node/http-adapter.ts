@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
+import { ERROR_CODES } from '../errors.js';
+import { createAgentHandler, viewHandlerOf, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
+import type { RequestView } from '../http/request-view.js';
 import { isExpectedDisconnect } from '../http/errors.js';
 import { sseChunksOf } from '../http/sse-response.js';
+import { NodeRequestView, toRequest } from './node-request-view.js';
 import { compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 
 /** A Fetch-API handler, as `createAgentHandler()` returns. */
@@ -27,7 +29,9 @@ export interface NodeHandlerOptions {
 /**
  * Runs a Fetch-API handler in `node:http` (or Express): builds a `Request` from the Node request,
  * streams the `Response` body chunk by chunk (waiting for `drain` when the socket is full), and
- * aborts `request.signal` when the client goes away before the response ended.
+ * aborts `request.signal` when the client goes away before the response ended. The handler of
+ * `createAgentHandler()` gets a lighter view of the Node request instead (`NodeRequestView`; its
+ * hooks still get a `Request`).
  *
  * Under Express, `req.url` is relative to the mount point, so mount the handler with the default
  * `basePath: ''` (`app.use('/api/agent', listener)`). A body that a body parser already read is
@@ -35,8 +39,10 @@ export interface NodeHandlerOptions {
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeRequestListener {
   const compression = compressionOption(options.compression);
+  // `createAgentHandler()`'s handler reads a lighter view of the request (a `Request` only for its hooks).
+  const viewHandler = viewHandlerOf(handler);
   return (req, res, next) => {
-    void serve(handler, req, res, compression).catch((error: unknown) => {
+    void serve(handler, viewHandler, req, res, compression).catch((error: unknown) => {
       try {
         options.onError?.(error);
       } catch {
@@ -64,7 +70,13 @@ export function createNodeListener(agent: HandlerAgent, options: AgentHandlerOpt
   });
 }
 
-async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerResponse, compression: boolean): Promise<void> {
+async function serve(
+  handler: FetchHandler,
+  viewHandler: ((request: RequestView) => Promise<Response>) | undefined,
+  req: IncomingMessage,
+  res: ServerResponse,
+  compression: boolean,
+): Promise<void> {
   const controller = new AbortController();
   // The response closed before it finished: the client went away.
   const onClose = (): void => {
@@ -80,8 +92,7 @@ async function serve(handler: FetchHandler, req: IncomingMessage, res: ServerRes
       res.end(body);
       return;
     }
-    const request = toRequest(req, url, controller.signal);
-    const response = await handler(request);
+    const response = await (viewHandler ? viewHandler(new NodeRequestView(req, url, controller.signal)) : handler(toRequest(req, url, controller.signal)));
     // The client went away meanwhile (e.g. while sending its body): nobody to answer.
     if (res.destroyed) {
       await response.body?.cancel().catch(() => {});
@@ -122,91 +133,6 @@ function requestUrl(req: IncomingMessage): URL | string {
   } catch {
     return 'The Host header is not a valid host name.';
   }
-}
-
-function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    // HTTP/2 pseudo-headers (":path") are not valid Fetch header names.
-    if (name.startsWith(':')) continue;
-    headers.append(name, req.rawHeaders[i + 1]!);
-  }
-  const method = req.method ?? 'GET';
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (method !== 'GET' && method !== 'HEAD') {
-    const parsed = alreadyParsedBody(req);
-    if (parsed !== undefined) {
-      init.body = parsed;
-      headers.delete('content-length');
-    } else if (req.readableEnded) {
-      // Someone read the body and kept nothing: there is no body left to give.
-      headers.delete('content-length');
-    } else {
-      init.body = requestBody(req);
-      init.duplex = 'half';
-    }
-  }
-  return new Request(url, init);
-}
-
-/** A body Express' (or another) body parser consumed already, as bytes again. */
-function alreadyParsedBody(req: IncomingMessage): string | Uint8Array<ArrayBuffer> | undefined {
-  const body = (req as { body?: unknown }).body;
-  const consumed = req.readableEnded || (req as { _body?: unknown })._body === true;
-  if (!consumed || body === undefined) return undefined;
-  if (typeof body === 'string') return body;
-  if (body instanceof Uint8Array) return new Uint8Array(body);
-  return JSON.stringify(body);
-}
-
-/**
- * The request body as a web stream that reads only as fast as the handler does. Cancelling it
- * (e.g. a 413) discards the rest instead of destroying the socket, so the response still goes out.
- * A client that goes away before the end of its body errors the stream (the handler answers 400
- * `LOUSHO_BODY_INCOMPLETE`, to nobody, and reports nothing).
- */
-function requestBody(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let done = false;
-  return new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        const cut = (error?: unknown): void => {
-          if (done) return;
-          done = true;
-          // Node's own error ('aborted', ECONNRESET) stays as the cause; the handler sees one code either way.
-          controller.error(
-            new SDKError(ERROR_CODES.LOUSHO_BODY_INCOMPLETE, 'The client closed the connection before the end of the body.', {
-              hint: 'Nothing to fix on the server: the client went away while sending. Answer nothing, or a 400.',
-              ...(error !== undefined ? { cause: error } : {}),
-            }),
-          );
-        };
-        req.on('data', (chunk: Buffer) => {
-          if (done) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
-        req.once('end', () => {
-          if (done) return;
-          done = true;
-          controller.close();
-        });
-        req.once('error', cut);
-        // 'close' without 'end': the connection went away mid-body (not every Node emits 'error').
-        req.once('close', () => cut());
-        req.pause();
-      },
-      pull() {
-        req.resume();
-      },
-      cancel() {
-        done = true;
-        req.resume(); // drain and drop what is left
-      },
-    },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
-  );
 }
 
 async function writeResponse(
