@@ -88,7 +88,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   };
 
   const stream = (feed: EventFeed, request: RequestView): Response =>
-    sseResponse(feed, { keepAliveMs, signal: request.signal, onFailure: (error) => report(error, request) });
+    sseResponse(feed, { keepAliveMs, signal: request.signal, onFailure: (error) => report(error, request), chunksOnly: request.writesSseChunks });
 
   async function route(route: Route, request: RequestView, url: URL, principal: string): Promise<Response> {
     switch (route.name) {

@@ -20,6 +20,8 @@ export interface RequestView {
   discardBody(): Promise<void>;
   /** The request as a Fetch `Request`, for the handler's hooks (`authorize`, `onError`); made once, on first use. */
   request(): Request;
+  /** The server writes an event stream's chunks itself (`sseChunksOf`): its response needs no web stream. */
+  readonly writesSseChunks?: boolean;
 }
 
 export function tooLarge(maxBytes: number): HttpError {

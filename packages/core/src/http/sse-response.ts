@@ -13,6 +13,11 @@ export interface SseResponseOptions {
   signal?: AbortSignal | undefined;
   /** The feed's producer failed (never expected): reported, and the stream ends with an `error` event. */
   onFailure?: (error: unknown) => void;
+  /**
+   * The server writes the chunks itself (`sseChunksOf`; the node adapter): the response gets no
+   * web stream, which costs Node 20 about 17 µs to make, and its `body` is null.
+   */
+  chunksOnly?: boolean;
 }
 
 /**
@@ -136,7 +141,9 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
   if (signal?.aborted) feed.close();
 
   const chunks = sseChunks(feed, options);
-  const stream = new ReadableStream<Uint8Array>(
+  const stream =
+    !options.chunksOnly &&
+    new ReadableStream<Uint8Array>(
     {
       start(controller) {
         void chunks.failed.then((error) => safely(() => controller.error(error)));
@@ -158,7 +165,7 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
     // Nothing waits in the stream: a chunk is taken (and encoded) when the reader asks for it.
     { highWaterMark: 0 },
   );
-  const response = new Response(stream, { status: 200, headers: sseHeaders });
+  const response = new Response(stream || null, { status: 200, headers: sseHeaders });
   (response as { [SSE_CHUNKS]?: SseChunks })[SSE_CHUNKS] = chunks;
   return response;
 }

@@ -95,6 +95,7 @@ async function serve(
     const response = await (viewHandler ? viewHandler(new NodeRequestView(req, url, controller.signal)) : handler(toRequest(req, url, controller.signal)));
     // The client went away meanwhile (e.g. while sending its body): nobody to answer.
     if (res.destroyed) {
+      sseChunksOf(response)?.cancel();
       await response.body?.cancel().catch(() => {});
       return;
     }
@@ -148,7 +149,10 @@ async function writeResponse(
   });
   const cookies = response.headers.getSetCookie?.() ?? [];
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  const body = response.body;
+  // An event stream of createAgentHandler's is read directly, without its web stream (it may have
+  // none): a paced stream writes every event on its own, and the web stream's promises and queue
+  // cost per write.
+  const body = sseChunksOf(response) ?? response.body;
   // Only a body the handler did not encode itself, of a type worth it; `vary` whenever the
   // answer depends on Accept-Encoding, compressed or not, so a cache keeps the two apart.
   const compressible = compression && body !== null && !response.headers.has('content-encoding') && isCompressible(response.headers.get('content-type'));
@@ -166,9 +170,7 @@ async function writeResponse(
   // Headers out now: an event stream's client should see them before the first event.
   res.flushHeaders();
   const sink = compress ? compressedSink(res, encoding) : socketSink(res);
-  // An event stream of createAgentHandler's is read directly, without its web stream: a paced
-  // stream writes every event on its own, and the web stream's promises and queue cost per write.
-  const chunks: BodyChunks = sseChunksOf(response) ?? bodyChunks(body);
+  const chunks: BodyChunks = body instanceof ReadableStream ? bodyChunks(body) : body;
   const cancel = (): void => chunks.cancel(signal.reason);
   signal.addEventListener('abort', cancel, { once: true });
   try {

@@ -11,6 +11,8 @@ export class NodeRequestView implements RequestView {
   readonly method: string;
   readonly url: string;
   readonly signal: AbortSignal;
+  /** `writeResponse` writes an event stream from its chunks. */
+  readonly writesSseChunks = true;
   readonly #req: IncomingMessage;
   readonly #parsedUrl: URL;
   #headers: Map<string, string> | undefined;
