@@ -519,7 +519,7 @@ export async function runClientPipelineBench(
   return { floorRatios, aiSdkRatios, floorOfAiRatios, scaleRatio };
 }
 
-// Run alone: `npx tsx --conditions=@lousho/source src/client-pipeline.bench.ts` (run-all imports it).
+// Run alone: `npx tsx src/client-pipeline.bench.ts` (run-all imports it).
 // Arguments: runs, deltas of the long reply, deltas of the scaling check (0 skips it), deltas of the peak-heap comparison (0 skips it), its runs.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const [runs, deltas, scaleDeltas, heapDeltas, heapRuns] = process.argv.slice(2).map(Number);

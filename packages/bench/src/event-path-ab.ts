@@ -4,7 +4,7 @@
  * `EventFeed`, read with `take()` as the SSE response does; CPU time per event, rounds taking turns.
  * Steadier than `server-cpu-ab.ts` (no sockets, no child processes), and blind to the HTTP layer.
  *
- *   npx tsx --conditions=@lousho/source src/event-path-ab.ts /path/to/before,/path/to/after [sessions=200] [rounds=8]
+ *   npx tsx src/event-path-ab.ts /path/to/before,/path/to/after [sessions=200] [rounds=8]
  */
 const trees = (process.argv[2] ?? '').split(',').filter(Boolean);
 if (trees.length < 2) throw new Error('Usage: event-path-ab.ts <checkout>,<checkout>[,...] [sessions] [rounds]');

@@ -275,7 +275,7 @@ export async function runPostgresLoadBench(options: PostgresLoadBenchOptions = {
   return result;
 }
 
-// Run alone: `npx tsx --conditions=@lousho/source src/postgres-load.bench.ts [runs]`.
+// Run alone: `npx tsx src/postgres-load.bench.ts [runs]`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await runPostgresLoadBench({ runs: Number(process.argv[2] ?? 5) });
 }

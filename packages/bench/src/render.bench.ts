@@ -228,7 +228,7 @@ export async function runRenderBench(options: RenderBenchOptions = {}): Promise<
   return result;
 }
 
-// Run alone: `npx tsx --conditions=@lousho/source src/render.bench.ts [runs]`.
+// Run alone: `npx tsx src/render.bench.ts [runs]`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   await runRenderBench({ runs: Number(process.argv[2] ?? 5) });
 }

@@ -6,8 +6,11 @@ import { runRenderBench } from './render.bench.js';
 import { runServerLoadBench } from './server-load.bench.js';
 import { runTracingBench } from './tracing.bench.js';
 import { writeBenchmarksDoc } from './write-report.js';
+import { assertBuilt } from './load/built.js';
 
 // Each benchmark prints its own table; this only sequences them and writes docs/benchmarks.md.
+// Lousho runs from its build, as the AI SDK does from its published one.
+assertBuilt();
 await runLoopBench();
 await runTracingBench();
 await runClientPipelineBench();

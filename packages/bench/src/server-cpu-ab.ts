@@ -4,7 +4,7 @@
  * that a noisy machine weighs on both alike. For comparing a change with the tree before it, which
  * `pnpm bench` (one tree) cannot do in one run. Each checkout needs its dependencies installed.
  *
- *   npx tsx --conditions=@lousho/source src/server-cpu-ab.ts /path/to/before,/path/to/after [sessions=300] [rounds=4]
+ *   npx tsx src/server-cpu-ab.ts /path/to/before,/path/to/after [sessions=300] [rounds=4]
  */
 const trees = (process.argv[2] ?? '').split(',').filter(Boolean);
 if (trees.length < 2) throw new Error('Usage: server-cpu-ab.ts <checkout>,<checkout>[,...] [sessions] [rounds]');

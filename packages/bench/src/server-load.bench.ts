@@ -215,7 +215,7 @@ export async function runServerLoadBench(options: ServerLoadBenchOptions = {}): 
   return result;
 }
 
-// Run alone: `npx tsx --conditions=@lousho/source src/server-load.bench.ts [runs] [sessions] [deadlineMs] [pacedSessions] [warmLoads]`.
+// Run alone: `npx tsx src/server-load.bench.ts [runs] [sessions] [deadlineMs] [pacedSessions] [warmLoads]`.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   // Arguments: runs (5), concurrent sessions (1,000), the deadline of a run in ms (60,000), paced sessions (200), unmeasured full loads first (3).
   const [runs = 5, sessions = 1000, deadlineMs = 60_000, pacedSessions = 200, warmLoads = 3] = process.argv.slice(2).map(Number);

@@ -1,6 +1,10 @@
-/** Starts the bench's TypeScript child processes (tsx loader, source condition) and talks to them over IPC. */
+/**
+ * Starts the bench's TypeScript child processes and talks to them over IPC. The child's own file
+ * goes through the tsx loader; the Lousho packages it imports are their builds (see built.ts).
+ */
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { assertBuilt } from './built.js';
 
 export interface Child {
   process: ChildProcess;
@@ -10,8 +14,9 @@ export interface Child {
 }
 
 export function startChild(file: string, args: string[], extraNodeArgs: string[] = []): Child {
+  assertBuilt();
   const child = fork(fileURLToPath(new URL(file, import.meta.url)), args, {
-    execArgv: ['--import', import.meta.resolve('tsx'), '--conditions=@lousho/source', ...extraNodeArgs],
+    execArgv: ['--import', import.meta.resolve('tsx'), ...extraNodeArgs],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
