@@ -1,4 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
+import { concatBytes } from '../utils/bytes.js';
 import { HttpError } from './errors.js';
 
 /**
@@ -32,18 +33,6 @@ export function bodyIncomplete(): HttpError {
   // The client went away (or the connection broke) while sending: nobody is wrong here, and
   // nobody may be left to answer. Not an unexpected failure of the server.
   return new HttpError(400, ERROR_CODES.LOUSHO_BODY_INCOMPLETE, 'The request body ended before it was complete.');
-}
-
-/** The chunks as one array. */
-export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
 
 /** A Fetch `Request` as the handler reads it. */

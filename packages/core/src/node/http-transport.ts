@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { concatBytes } from '../tools/builtin/http/fetch-transport.js';
+import { concatBytes } from '../utils/bytes.js';
 import { HTTP_TOOL_ERROR_CODES, HttpToolError } from '../tools/builtin/http/http-errors.js';
 import type {
   HostResolver,

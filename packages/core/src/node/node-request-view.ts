@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { bodyIncomplete, concatBytes, readLimited, tooLarge, type RequestView } from '../http/request-view.js';
+import { bodyIncomplete, readLimited, tooLarge, type RequestView } from '../http/request-view.js';
+import { concatBytes } from '../utils/bytes.js';
 
 /**
  * A node request as `createAgentHandler()` reads it, without a Fetch `Request` unless one of its

@@ -40,3 +40,14 @@ export function fromBase64(text: string): Uint8Array | undefined {
     return undefined;
   }
 }
+
+/** `chunks` (`size` bytes in all) as one array. */
+export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}

@@ -1,3 +1,4 @@
+import { concatBytes } from '../../../utils/bytes.js';
 import { HTTP_TOOL_ERROR_CODES, HttpToolError } from './http-errors.js';
 import type { HttpTransport, HttpTransportResponse } from './transport.js';
 
@@ -69,14 +70,4 @@ async function readCapped(response: Response, limit: number): Promise<{ body: Ui
     size += value.byteLength;
   }
   return { body: concatBytes(chunks, size), truncated };
-}
-
-export function concatBytes(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
