@@ -13,7 +13,7 @@ export interface RequestView {
   readonly url: string;
   /** Aborted when the client goes away. */
   readonly signal: AbortSignal;
-  /** A header's value, as `Headers.get` gives it (repeated headers joined with ", "). */
+  /** A header's value, as `Headers.get` gives it (repeated headers joined as it joins them). */
   header(name: string): string | null;
   /** The body's bytes; `LOUSHO_BODY_TOO_LARGE` past `maxBytes` (the rest is dropped), `LOUSHO_BODY_INCOMPLETE` if it breaks off. */
   readBody(maxBytes: number): Promise<Uint8Array>;

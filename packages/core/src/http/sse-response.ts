@@ -141,9 +141,14 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
   if (signal?.aborted) feed.close();
 
   const chunks = sseChunks(feed, options);
-  const stream =
-    !options.chunksOnly &&
-    new ReadableStream<Uint8Array>(
+  const response = new Response(options.chunksOnly ? null : webStreamOf(chunks), { status: 200, headers: sseHeaders });
+  (response as { [SSE_CHUNKS]?: SseChunks })[SSE_CHUNKS] = chunks;
+  return response;
+}
+
+/** `chunks` as a web stream's body: one chunk taken (and encoded) per pull, nothing waiting in the stream. */
+function webStreamOf(chunks: SseChunks): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         void chunks.failed.then((error) => safely(() => controller.error(error)));
@@ -162,12 +167,8 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
         chunks.cancel();
       },
     },
-    // Nothing waits in the stream: a chunk is taken (and encoded) when the reader asks for it.
     { highWaterMark: 0 },
   );
-  const response = new Response(stream || null, { status: 200, headers: sseHeaders });
-  (response as { [SSE_CHUNKS]?: SseChunks })[SSE_CHUNKS] = chunks;
-  return response;
 }
 
 /** A controller call after the reader cancelled throws; that is not an error here. */
