@@ -162,6 +162,9 @@ describe.skipIf((!binaries && process.env.CI !== 'true') || !databaseUrl)('the d
     }
     for (const id of ids) {
       for (const on of [a, b]) {
+        // The process that wrote `run.interrupted` holds the lease a moment longer (the session
+        // shows `running` meanwhile), as in the test above: wait for it to let go.
+        await until(async () => (await sessionOf(on, id)).status === 'interrupted', `${on === a ? 'A' : 'B'} to show the session interrupted`);
         const session = await sessionOf(on, id);
         expect(session.status).toBe('interrupted');
         expect(session.state).toMatchObject({ status: 'idle', finishReason: 'interrupted' });
