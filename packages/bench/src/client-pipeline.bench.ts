@@ -45,6 +45,8 @@ interface Scenario {
   name: string;
   deltas: number;
   lousho: string;
+  /** The events behind `lousho` (client-ab.ts encodes them with each build's own encoder). */
+  events: readonly AgentStreamEvent[];
   aiSdk: string;
   /** What every pipeline must end with (checked, so no pipeline can skip work). */
   text: string;
@@ -123,7 +125,7 @@ export function longReply(count: number, cjk = false): Scenario {
   push({ type: 'step.done', step: 1, finishReason: 'stop', usage, stepUsage: { step: 1, model: 'bench', usage, estimated: false } });
   push({ type: 'run.done', finishReason: 'stop', usage, text: '', steps: 1 });
   chunks.push({ type: 'text-end', id: 't1' }, { type: 'finish-step' }, { type: 'finish', finishReason: 'stop' });
-  return { name: `(a${cjk ? "'" : ''}) one reply, ${count.toLocaleString('en-US')} text deltas${cjk ? ' of CJK text (4-byte UTF-8)' : ''}`, deltas: count, lousho: loushoWire(events), aiSdk: aiSdkWire(chunks), text, toolCalls: 0 };
+  return { name: `(a${cjk ? "'" : ''}) one reply, ${count.toLocaleString('en-US')} text deltas${cjk ? ' of CJK text (4-byte UTF-8)' : ''}`, deltas: count, lousho: loushoWire(events), events, aiSdk: aiSdkWire(chunks), text, toolCalls: 0 };
 }
 
 /** (b) A 20-step run: per step 20 text deltas, then 5 tool calls with streamed arguments and results. */
@@ -173,13 +175,13 @@ export function toolRun(steps = 20, callsPerStep = 5, textDeltas = 20, argDeltas
   }
   push({ type: 'run.done', finishReason: 'stop', usage, text: '', steps });
   chunks.push({ type: 'finish', finishReason: 'stop' });
-  return { name: `(b) ${steps} steps × ${callsPerStep} tool calls`, deltas, lousho: loushoWire(events), aiSdk: aiSdkWire(chunks), text, toolCalls: steps * callsPerStep };
+  return { name: `(b) ${steps} steps × ${callsPerStep} tool calls`, deltas, lousho: loushoWire(events), events, aiSdk: aiSdkWire(chunks), text, toolCalls: steps * callsPerStep };
 }
 
 /** The stream as the handler writes it (protocol v2: one encoder per stream, saying once what does not change). */
-function loushoWire(events: readonly AgentStreamEvent[]): string {
-  const encode = createSseEventEncoder();
-  let wire = encodeSseVersion();
+export function loushoWire(events: readonly AgentStreamEvent[], encoder: typeof createSseEventEncoder = createSseEventEncoder, version: typeof encodeSseVersion = encodeSseVersion): string {
+  const encode = encoder();
+  let wire = version();
   for (const event of events) wire += encode(event);
   return wire;
 }

@@ -145,13 +145,14 @@ export function createSseFeed(onBlock: SseBlockHandler, maxEventSize: number, on
  * name a version this build reads (kept in `state.version`); each event is one JSON object with
  * a string `type`, handed to `onEvent` whole again (see `createSseEventEncoder` for what the
  * stream says once): `seq` from the block's `id`, `runId` and `sessionId` from the last event
- * that said them, and the `step` of a `STEP_SCOPED` type from the last event of such a type.
+ * that said them, the `step` of a `STEP_SCOPED` type from the last event of such a type, and the
+ * `toolCallId` of a `CALL_SCOPED` type from the last event of such a type.
  * Other named frames (control frames of later versions) are skipped. A violation throws an
  * `EventStreamError` naming the event.
  */
 export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void, state: { version?: string | undefined }): SseBlockHandler {
   /** What the stream said last. */
-  let runId: unknown, sessionId: unknown, step: unknown;
+  let runId: unknown, sessionId: unknown, step: unknown, call: unknown;
   return (data, name, id) => {
     if (data === undefined) return;
     if (!name || name === 'message') {
@@ -164,12 +165,13 @@ export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void,
       }
       // Only an object can have a string `type` (JSON arrays, strings and numbers have none).
       if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'is not an event.');
-      // What the stream said once, restored. (The test is `STEP_SCOPED`'s, written out: a few
-      // bytes fewer in every browser bundle than sharing the constant.)
+      // What the stream said once, restored. (The tests are `STEP_SCOPED`'s and `CALL_SCOPED`'s,
+      // written out: a few bytes fewer in every browser bundle than sharing the constants.)
       if (id) value.seq = +id;
       runId = value.runId ??= runId;
       sessionId = value.sessionId ??= sessionId;
       if (/^(st|te|re)/.test(value.type)) step = value.step ??= step;
+      else if (/^to/.test(value.type)) call = value.toolCallId ??= call;
       onEvent(value as unknown as AgentStreamEvent);
     } else if (name === PROTOCOL_EVENT_NAME) {
       let version: unknown;

@@ -32,10 +32,20 @@ export const sseHeaders: Readonly<Record<string, string>> = /* @__PURE__ */ Obje
 export const STEP_SCOPED = /^(st|te|re)/;
 
 /**
+ * The event types whose `toolCallId` a stream says only when it changes: `tool.*` (tested on
+ * their first two letters; a type test in core keeps every event type with those letters one
+ * that has a `toolCallId`). A tool event without `toolCallId` on the wire belongs to the call of
+ * the last tool event that said one: a call's streamed arguments say it once, on
+ * `tool.input.start`. Other types that name a call (approvals, flow nodes) always say it.
+ */
+export const CALL_SCOPED = /^to/;
+
+/**
  * The events of one stream as SSE frames, each saying only what the stream did not say yet:
  * `id:` is the event's `seq` (not repeated in the JSON); `data:` is the event as one line of
  * JSON without `runId` and `sessionId` when the last event that said them said the same values,
- * without the `step` of a `STEP_SCOPED` type when it is the step last said, and without
+ * without the `step` of a `STEP_SCOPED` type when it is the step last said, without the
+ * `toolCallId` of a `CALL_SCOPED` type when it is the call last said, and without
  * `run.done`'s `text` (the deltas before it carried the reply). A text delta is `id: N` +
  * `data: {"type":"text.delta","delta":"…"}` (the spaces after the colons are optional in SSE;
  * they cost 2 bytes and keep hand-written `data: ` readers working). The reader
@@ -44,10 +54,11 @@ export const STEP_SCOPED = /^(st|te|re)/;
  * events of a stream belong to one session (or all to none).
  */
 export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
-  let runId: unknown, sessionId: unknown, step: unknown;
+  let runId: unknown, sessionId: unknown, step: unknown, call: unknown;
   return (event) => {
     const { type } = event;
     const scoped = STEP_SCOPED.test(type);
+    const callScoped = CALL_SCOPED.test(type);
     let json = '{';
     for (const key in event) {
       const value = (event as unknown as Record<string, unknown>)[key];
@@ -61,6 +72,9 @@ export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
       } else if (key === 'step' && scoped) {
         if (step === value) continue;
         step = value;
+      } else if (key === 'toolCallId' && callScoped) {
+        if (call === value) continue;
+        call = value;
       }
       // Top-level keys are the event types' own field names: plain identifiers, nothing to escape.
       json += `${json.length > 1 ? ',' : ''}"${key}":${JSON.stringify(value)}`;

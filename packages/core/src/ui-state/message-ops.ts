@@ -126,17 +126,13 @@ export const merge = (part: UIToolPart, fields: PartFields): UIToolPart =>
 
 /**
  * Marks the unfinished tool calls of the last message as `cancelled` (the leg ended without them;
- * a user message has none), keeping only its first `keep` parts when given. Once per leg, so its
- * parts are rebuilt from the plain array.
+ * a user message has none). Once per leg, so its parts are rebuilt from the plain array.
  */
-export function endLegParts(list: MessageList, keep?: number): MessageList {
+export function endLegParts(list: MessageList): MessageList {
   const last = list.at(list.length - 1);
-  // (A comparison with undefined is false: without `keep`, or without a message, nothing is cut.)
-  let changed: unknown = (keep as number) < (last?.parts.length as number);
+  let changed: unknown;
   // Tool parts and flow node parts alike (a text part has no `state`).
-  const parts = last?.parts
-    .slice(0, keep)
-    .map((part) => ((part as UIToolPart).state === 'input-streaming' || (part as UIToolPart).state === 'running' ? ((changed = 1), merge(part as UIToolPart, { state: 'cancelled' })) : part));
+  const parts = last?.parts.map((part) => ((part as UIToolPart).state === 'input-streaming' || (part as UIToolPart).state === 'running' ? ((changed = 1), merge(part as UIToolPart, { state: 'cancelled' })) : part));
   return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
 }
 

@@ -6,7 +6,7 @@ import { appendReplyPart, type MessageList } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
-import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
 // it leaves to this module: approvals (approvals.ts), sub-agents (subagents.ts), flow nodes
@@ -50,11 +50,20 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
         : event.type === 'run.interrupted'
         ? // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes
           // on from there and streams it again), and the next leg's `run.start` goes on in the reply
-          // the checkpoint kept, if the last message is one. Then it ends the leg as a `run.done`
-          // would, which keeps only the parts of the last message the checkpoint covers.
-          reduceEvent(new Snapshot(PersistentList.from(listOf<MessageList>(s)!.toArray().slice(0, event.messages)), CURSOR_OPEN, s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
+          // the checkpoint kept, if the last message is one, of which only the parts the checkpoint
+          // covers stay. Then it ends the leg as a `run.done` would.
+          reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN, s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
         : reduceEvent(s, event);
   return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
+}
+
+/** The first `messages` messages, the last of them with only its first `parts` parts. */
+function keptByCheckpoint(all: readonly UIMessage[], messages: number, parts: number): UIMessage[] {
+  const kept = all.slice(0, messages);
+  const last = kept[kept.length - 1];
+  // (A plain message: the reducer turns it into a list when it changes it.)
+  if (last && parts < last.parts.length) kept[kept.length - 1] = { id: last.id, role: last.role, parts: last.parts.slice(0, parts) };
+  return kept;
 }
 
 /**

@@ -27,8 +27,8 @@ type ToolDone = Extract<AgentStreamEvent, { type: 'tool.done' }>;
 /**
  * What a tool event does to its call's part: the fields to set on it (with `part` undefined: the
  * fields of a new part for the call), undefined when it changes nothing (or makes no part), null
- * when the event is of a type this function does not know: a call's failure and progress
- * (tool-failures.ts), an approval (approvals.ts), a flow node (flow-nodes.ts) are the full reducer's.
+ * when the event is one this function leaves to the full reducer: a call's failure and progress,
+ * a result with artifacts (tool-failures.ts), an approval (approvals.ts), a flow node (flow-nodes.ts).
  */
 export function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | undefined | null {
   switch (event.type) {
@@ -41,8 +41,8 @@ export function toolFields(event: ToolEvent, part?: UIToolPart): PartFields | un
     case 'tool.call':
       return { state: 'running', args: event.args };
     case 'tool.done':
-      // No `artifacts` key when there are none (a state must look the same after JSON).
-      return { state: 'done', result: event.result, ...((event as ToolDone).artifacts && { artifacts: (event as ToolDone).artifacts }) };
+      // A result with artifacts is the full reducer's (tool-failures.ts): most pages never see one.
+      return (event as ToolDone).artifacts ? null : { state: 'done', result: event.result };
   }
   return null;
 }
@@ -106,14 +106,13 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     case 'run.done':
     case 'error': {
       // They end the leg: unless it paused for a person, no call of it is still going.
-      // (`run.interrupted` comes here as a `run.done`: reduce-agent-events.ts.)
+      // (`run.interrupted` comes here as a `run.done`, its messages already cut: reduce-agent-events.ts.)
       const failed = event.type === 'error';
       finishReason = failed ? null : event.finishReason;
       status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : 'idle';
       if (finishReason !== 'awaiting-approval') {
         pendingApproval = null;
-        // (Of the last message kept, `run.interrupted` keeps only the parts the checkpoint covers.)
-        list = endLegParts(list, (event as { parts?: number }).parts);
+        list = endLegParts(list);
       }
       error = failed ? event.error : null;
       // (An `error` event has no guardrail.)

@@ -1,13 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AgentClient, ClientTransport, EventReader } from '../../src/client/index.js';
-import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
+import { createAgent, defineTool, withArtifacts, type AgentStreamEvent } from '../../src/index.js';
 import { mockModel } from '../../src/testing/index.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 
 // The browser client ships a reducer that knows the events of a run that streams text and calls
-// tools that succeed. At the first event it does not know (a call's failure or progress, an
-// approval's, a sub-agent's, a flow's) it loads the
+// tools that succeed with plain results. At the first event it does not know (a call's failure or
+// progress, a result with artifacts, an approval's, a sub-agent's, a flow's) it loads the
 // full reducer with import(), and once that has settled follows the session on from that event,
 // which it had not applied: no event is skipped (`onEvent` sees each once, in order), the state
 // ends as the public reducer's for the same events, and a sub-agent's work never shows as the lead's.
@@ -155,6 +155,14 @@ describe('the client loads the full reducer on demand', () => {
     const client = await loadsAt(events, events.findIndex((event) => event.type === 'tool.error'));
     expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' });
     expect(client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool')).toMatchObject({ toolCallId: 'f1', state: 'error', error: { toolName: 'fetch_page' } });
+  });
+
+  it('at the first result with artifacts: loads it, then follows on from that result; the call shows its artifacts', async () => {
+    const chart = defineTool({ name: 'chart', description: 'Charts', input: z.object({ of: z.string() }), execute: ({ of }) => withArtifacts(`charted ${of}`, [{ type: 'chart', data: { of } }]) });
+    const agent = createAgent({ provider: mockModel([{ text: 'Charting.', toolCalls: [{ name: 'chart', id: 'c1', args: { of: 'tea' } }] }, 'Done.']), tools: [chart] });
+    const events = await collect(agent.stream('x', { sessionId: 's' }));
+    const client = await loadsAt(events, events.findIndex((event) => event.type === 'tool.done'));
+    expect(client.getSnapshot().messages[1]!.parts.find((part) => part.type === 'tool')).toMatchObject({ toolCallId: 'c1', state: 'done', result: 'charted tea', artifacts: [{ type: 'chart', data: { of: 'tea' } }] });
   });
 
   it('at the first sub-agent event: loads it, then follows on from that event; ends in the public reducer’s state', async () => {

@@ -57,10 +57,16 @@ function v1Frame(event: AgentStreamEvent): string {
   return `id: ${event.seq}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
-/** The frame v2 writes for `event` after an event of the same run, session and step 2 (or of another run, for a new run). */
+/**
+ * The frame v2 writes for `event` after an event of the same run, session and step 2 (or of
+ * another run, for a new run) and, for a tool event other than the one that starts a call, after
+ * an event of the same call.
+ */
 function v2InStream(event: AgentStreamEvent, newRun: boolean): string {
   const encode = createSseEventEncoder();
-  encode({ type: 'text.delta', step: event.type === 'step.start' ? 1 : 2, delta: '', seq: seq - 1, runId: newRun ? 'run_0123456789abcdef0123' : runId, sessionId } as AgentStreamEvent);
+  const context = { seq: seq - 1, runId: newRun ? 'run_0123456789abcdef0123' : runId, sessionId };
+  encode({ type: 'text.delta', step: event.type === 'step.start' ? 1 : 2, delta: '', ...context } as AgentStreamEvent);
+  if (event.type.startsWith('tool.') && event.type !== 'tool.input.start') encode({ type: 'tool.input.delta', toolCallId: 'call_1', delta: '', ...context } as AgentStreamEvent);
   return encode(event);
 }
 
