@@ -58,7 +58,6 @@ export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
   return (event) => {
     const { type } = event;
     const scoped = STEP_SCOPED.test(type);
-    const callScoped = CALL_SCOPED.test(type);
     let json = '{';
     for (const key in event) {
       const value = (event as unknown as Record<string, unknown>)[key];
@@ -72,7 +71,7 @@ export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
       } else if (key === 'step' && scoped) {
         if (step === value) continue;
         step = value;
-      } else if (key === 'toolCallId' && callScoped) {
+      } else if (key === 'toolCallId' && CALL_SCOPED.test(type)) {
         if (call === value) continue;
         call = value;
       }
