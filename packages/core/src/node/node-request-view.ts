@@ -120,13 +120,8 @@ function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<Uint8Arra
  * body a body parser left, else what is left of the node stream (none while it is being read).
  */
 export function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, read?: Uint8Array | 'reading'): Request {
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i]!;
-    // HTTP/2 pseudo-headers (":path") are not valid Fetch header names.
-    if (name.startsWith(':')) continue;
-    headers.append(name, req.rawHeaders[i + 1]!);
-  }
+  // (Joined as `Headers.append` would join them; HTTP/2 pseudo-headers, not valid Fetch names, left out.)
+  const headers = new Headers([...headerMap(req.rawHeaders)]);
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
   if (method !== 'GET' && method !== 'HEAD') {
