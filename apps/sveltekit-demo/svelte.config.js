@@ -6,7 +6,7 @@ export default {
     // The browser tests and the configs are type-checked with the app (paths relative to .svelte-kit/).
     typescript: {
       config: (config) => {
-        config.include.push('../e2e/**/*.ts', '../test/**/*.ts', '../vitest.config.ts', '../vitest.unit.config.ts', '../vite.config.ts');
+        config.include.push('../e2e/**/*.ts', '../test/**/*.ts', '../vitest.config.ts', '../vitest.unit.config.ts', '../vitest.scenarios.config.ts', '../vite.config.ts');
       },
     },
     // A standalone Node server in build/: `node build` (PORT, HOST, ORIGIN from the environment).
