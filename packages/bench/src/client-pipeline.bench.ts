@@ -207,7 +207,7 @@ export function sampleOnEveryRead(sample: (() => void) | undefined): void {
 }
 
 /** A body that hands out one chunk per read, as a network stream does. */
-function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+export function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
   let i = 0;
   return new ReadableStream<Uint8Array>({
     pull(controller) {

@@ -15,7 +15,7 @@
  */
 import * as eventsourceParser from 'eventsource-parser';
 import { resolve } from 'node:path';
-import { chunked, floor, interleavedMedians, loushoClient, loushoWire, toolRun } from './client-pipeline.bench.js';
+import { bodyOf, chunked, floor, interleavedMedians, loushoClient, loushoWire, toolRun } from './client-pipeline.bench.js';
 
 const dist = resolve(process.argv[2] ?? new URL('../../core/dist', import.meta.url).pathname);
 const sizes = (process.argv[3] ?? '16384,64').split(',').map(Number);
@@ -27,17 +27,6 @@ const { createHttpAgentClient, createSseEventEncoder, encodeSseVersion } = await
 
 const scenario = toolRun();
 const wire = loushoWire(scenario.events, createSseEventEncoder, encodeSseVersion);
-
-/** A body that hands out one chunk per read. */
-function bodyOf(chunks: readonly Uint8Array[]): ReadableStream<Uint8Array> {
-  let i = 0;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      if (i < chunks.length) controller.enqueue(chunks[i++]!);
-      else controller.close();
-    },
-  });
-}
 
 for (const size of sizes) {
   const ours = chunked(wire, size);
