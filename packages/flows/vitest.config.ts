@@ -10,6 +10,5 @@ export default defineProject({
     include: ['test/**/*.test.ts'],
     // The PostgreSQL tests use the database core's tests set up (DATABASE_URL, or a throwaway cluster).
     globalSetup: ['../core/test/postgres/global-setup.ts'],
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

@@ -7,6 +7,5 @@ export default defineProject({
     name: 'react',
     environment: 'jsdom',
     include: ['test/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

@@ -13,6 +13,5 @@ export default defineProject({
     name: 'svelte',
     environment: 'jsdom',
     include: ['test/**/*.test.ts'],
-    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });

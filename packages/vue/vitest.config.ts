@@ -7,7 +7,5 @@ export default defineProject({
     name: 'vue',
     environment: 'jsdom',
     include: ['test/**/*.test.ts'],
-    // vue-tsc, so the .vue fixtures the type tests import are checked (templates included).
-    typecheck: { enabled: true, checker: 'vue-tsc', include: ['test/**/*.test-d.ts'], tsconfig: './tsconfig.json' },
   },
 });
