@@ -46,6 +46,17 @@ describe('limits', () => {
     everyCallAnswered(result.messages);
   });
 
+  it('maxTokens: a final reply that goes over ends budget-exceeded with result.budget, and keeps the reply', async () => {
+    const reply = { text: 'A long answer.', usage: { promptTokens: 100, completionTokens: 80 } };
+    const result = await createAgent({ provider: mockModel([reply]), limits: { maxTokens: 150 } }).send('explain');
+    expect(result.finishReason).toBe('budget-exceeded');
+    expect(result.text).toBe('A long answer.');
+    expect(result.budget).toEqual({ limit: 'maxTokens', max: 150, used: 180 });
+    const events: AgentStreamEvent[] = [];
+    for await (const event of createAgent({ provider: mockModel([reply]), limits: { maxTokens: 150 } }).stream('explain')) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'budget-exceeded', budget: { limit: 'maxTokens', used: 180 } });
+  });
+
   it('a run that finishes within its budgets keeps its own finish reason and has no budget', async () => {
     const { tool } = counter();
     const result = await createAgent({ provider: mockModel([calls(1), 'Done.']), tools: [tool], limits: { maxTokens: 10_000, maxToolCalls: 5 } }).send('count');
