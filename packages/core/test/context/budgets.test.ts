@@ -91,7 +91,7 @@ describe('limits', () => {
     expect(provider.calls).toHaveLength(1);
   });
 
-  it('a compaction summary (delegated work) counts against maxTokens', async () => {
+  it('a compaction summary (delegated work) counts against maxTokens and in usage.delegated, as a model call but not as a run', async () => {
     const summarizer = mockModel([{ text: 'Summary.', usage: { promptTokens: 5000, completionTokens: 50 } }], { model: 'sum' });
     const provider = mockModel([{ text: 'First.', usage: { promptTokens: 10, completionTokens: 1 } }, { toolCalls: [{ name: 'count', args: { n: 1 } }], usage: { promptTokens: 10, completionTokens: 1 } }], { model: 'small-window' });
     const { tool, ran } = counter();
@@ -106,7 +106,7 @@ describe('limits', () => {
     await agent.session('s').send(long);
     const result = await agent.session('s').send('next');
     expect(summarizer.calls).toHaveLength(1);
-    expect(result.usage.delegated).toMatchObject({ inputTokens: 5000, outputTokens: 50 });
+    expect(result.usage.delegated).toMatchObject({ inputTokens: 5000, outputTokens: 50, modelCalls: 1, runs: 0 });
     expect(result.finishReason).toBe('budget-exceeded');
     // This run: the summary's 5,050 (delegated) + its own call's 11: over, so its tool call never runs.
     expect(result.budget).toEqual({ limit: 'maxTokens', max: 1000, used: 5061 });
