@@ -1,4 +1,4 @@
-import { createInPageDemoAgent, createInPageTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
+import { createInPageDemoAgent, createTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
 
 /** The demo server's agent route (proxied to the demo server by `vite dev`). */
 export const AGENT_URL = '/api/agent';
@@ -25,15 +25,12 @@ export function httpSource(): { url: string; storage: Storage } {
 /** The triage flow's route on the demo server. */
 export const TRIAGE_URL = '/api/triage';
 
-let pageTriage: { agent: TriageAgent; kept: boolean } | undefined;
+let pageTriage: TriageAgent | undefined;
 
-/**
- * The triage flow running in this page (served like an agent, in process): made once, with its runs
- * in IndexedDB, so a reload, a switch to the chat or a mode switch finds a pending review again.
- */
+/** The triage flow running in this page (served like an agent, in process). */
 export function triageInPageSource(): { agent: TriageAgent } {
-  pageTriage ??= createInPageTriageAgent();
-  return { agent: pageTriage.agent };
+  pageTriage ??= createTriageAgent();
+  return { agent: pageTriage };
 }
 
 /** The triage flow on the demo server; its session is kept apart from the chat's. */
