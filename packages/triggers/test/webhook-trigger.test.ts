@@ -55,6 +55,12 @@ describe('WebhookTriggerAdapter: HMAC', () => {
     expect(logger.warnings[0]).not.toMatch(/[0-9a-f]{40}/);
   });
 
+  it("with algorithm 'sha1' the default prefix is 'sha1=', as a sha1 sender (GitHub's X-Hub-Signature) writes it", async () => {
+    const { url } = await start({ auth: { type: 'hmac', secret: SECRET, algorithm: 'sha1', header: 'X-Hub-Signature' } });
+    expect((await post(url, body, { 'x-hub-signature': `sha1=${hmacHex(SECRET, body, 'sha1')}` })).status).toBe(200);
+    expect((await post(url, body, { 'x-hub-signature': `sha256=${hmacHex(SECRET, body, 'sha1')}` })).status).toBe(401);
+  });
+
   it('supports sha1, a custom header and a bare digest', async () => {
     const { url } = await start({ auth: { type: 'hmac', secret: SECRET, algorithm: 'sha1', header: 'X-Hub-Signature', prefix: '' } });
     expect((await post(url, body, { 'x-hub-signature': hmacHex(SECRET, body, 'sha1') })).status).toBe(200);

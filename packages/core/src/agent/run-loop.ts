@@ -212,6 +212,11 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       // Every reply that ends a turn is checked, an interrupted turn's too (the user sees it).
       const guardrail = await checkOutputGuardrails(deps, snapshot, text);
       if (guardrail) return finish('guardrail', { guardrail, text: '' });
+      // Budget check, per model call: the reply that went over is kept (the user saw it stream). Only
+      // the run's own limits: a sub-agent's answer that takes its lead over still reaches the lead,
+      // whose batch check then ends the lead's run.
+      const budget = exceededBudget(deps.limits, snapshot, legStart);
+      if (budget) return finish('budget-exceeded', { budget });
       // The interrupted turn is answered: now the input that waited for it.
       if (addPendingInput()) {
         await deps.checkpoint?.(snapshot);
@@ -221,8 +226,6 @@ export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuatio
       const checked = await checkOutput(deps, text);
       if (checked.ok) return finish(lastModelFinish, { object: checked.value });
       if (!snapshot.repairUsed && snapshot.steps < deps.maxSteps) {
-        const stop = overBudget();
-        if (stop) return stop;
         // One repair step: tell the model what was wrong and let it answer again.
         snapshot.repairUsed = true;
         snapshot.messages.push(

@@ -22,7 +22,7 @@ export interface PausedBatch {
   settled?: Record<number, SettledCall>;
 }
 
-/** A finished call kept across a pause (already announced and recorded in `toolCalls`). */
+/** A finished call kept across a pause (already announced; recorded in `toolCalls` when its turn in call order comes). */
 export interface SettledCall {
   call: ToolCall;
   args: unknown;

@@ -8,6 +8,7 @@ import {
   executeCall,
   finishOutcome,
   prepareCall,
+  toolCallRecord,
   toolMessage,
   type CallScope,
   type PreparedCall,
@@ -47,7 +48,7 @@ export async function runToolBatch(
   const signal = deps.signal;
   const limit = deps.toolConcurrency;
   const outcomes: (ToolOutcome | undefined)[] = new Array(calls.length);
-  // Finished before a pause: already announced and recorded, they only wait for their place in the transcript.
+  // Finished before a pause: already announced, they only wait for their place in the transcript and `toolCalls`.
   for (const [i, outcome] of Object.entries(settled ?? {})) outcomes[Number(i)] = outcome;
   const runningPaused = new Map<number, PendingApprovalInfo>();
   let flushed = start;
@@ -58,11 +59,13 @@ export async function runToolBatch(
   const record = (index: number, outcome: ToolOutcome) => {
     outcomes[index] = outcome;
     deps.tracer?.toolEnd(outcome);
-    snapshot.toolCalls.push(announceOutcome(scope, outcome));
-    // Append the in-order run of finished calls to the transcript; checkpoint when it grows.
+    // Announced as it finishes (the UI shows it at once); recorded in call order below.
+    announceOutcome(scope, outcome);
+    // Append the in-order run of finished calls to the transcript and to `toolCalls`; checkpoint when it grows.
     let grew = false;
     while (flushed < calls.length && outcomes[flushed]) {
       snapshot.messages.push(toolMessage(outcomes[flushed]!));
+      snapshot.toolCalls.push(toolCallRecord(outcomes[flushed]!));
       flushed++;
       grew = true;
     }

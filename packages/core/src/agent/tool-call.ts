@@ -349,7 +349,24 @@ function safeStringify(value: unknown): string {
   }
 }
 
-/** Emits an outcome's events and callbacks (`tool.done` / `tool.error`, `tool-result`, `onToolResult`). */
+/** What `result.toolCalls` keeps of a finished call. */
+export function toolCallRecord(outcome: SettledCall): ToolCallRecord {
+  return {
+    toolCallId: outcome.call.id,
+    toolName: outcome.call.name,
+    args: outcome.args,
+    result: outcome.result,
+    isError: outcome.isError,
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ...(outcome.artifacts ? { artifacts: outcome.artifacts } : {}),
+    ...(outcome.replacedByHook ? { replacedByHook: outcome.replacedByHook } : {}),
+  };
+}
+
+/**
+ * Emits an outcome's events and callbacks (`tool.done` / `tool.error`, `tool-result`, `onToolResult`)
+ * as the call finishes, and returns its record (kept in call order by the batch).
+ */
 export function announceOutcome(scope: CallScope, outcome: ToolOutcome): ToolCallRecord {
   const { deps } = scope;
   const { call } = outcome;
@@ -365,16 +382,7 @@ export function announceOutcome(scope: CallScope, outcome: ToolOutcome): ToolCal
       ...(outcome.replacedByHook ? { replacedByHook: outcome.replacedByHook } : {}),
     });
   }
-  const record: ToolCallRecord = {
-    toolCallId: call.id,
-    toolName: call.name,
-    args: outcome.args,
-    result: outcome.result,
-    isError: outcome.isError,
-    ...(outcome.error ? { error: outcome.error } : {}),
-    ...(outcome.artifacts ? { artifacts: outcome.artifacts } : {}),
-    ...(outcome.replacedByHook ? { replacedByHook: outcome.replacedByHook } : {}),
-  };
+  const record = toolCallRecord(outcome);
   emitListener(deps, {
     type: 'tool-result',
     runId: scope.snapshot.runId,

@@ -18,7 +18,7 @@ export interface HmacWebhookAuth {
   header?: string;
   /** Default `sha256`. */
   algorithm?: 'sha256' | 'sha1';
-  /** Text before the hex digest. Default `sha256=` (`sha1=` with sha1); `''` for a bare digest. */
+  /** Text before the hex digest. Default: the algorithm's name and `=` (`sha256=`, or `sha1=` with sha1); `''` for a bare digest. */
   prefix?: string;
   /** With it, the signed payload is `${timestamp}.${body}` and old requests are refused. */
   timestampHeader?: string;

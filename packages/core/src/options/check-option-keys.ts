@@ -11,6 +11,12 @@ export type OptionKeys<T> = Readonly<Record<keyof T, true>>;
 /** Options the docs describe that this version does not build yet, with where they are documented. */
 export type PlannedOptions = Readonly<Record<string, string>>;
 
+/**
+ * Names other libraries (or our other classes) use for one of these options, mapped to ours: they are
+ * refused like any unknown key, with ours as the suggestion (`baseURL` → `host` for Ollama).
+ */
+export type OptionAliases = Readonly<Record<string, string>>;
+
 /** An options object had a key that is not an option (or one that is documented but not built yet). */
 export class UnknownOptionError extends SDKError {
   /** The key that was given. */
@@ -40,12 +46,20 @@ export class UnknownOptionError extends SDKError {
  * closest known key), or `LOUSHO_UNSUPPORTED_OPTION` for a documented option that is not built yet.
  * `where` names the call in the message, e.g. `createAgent()`. Non-objects are left to the caller.
  */
-export function checkOptionKeys(where: string, value: unknown, known: Readonly<Record<string, true>>, planned: PlannedOptions = {}): void {
+export function checkOptionKeys(
+  where: string,
+  value: unknown,
+  known: Readonly<Record<string, true>>,
+  planned: PlannedOptions = {},
+  aliases: OptionAliases = {},
+): void {
   if (typeof value !== 'object' || value === null) return;
   for (const key of Object.keys(value)) {
     if (Object.prototype.hasOwnProperty.call(known, key)) continue;
     const plannedAt = Object.prototype.hasOwnProperty.call(planned, key) ? planned[key] : undefined;
+    if (plannedAt !== undefined) throw new UnknownOptionError(where, key, undefined, plannedAt);
+    const alias = Object.prototype.hasOwnProperty.call(aliases, key) ? aliases[key] : undefined;
     // A slip of a planned option's name is pointed at it too (then refused as not built).
-    throw new UnknownOptionError(where, key, plannedAt === undefined ? closestName(key, [...Object.keys(known), ...Object.keys(planned)]) : undefined, plannedAt);
+    throw new UnknownOptionError(where, key, alias ?? closestName(key, [...Object.keys(known), ...Object.keys(planned)]), undefined);
   }
 }

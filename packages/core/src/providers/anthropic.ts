@@ -8,6 +8,7 @@ import { secretHeaderValues } from './openai-compatible.js';
 import { postJson, type FetchFunction, type ProviderIdentity } from './transport.js';
 import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
 import { joinUrl, missingApiKey, missingModel } from './wire.js';
+import { checkAnthropicOptions } from './option-keys.js';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5';
@@ -52,6 +53,7 @@ export class AnthropicProvider implements LLMProvider {
   readonly #who: ProviderIdentity;
 
   constructor(options: AnthropicProviderOptions = {}) {
+    checkAnthropicOptions(options);
     const env = providerEnv(options.env);
     const apiKey = options.apiKey ?? readVar(env, 'ANTHROPIC_API_KEY');
     this.baseURL = options.baseURL ?? readVar(env, 'ANTHROPIC_BASE_URL') ?? ANTHROPIC_BASE_URL;

@@ -10,6 +10,7 @@ import {
   type MockResponse,
 } from './mock-response.js';
 import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from './types.js';
+import { checkMockProviderOptions } from './option-keys.js';
 
 /** Options of `createMockProvider()`: scripted replies, and how fast they stream. */
 export interface MockProviderOptions {
@@ -44,6 +45,7 @@ export class MockLLMProvider implements LLMProvider {
   #callIds = 0;
 
   constructor(options: MockProviderOptions = {}) {
+    checkMockProviderOptions(options);
     checkDelay(options.delayMs, 'createMockProvider()');
     checkChunkSize(options.chunkSize, 'createMockProvider()');
     options.responses?.forEach((response, i) => {

@@ -3,6 +3,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import { providerEnv, readVar, type ProviderEnv } from './env.js';
 import { OpenAICompatibleProvider } from './openai-compatible.js';
 import type { FetchFunction } from './transport.js';
+import { checkOllamaOptions } from './option-keys.js';
 
 export const OLLAMA_DEFAULT_HOST = 'http://localhost:11434';
 export const OLLAMA_DEFAULT_MODEL = 'llama3.2';
@@ -26,6 +27,7 @@ export interface OllamaProviderOptions {
 /** Streams a local Ollama model. Usage is reported when the Ollama version sends it. */
 export class OllamaProvider extends OpenAICompatibleProvider {
   constructor(options: OllamaProviderOptions = {}) {
+    checkOllamaOptions(options);
     const env = providerEnv(options.env);
     super({
       name: 'ollama',

@@ -10,6 +10,7 @@ import { toOpenAIRequest } from './openai-request.js';
 import { postJson, type FetchFunction, type ProviderIdentity } from './transport.js';
 import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
 import { joinUrl, missingModel } from './wire.js';
+import { checkOpenAICompatibleOptions } from './option-keys.js';
 
 /** Options of `OpenAICompatibleProvider`: where the server is, how to authenticate, its defaults. */
 export interface OpenAICompatibleProviderOptions {
@@ -52,6 +53,7 @@ export class OpenAICompatibleProvider implements LLMProvider {
   readonly #settings: { maxTokensParameter: 'max_tokens' | 'max_completion_tokens'; includeUsage: boolean; label: string };
 
   constructor(options: OpenAICompatibleProviderOptions) {
+    checkOpenAICompatibleOptions(options);
     this.name = options.name ?? 'openai-compatible';
     this.defaultModel = options.model;
     this.baseURL = options.baseURL;

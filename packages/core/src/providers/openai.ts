@@ -3,6 +3,7 @@ import { providerEnv, readVar, type ProviderEnv } from './env.js';
 import { OpenAICompatibleProvider } from './openai-compatible.js';
 import type { FetchFunction } from './transport.js';
 import { missingApiKey } from './wire.js';
+import { checkOpenAIOptions } from './option-keys.js';
 
 export const OPENAI_BASE_URL = 'https://api.openai.com/v1';
 export const OPENAI_DEFAULT_MODEL = 'gpt-4o-mini';
@@ -34,6 +35,7 @@ export interface OpenAIProviderOptions {
  */
 export class OpenAIProvider extends OpenAICompatibleProvider {
   constructor(options: OpenAIProviderOptions = {}) {
+    checkOpenAIOptions(options);
     const env = providerEnv(options.env);
     const apiKey = options.apiKey ?? readVar(env, 'OPENAI_API_KEY');
     const baseURL = options.baseURL ?? readVar(env, 'OPENAI_BASE_URL') ?? OPENAI_BASE_URL;

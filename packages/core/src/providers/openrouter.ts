@@ -3,6 +3,7 @@ import { providerEnv, readVar, type ProviderEnv } from './env.js';
 import { OpenAICompatibleProvider } from './openai-compatible.js';
 import type { FetchFunction } from './transport.js';
 import { missingApiKey } from './wire.js';
+import { checkOpenRouterOptions } from './option-keys.js';
 
 export const OPENROUTER_BASE_URL = 'https://openrouter.ai/api/v1';
 export const OPENROUTER_DEFAULT_MODEL = 'openai/gpt-4o-mini';
@@ -27,6 +28,7 @@ export interface OpenRouterProviderOptions {
 /** Streams any OpenRouter model; reasoning text (`delta.reasoning`) arrives as reasoning deltas. */
 export class OpenRouterProvider extends OpenAICompatibleProvider {
   constructor(options: OpenRouterProviderOptions = {}) {
+    checkOpenRouterOptions(options);
     const env = providerEnv(options.env);
     const apiKey = options.apiKey ?? readVar(env, 'OPENROUTER_API_KEY');
     if (!apiKey) throw missingApiKey('OpenRouter', 'OPENROUTER_API_KEY');

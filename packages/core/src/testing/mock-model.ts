@@ -37,7 +37,7 @@ export interface MockModelOptions {
   whenExhausted?: 'throw' | 'repeat-last';
 }
 
-/** A recorded request: a deep copy of what the model was sent, without the signal. */
+/** A recorded request: what the model was sent, without the signal (frozen transcript messages by reference, the rest copied). */
 export type MockModelCall = Omit<GenerateOptions, 'signal'>;
 
 /**
@@ -173,13 +173,23 @@ function untilAborted<T>(value: T | Promise<T>, signal: AbortSignal | undefined)
   });
 }
 
+/**
+ * What `calls` keeps of a request. The agent's transcript messages are frozen, so they are kept by
+ * reference: copying each one again on every call made a long run's log grow with the square of its
+ * length. A message that is not frozen (a test calling the model directly) is copied, so a later
+ * change to it does not rewrite the log.
+ */
 function snapshot(options: GenerateOptions): MockModelCall {
-  const { signal: _signal, ...request } = options;
+  const { signal: _signal, messages, ...rest } = options;
+  return { ...copied(rest), messages: messages.map((message) => (Object.isFrozen(message) ? message : copied(message))) };
+}
+
+function copied<T>(value: T): T {
   try {
-    return structuredClone(request);
+    return structuredClone(value);
   } catch {
     // Non-cloneable extras (e.g. a function someone put in metadata): keep the JSON part.
-    return JSON.parse(JSON.stringify(request)) as MockModelCall;
+    return JSON.parse(JSON.stringify(value)) as T;
   }
 }
 

@@ -134,9 +134,10 @@ export class UsageTracker {
 
   /**
    * Adds a delegated child run's usage: to the totals and `byModel`, and on its own to `delegated`
-   * (`runs` counts every delegated run, the child's own delegations included).
+   * (`runs` counts every delegated run, the child's own delegations included). `as: 'call'` is work
+   * done for the run that is no run of its own (a compaction summary): its tokens count, `runs` does not.
    */
-  addDelegated(childUsage: SavedRunUsage): void {
+  addDelegated(childUsage: SavedRunUsage, as: 'run' | 'call' = 'run'): void {
     const child = readUsage(childUsage ?? {});
     const childCost = totalCost(child.byModel, child.unattributedCost, child.unattributedCostUnknown);
 
@@ -159,7 +160,7 @@ export class UsageTracker {
     d.costKnown &&= childCost !== undefined;
     d.modelCalls += child.modelCalls;
     d.estimated ||= child.estimated;
-    d.runs += 1 + (child.delegated?.runs ?? 0);
+    d.runs += (as === 'run' ? 1 : 0) + (child.delegated?.runs ?? 0);
   }
 
   /** The running totals now: a new frozen, JSON-serializable object on every call. */

@@ -39,7 +39,7 @@ function gatedTool() {
 const calls = (n: number) => Array.from({ length: n }, (_, i) => ({ name: 'job', args: { id: String(i) }, id: `c${i}` }));
 
 describe('parallel tool calls', () => {
-  it('runs a batch concurrently by default and appends results in call order, events in completion order', async () => {
+  it('runs a batch concurrently by default and appends results (and result.toolCalls) in call order, events in completion order', async () => {
     const g = gatedTool();
     const agent = createAgent({ provider: mockModel([{ toolCalls: calls(3) }, 'all done']), tools: [g.tool] });
     const run = agent.stream('go');
@@ -57,6 +57,8 @@ describe('parallel tool calls', () => {
     const result = await run.result;
     await consumed;
     expect(result.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId)).toEqual(['c0', 'c1', 'c2']);
+    // result.toolCalls is in the model's call order too, whatever order the calls finished in.
+    expect(result.toolCalls.map((c) => c.toolCallId)).toEqual(['c0', 'c1', 'c2']);
     expect(events.filter((e) => e.type === 'tool.done').map((e) => (e as { toolCallId: string }).toolCallId)).toEqual(['c2', 'c0', 'c1']);
     expect(events.filter((e) => e.type === 'tool.call').map((e) => (e as { toolCallId: string }).toolCallId)).toEqual(['c0', 'c1', 'c2']);
   });

@@ -46,6 +46,17 @@ describe('limits', () => {
     everyCallAnswered(result.messages);
   });
 
+  it('maxTokens: a final reply that goes over ends budget-exceeded with result.budget, and keeps the reply', async () => {
+    const reply = { text: 'A long answer.', usage: { promptTokens: 100, completionTokens: 80 } };
+    const result = await createAgent({ provider: mockModel([reply]), limits: { maxTokens: 150 } }).send('explain');
+    expect(result.finishReason).toBe('budget-exceeded');
+    expect(result.text).toBe('A long answer.');
+    expect(result.budget).toEqual({ limit: 'maxTokens', max: 150, used: 180 });
+    const events: AgentStreamEvent[] = [];
+    for await (const event of createAgent({ provider: mockModel([reply]), limits: { maxTokens: 150 } }).stream('explain')) events.push(event);
+    expect(events.at(-1)).toMatchObject({ type: 'run.done', finishReason: 'budget-exceeded', budget: { limit: 'maxTokens', used: 180 } });
+  });
+
   it('a run that finishes within its budgets keeps its own finish reason and has no budget', async () => {
     const { tool } = counter();
     const result = await createAgent({ provider: mockModel([calls(1), 'Done.']), tools: [tool], limits: { maxTokens: 10_000, maxToolCalls: 5 } }).send('count');
@@ -80,7 +91,7 @@ describe('limits', () => {
     expect(provider.calls).toHaveLength(1);
   });
 
-  it('a compaction summary (delegated work) counts against maxTokens', async () => {
+  it('a compaction summary (delegated work) counts against maxTokens and in usage.delegated, as a model call but not as a run', async () => {
     const summarizer = mockModel([{ text: 'Summary.', usage: { promptTokens: 5000, completionTokens: 50 } }], { model: 'sum' });
     const provider = mockModel([{ text: 'First.', usage: { promptTokens: 10, completionTokens: 1 } }, { toolCalls: [{ name: 'count', args: { n: 1 } }], usage: { promptTokens: 10, completionTokens: 1 } }], { model: 'small-window' });
     const { tool, ran } = counter();
@@ -95,7 +106,7 @@ describe('limits', () => {
     await agent.session('s').send(long);
     const result = await agent.session('s').send('next');
     expect(summarizer.calls).toHaveLength(1);
-    expect(result.usage.delegated).toMatchObject({ inputTokens: 5000, outputTokens: 50 });
+    expect(result.usage.delegated).toMatchObject({ inputTokens: 5000, outputTokens: 50, modelCalls: 1, runs: 0 });
     expect(result.finishReason).toBe('budget-exceeded');
     // This run: the summary's 5,050 (delegated) + its own call's 11: over, so its tool call never runs.
     expect(result.budget).toEqual({ limit: 'maxTokens', max: 1000, used: 5061 });

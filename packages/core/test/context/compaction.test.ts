@@ -158,8 +158,8 @@ describe('summaries', () => {
     expect(sent[1]).toEqual(turns[0]);
     expect(sent.at(-1)!.content).toBe('and now?');
     expect(result.messages[0]!.content).toMatch(/^\[Summary of the earlier conversation\]/);
-    // The summary call counts in the run's usage, as delegated work.
-    expect(result.usage.delegated).toMatchObject({ modelCalls: 1, runs: 1 });
+    // The summary call counts in the run's usage, as delegated work: a model call, not a delegated run.
+    expect(result.usage.delegated).toMatchObject({ modelCalls: 1, runs: 0 });
     expect(result.usage.byModel['sum-model']).toMatchObject({ calls: 1 });
     // What a reload shows is rebuilt from the session's log: the conversation as it streamed (the
     // original first question, not the summary), with the compaction divider in the latest reply.

@@ -164,6 +164,19 @@ describe('mockModel recording', () => {
     expect(model.lastCall).toBe(model.calls[1]);
   });
 
+  it("keeps the agent's frozen transcript messages by reference, so a long run's log does not copy the transcript at every step", async () => {
+    const model = mockModel(['one', 'two']);
+    const first = Object.freeze({ role: 'user', content: 'x'.repeat(10_000) }) as Message;
+    const transcript: Message[] = [first];
+    await model.generate({ messages: transcript });
+    transcript.push(Object.freeze({ role: 'assistant', content: 'one' }) as Message);
+    await model.generate({ messages: transcript });
+    expect(model.calls[0]!.messages).toHaveLength(1);
+    expect(model.calls[1]!.messages).toHaveLength(2);
+    expect(model.calls[0]!.messages[0]).toBe(first);
+    expect(model.calls[1]!.messages[0]).toBe(first);
+  });
+
   it('lastCall is undefined before any call', () => {
     expect(mockModel(['x']).lastCall).toBeUndefined();
   });

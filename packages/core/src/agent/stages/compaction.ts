@@ -7,7 +7,7 @@ import type { RunSnapshot } from '../run-snapshot.js';
 /**
  * The stage "compaction": runs the agent's compaction hooks (after the other `preGenerate` hooks, so
  * it measures the request as it will be sent). Emits `compaction.start` / `compaction.done`; a summary
- * call counts in the run's usage (as delegated work). Messages a summary removed from before the run's
+ * call counts in the run's usage (as delegated work, not as a delegated run). Messages a summary removed from before the run's
  * own messages move `snapshot.runStart` back.
  */
 export async function compactionStage(deps: LoopDeps, snapshot: RunSnapshot, request: GenerateOptions, step: number, usage: UsageTracker): Promise<void> {
@@ -26,7 +26,7 @@ export async function compactionStage(deps: LoopDeps, snapshot: RunSnapshot, req
         recordModelCall: ({ model, usage: reported, estimateInput, estimateOutput }) => {
           const call = new UsageTracker();
           call.record({ model, reported, estimateInput, estimateOutput });
-          usage.addDelegated(call.snapshot());
+          usage.addDelegated(call.snapshot(), 'call');
         },
         onStart: ({ tokens, contextWindow }) => deps.emit({ type: 'compaction.start', step, tokens, contextWindow }),
         onDone: (done) => deps.emit({ type: 'compaction.done', step, tokensBefore: done.tokensBefore, tokensAfter: done.tokensAfter, pruned: done.pruned, summarized: done.summarized }),
