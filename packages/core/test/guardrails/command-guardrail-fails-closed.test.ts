@@ -28,6 +28,20 @@ describe('the bypasses of issue 45', () => {
     expect(check(createCommandGuardrail({ deny: ['rm -rf /'], unverifiable: 'allow' }), line)?.code).toBe('LOUSHO_COMMAND_DENIED');
   });
 
+  it.each([['env -C / rm -rf .'], ['env --chdir=/ rm -rf .'], ['sudo -D / rm -rf .'], ['find / -maxdepth 1 -execdir rm -rf . \\;'], ['env -C "$X" rm -rf .']])(
+    'follows wrappers that run a command in another directory: %s',
+    (line) => {
+      expect(check(createCommandGuardrail({ deny: ['rm -rf /'], unverifiable: 'allow' }), line)?.code).toBe('LOUSHO_COMMAND_DENIED');
+    },
+  );
+
+  it('reads a value written with $( as bash arithmetic would run it', () => {
+    expect(check(denyRoot, "x='a[$(rm -rf /)]'; echo $((x))")?.code).toBe('LOUSHO_COMMAND_DENIED');
+    expect(check(denyRoot, `bash -c "x='a[\\$(rm -rf /)]'; echo \\$((x))"`)?.code).toBe('LOUSHO_COMMAND_DENIED');
+    expect(check(denyRoot, "export x='a[$(rm -rf /)]'")?.code).toBe('LOUSHO_COMMAND_DENIED');
+    expect(check(denyRoot, 'env -C src ls; find . -name "*.log" -execdir ls {} \\;')).toBeUndefined();
+  });
+
   it.each([
     ['LD_PRELOAD=/tmp/x.so ls'],
     ['PATH=/tmp/evil:$PATH ls'],

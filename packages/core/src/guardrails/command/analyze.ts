@@ -75,7 +75,8 @@ const SETTERS = new Set([...DECLARERS, 'read', 'mapfile', 'readarray', 'printf',
 const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/sbin', '/usr/sbin', '/usr/local/bin', '/usr/local/sbin']);
 
 type Inner =
-  | { kind: 'command'; argv: Arg[] }
+  /** `chdir`: the command runs in another directory (`env -C DIR`, `sudo -D DIR`); `'unknown'`: one per found file (`find -execdir`). */
+  | { kind: 'command'; argv: Arg[]; chdir?: Arg | 'unknown' }
   | { kind: 'script'; text: string }
   | { kind: 'opaque'; reason: string }
   | { kind: 'none' };
@@ -113,11 +114,26 @@ class Walker {
     for (const a of command.assignments) {
       if (isRiskyVariable(a.name)) this.refuse(`${a.name}=${a.value.raw}`, riskyReason(a.name));
       this.word(a.value, state, depth);
+      this.arithmeticValue(wordArgs(a.value)[0]?.text, state, depth);
     }
     for (const r of command.redirects) this.redirect(r, state, depth);
     for (const word of command.words) this.word(word, state, depth);
     const argv = command.words.flatMap(wordArgs);
     if (argv.length > 0) this.run(argv, state, depth, command.words.map((w) => w.raw).join(' '));
+  }
+
+  /**
+   * bash evaluates a variable's value again as arithmetic (`$((x))`, `((x))`, `[[ $x -eq 1 ]]`, an
+   * array index), and runs the `$(…)` of an index there: `x='a[$(rm -rf /)]'; echo $((x))`. A value
+   * written with `$(` or a backtick is read as a script as well, so what it would run is checked.
+   */
+  private arithmeticValue(text: string | undefined, state: WalkState, depth: number): void {
+    if (text === undefined || !(text.includes('$(') || text.includes('`'))) return;
+    try {
+      this.script(parseShell(text, depth + 1), { ...state }, depth + 1);
+    } catch (error) {
+      if (!(error instanceof ShellSyntaxError) || error.bound) throw error;
+    }
   }
 
   private redirect(r: Redirect, state: WalkState, depth: number): void {
@@ -196,10 +212,11 @@ class Walker {
     const hidden = findHiddenCode(program, args);
     if (hidden) this.refuse(display, hidden.reason, { command: executed, ...(Number.isFinite(hidden.pin) ? { pin: hidden.pin } : {}) });
     if (SETTERS.has(program)) this.checkSetsVariables(program, args, display);
+    if (DECLARERS.has(program)) for (const a of args) this.arithmeticValue(a.text?.slice(a.text.indexOf('=') + 1), state, depth);
     if (!wrapper) return;
     for (const inner of wrapper.unwrap(args)) {
       if (inner.kind === 'command') {
-        if (inner.argv.length > 0) this.run(inner.argv, state, depth + 1);
+        if (inner.argv.length > 0) this.run(inner.argv, inner.chdir === undefined ? state : this.movedState(inner.chdir, state, display), depth + 1);
       } else if (inner.kind === 'script') {
         try {
           this.script(parseShell(inner.text, depth + 1), { ...state }, depth + 1);
@@ -234,6 +251,14 @@ class Walker {
       state.cwd = resolvePath(state.cwd, text);
       state.cwdUnknown = false;
     }
+  }
+
+  /** The state of a command a wrapper runs in another directory. */
+  private movedState(chdir: Arg | 'unknown', state: WalkState, display: string): WalkState {
+    if (chdir === 'unknown') return { cwd: undefined, cwdUnknown: true };
+    const moved = { ...state };
+    this.changeDirectory('cd', [chdir], moved, display);
+    return moved;
   }
 
   /** `export NAME=…`, `declare -n`, `read NAME`, `printf -v NAME`: setting a loader or shell variable is refused. */
@@ -351,6 +376,13 @@ function command(args: Arg[], start: number, opaqueIfEmpty?: string): Inner[] {
   return [{ kind: 'command', argv }];
 }
 
+/** `env -C DIR cmd`, `sudo -D DIR cmd`: the wrapped command runs in DIR (an option before `end`). */
+function inDirectory(inner: Inner[], args: Arg[], end: number, short: string): Inner[] {
+  const dir = end < 0 ? undefined : optionValue(args.slice(0, end), short, ['--chdir']);
+  if (!dir) return inner;
+  return inner.map((i) => (i.kind === 'command' ? { ...i, chdir: dir } : i));
+}
+
 function script(arg: Arg | undefined, what: string): Inner[] {
   if (!arg) return [];
   if (arg.text === undefined) return [{ kind: 'opaque', reason: `${what} is only known when it runs` }];
@@ -410,7 +442,7 @@ const WRAPPERS: Record<string, Wrapper> = {
     unwrap(args) {
       const i = skipOptions(args, 0, ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--close-from', '--chdir', '--role', '--type', '--command-timeout', '--other-user']);
       const opensShell = hasFlag(args, ['s', 'i'], ['--shell', '--login']);
-      return command(args, skipAssignments(args, i), opensShell ? 'sudo -s / -i without a command starts a shell' : undefined);
+      return inDirectory(command(args, skipAssignments(args, i), opensShell ? 'sudo -s / -i without a command starts a shell' : undefined), args, i, 'D');
     },
   },
   doas: {
@@ -425,7 +457,8 @@ const WRAPPERS: Record<string, Wrapper> = {
     unwrap(args) {
       const split = optionValue(args, 'S', ['--split-string']);
       if (split) return script(split, 'the command given to env -S');
-      return command(args, skipAssignments(args, skipOptions(args, 0, ['-u', '--unset', '-C', '--chdir', '-P'])));
+      const i = skipOptions(args, 0, ['-u', '--unset', '-C', '--chdir', '-P']);
+      return inDirectory(command(args, skipAssignments(args, i)), args, i, 'C');
     },
   },
   nice: simple(['-n', '--adjustment']),
@@ -519,12 +552,13 @@ const WRAPPERS: Record<string, Wrapper> = {
       for (let i = 0; i < args.length; i++) {
         const t = args[i]!.text;
         if (t !== '-exec' && t !== '-execdir' && t !== '-ok' && t !== '-okdir') continue;
+        const perFile = t === '-execdir' || t === '-okdir';
         const argv: Arg[] = [];
         for (i++; i < args.length && args[i]!.text !== ';' && args[i]!.text !== '+'; i++) {
           const a = args[i]!;
           argv.push(a.text?.includes('{}') ? dynamicArg(a.raw) : a);
         }
-        out.push({ kind: 'command', argv });
+        out.push({ kind: 'command', argv, ...(perFile ? { chdir: 'unknown' as const } : {}) });
       }
       return out;
     },
