@@ -137,6 +137,18 @@ export async function runShellParserBench(): Promise<void> {
     }
     times.guard.push(timeGuard());
   }
+  // Linear time: the check of a line of n commands, for n growing tenfold (up to the length bound).
+  const scaling: [number, number][] = [];
+  for (const n of [100, 1_000, 10_000]) {
+    const line = 'ls -la src; '.repeat(n).slice(0, 65_000);
+    const runs: number[] = [];
+    for (let r = 0; r < 7; r++) {
+      const start = performance.now();
+      refuses(line);
+      runs.push(performance.now() - start);
+    }
+    scaling.push([line.length, median(runs)]);
+  }
   const perLine = (ms: number) => (ms * 1000) / corpus.length;
   const med = { hand: median(times.hand), guard: median(times.guard), shSyntax: median(times.shSyntax) };
   const total = VALID.length + INVALID.length;
@@ -151,6 +163,7 @@ export async function runShellParserBench(): Promise<void> {
     ['parse, sh-syntax (awaited)', `${perLine(med.shSyntax).toFixed(1)} µs/line`],
     ['sh-syntax / hand-written', `${(med.shSyntax / med.hand).toFixed(1)}×`],
     ['full guardrail check (parse + analysis)', `${perLine(med.guard).toFixed(1)} µs/line`],
+    ...scaling.map(([chars, ms]): [string, string] => [`guardrail check, ${chars} characters`, `${ms.toFixed(2)} ms (${((ms * 1000) / chars).toFixed(3)} µs/char)`]),
   ]);
   writeResultSection('shellParser', {
     lines: corpus.length,
@@ -158,6 +171,7 @@ export async function runShellParserBench(): Promise<void> {
     syntaxRight: { total, handWritten: syntax.hand, shSyntaxBash: syntax.bash, shSyntaxPosix: syntax.posix },
     bypasses: { total: BYPASSES.length, refusedByGuardrail: seen.guard, commandInShSyntaxBashAst: seen.bash, commandInShSyntaxPosixAst: seen.posix },
     microsecondsPerLine: { handWritten: perLine(med.hand), shSyntax: perLine(med.shSyntax), guardrailCheck: perLine(med.guard) },
+    longLines: scaling.map(([chars, ms]) => ({ chars, ms })),
   });
 }
 
