@@ -48,10 +48,13 @@ const EXACT = new Set([
   'SUDO_ASKPASS',
   'XDG_CONFIG_HOME',
   'ZDOTDIR',
+  'NODE_OPTIONS',
+  'NODE_PATH',
+  'NODE_REPL_EXTERNAL_MODULE',
 ]);
 
-/** Families, by prefix: `LD_*`, `GIT_*`, `PYTHON*`, `PERL5*`, `RUBY*`, `NODE_*`… */
-const PREFIXES = ['LD_', 'DYLD_', 'GIT_', 'PYTHON', 'PERL', 'RUBY', 'NODE_', 'NPM_CONFIG_', 'BASH_FUNC_', 'BASH_', 'LUA_', 'JAVA_', '_JAVA_', 'JDK_JAVA_', 'MALLOC_', 'GEM_', 'BUNDLE_', 'CARGO_', 'PIP_', 'UV_', 'DENO_', 'BUN_', 'COMP_'];
+/** Families, by prefix: `LD_*`, `GIT_*`, `PYTHON*`, `PERL5*`, `RUBY*`… (`NODE_ENV` is not one: only the three above are). */
+const PREFIXES = ['LD_', 'DYLD_', 'GIT_', 'PYTHON', 'PERL', 'RUBY', 'NPM_CONFIG_', 'BASH_', 'LUA_', 'JAVA_', '_JAVA_', 'JDK_JAVA_', 'MALLOC_', 'GEM_', 'BUNDLE_', 'CARGO_', 'PIP_', 'UV_', 'DENO_', 'BUN_'];
 
 /** Whether setting `name` (`NAME` or `NAME[i]`) can change which code a command runs. */
 export function isRiskyVariable(name: string): boolean {
