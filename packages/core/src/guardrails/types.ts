@@ -48,6 +48,8 @@ export type GuardrailContext = InputGuardrailContext | OutputGuardrailContext | 
 /** What a check returns to stop something: `{ block: 'why' }`. Anything else lets it through. */
 export interface GuardrailVerdict {
   block: string;
+  /** A stable code for why, when the guardrail gives one (the command guardrail's `LOUSHO_COMMAND_*`). */
+  code?: string;
 }
 
 /** What `check` returns: a verdict that blocks, or nothing to let the value through. */

@@ -145,8 +145,8 @@ describe('createCommandGuardrail: deny lists are not fooled by spelling', () => 
   });
 
   it('names the command and the rule, never silently', () => {
-    expect(check('ls && sudo rm -fr //')).toEqual({ block: "'rm -fr //' is denied: it matches the rule 'rm -rf /'." });
-    expect(check('rm -rf "$X"')).toEqual({ block: `'rm -rf "$X"' is denied: it may match the rule 'rm -rf /' ("$X" is only known when it runs).` });
+    expect(check('ls && sudo rm -fr //')).toEqual({ block: "'rm -fr //' is denied: it matches the rule 'rm -rf /'.", code: 'LOUSHO_COMMAND_DENIED' });
+    expect(check('rm -rf "$X"')).toEqual({ block: `'rm -rf "$X"' is denied: it may match the rule 'rm -rf /' ("$X" is only known when it runs).`, code: 'LOUSHO_COMMAND_DENIED' });
   });
 
   it('blocks what it cannot check: computed command names, scripts from files or input, unparsable lines', () => {
@@ -174,7 +174,7 @@ describe('createCommandGuardrail: deny lists are not fooled by spelling', () => 
     const g = createCommandGuardrail({ deny: ['rm'], tools: ['bash'], argument: 'cmd' });
     expect(g.check({ stage: 'tool', toolName: 'shell', args: { cmd: 'rm x' } })).toBeUndefined();
     expect(g.check({ stage: 'tool', toolName: 'bash', args: { cmd: 'rm x' } })).toBeDefined();
-    expect(g.check({ stage: 'tool', toolName: 'bash', args: { command: 'rm x' } })).toEqual({ block: "The call has no 'cmd' text to check." });
+    expect(g.check({ stage: 'tool', toolName: 'bash', args: { command: 'rm x' } })).toEqual({ block: "The call has no 'cmd' text to check.", code: 'LOUSHO_COMMAND_MISSING' });
     expect(g.check({ stage: 'output', text: 'rm x' })).toBeUndefined();
   });
 });
@@ -208,7 +208,7 @@ describe('createCommandGuardrail: allow lists', () => {
 
   it('rule functions see the parsed command', () => {
     const g = createCommandGuardrail({ deny: [(c) => (c.program === 'git' && c.args.includes('reset') ? 'no resets' : false)] });
-    expect(check('git reset --hard', g)).toEqual({ block: "'git reset --hard' is denied: no resets." });
+    expect(check('git reset --hard', g)).toEqual({ block: "'git reset --hard' is denied: no resets.", code: 'LOUSHO_COMMAND_DENIED' });
     expect(check('git status', g)).toBeUndefined();
   });
 

@@ -1,6 +1,8 @@
-import type { ShellCommand, ShellScript, ShellWord, WordPart } from './shell-ast.js';
+import { findHiddenCode } from './code-runners.js';
+import { isRiskyVariable } from './risky-variables.js';
+import type { Redirect, ShellCommand, ShellScript, ShellWord, WordPart } from './shell-ast.js';
 import { parseShell, ShellSyntaxError } from './shell-parser.js';
-import { resolvePath, wordArgs, type Arg } from './words.js';
+import { normalizePath, resolvePath, wordArgs, type Arg } from './words.js';
 
 /** One command the line would run (nested ones and those behind wrappers such as `sudo` included). */
 export interface ExecutedCommand {
@@ -14,14 +16,26 @@ export interface ExecutedCommand {
   display: string;
   /** The working directory it runs in, when the line makes it known (`cd /; …`). */
   cwd?: string;
+  /** Set after a `cd` to a directory only known when it runs: relative paths could be anywhere. */
+  cwdUnknown?: true;
   /** A wrapper that only runs the command after it (`env`, `nice`, `xargs`, `sh -c`): an allow list need not name it. */
   transparent: boolean;
 }
 
-/** Something the line runs that no rule can be checked against: a computed command name, a script from a file or stdin. */
+/**
+ * Something the line does that no rule can be checked against (a computed command name, code from
+ * a file, input or an argument, a loader variable, a `cd` to a computed place), or a write outside
+ * the workspace.
+ */
 export interface UnverifiableCommand {
   display: string;
   reason: string;
+  /** `'outside-workspace'`: a redirection writes outside the workspace; `'unverifiable'`: anything else. */
+  kind: 'unverifiable' | 'outside-workspace';
+  /** The command it belongs to, when an allow rule may vouch for it. */
+  command?: ExecutedCommand;
+  /** How many leading arguments an allow rule must name to vouch for it (absent: none can). */
+  pin?: number;
 }
 
 export interface CommandAnalysis {
@@ -38,17 +52,31 @@ const MAX_WRAPPER_DEPTH = 16;
  * `xargs`, `find -exec`, …) unwrapped. Throws `ShellSyntaxError` when the line is not valid shell.
  */
 export function analyzeCommandLine(line: string, options: { cwd?: string } = {}): CommandAnalysis {
-  const walker = new Walker();
-  walker.script(parseShell(line), { cwd: options.cwd }, 0);
+  const walker = new Walker(options.cwd);
+  walker.script(parseShell(line), { cwd: options.cwd, cwdUnknown: false }, 0);
   return { commands: walker.commands, unverifiable: walker.unverifiable };
 }
 
 interface WalkState {
   cwd: string | undefined;
+  /** After a `cd` to a computed place: where relative paths point is unknown. */
+  cwdUnknown: boolean;
 }
 
+/** Where a redirection may write without being refused, besides the workspace. */
+const HARMLESS_TARGETS = /^\/dev\/(?:null|stdout|stderr|tty|fd\/\d+)$/;
+/** Redirections that open their target for writing (`>&word` too, unless `word` is a file descriptor). */
+const WRITES = new Set(['>', '>>', '>|', '&>', '&>>', '<>', '>&']);
+/** Builtins whose `NAME=value` arguments set variables. */
+const DECLARERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+/** Commands that set variables named in their arguments. */
+const SETTERS = new Set([...DECLARERS, 'read', 'mapfile', 'readarray', 'printf', 'getopts', 'env', 'sudo', 'doas']);
+/** Command names run from these directories are the system's own, not a script of the workspace. */
+const SYSTEM_DIRS = new Set(['/bin', '/usr/bin', '/sbin', '/usr/sbin', '/usr/local/bin', '/usr/local/sbin']);
+
 type Inner =
-  | { kind: 'command'; argv: Arg[] }
+  /** `chdir`: the command runs in another directory (`env -C DIR`, `sudo -D DIR`); `'unknown'`: one per found file (`find -execdir`). */
+  | { kind: 'command'; argv: Arg[]; chdir?: Arg | 'unknown' }
   | { kind: 'script'; text: string }
   | { kind: 'opaque'; reason: string }
   | { kind: 'none' };
@@ -62,12 +90,20 @@ class Walker {
   readonly commands: ExecutedCommand[] = [];
   readonly unverifiable: UnverifiableCommand[] = [];
 
+  /** `root`: the workspace (the guardrail's `cwd`); unknown, it is wherever the line starts. */
+  constructor(private readonly root: string | undefined) {}
+
+  private refuse(display: string, reason: string, extra: Partial<UnverifiableCommand> = {}): void {
+    this.unverifiable.push({ display, reason, kind: 'unverifiable', ...extra });
+  }
+
   script(script: ShellScript, state: WalkState, depth: number): void {
     for (const command of script.commands) this.command(command, state, depth);
   }
 
   private command(command: ShellCommand, state: WalkState, depth: number): void {
     if (command.type === 'compound') {
+      if (command.variable !== undefined && isRiskyVariable(command.variable)) this.refuse(`for ${command.variable}`, riskyReason(command.variable));
       for (const word of command.words) this.word(word, state, depth);
       for (const r of command.redirects) this.redirect(r, state, depth);
       // A subshell's (or a function's) `cd` does not change the directory of what follows it.
@@ -75,16 +111,61 @@ class Walker {
       for (const script of command.scripts) this.script(script, inner, depth);
       return;
     }
-    for (const a of command.assignments) this.word(a.value, state, depth);
+    for (const a of command.assignments) {
+      if (isRiskyVariable(a.name)) this.refuse(`${a.name}=${a.value.raw}`, riskyReason(a.name));
+      this.word(a.value, state, depth);
+      this.arithmeticValue(wordArgs(a.value)[0]?.text, state, depth);
+    }
     for (const r of command.redirects) this.redirect(r, state, depth);
     for (const word of command.words) this.word(word, state, depth);
     const argv = command.words.flatMap(wordArgs);
     if (argv.length > 0) this.run(argv, state, depth, command.words.map((w) => w.raw).join(' '));
   }
 
-  private redirect(r: { target: ShellWord; body?: ShellWord }, state: WalkState, depth: number): void {
+  /**
+   * bash evaluates a variable's value again as arithmetic (`$((x))`, `((x))`, `[[ $x -eq 1 ]]`, an
+   * array index), and runs the `$(…)` of an index there: `x='a[$(rm -rf /)]'; echo $((x))`. A value
+   * written with `$(` or a backtick is read as a script as well, so what it would run is checked.
+   */
+  private arithmeticValue(text: string | undefined, state: WalkState, depth: number): void {
+    if (text === undefined || !(text.includes('$(') || text.includes('`'))) return;
+    try {
+      this.script(parseShell(text, depth + 1), { ...state }, depth + 1);
+    } catch (error) {
+      if (!(error instanceof ShellSyntaxError) || error.bound) throw error;
+    }
+  }
+
+  private redirect(r: Redirect, state: WalkState, depth: number): void {
     this.word(r.target, state, depth);
     if (r.body) this.word(r.body, state, depth);
+    if (WRITES.has(r.op)) this.checkWrite(r, state);
+  }
+
+  /** A redirection that writes: inside the workspace, to `/dev/null` and the like, or refused. */
+  private checkWrite(r: Redirect, state: WalkState): void {
+    const display = `${r.op}${r.target.raw}`;
+    const [target, ...more] = wordArgs(r.target);
+    const text = target?.text;
+    if (r.op === '>&' && text !== undefined && /^(?:\d+|-)$/.test(text)) return;
+    if (text === undefined || more.length > 0 || target!.glob) {
+      this.refuse(display, `it writes to a file only known when it runs (${r.target.raw})`);
+      return;
+    }
+    if (HARMLESS_TARGETS.test(normalizePath(text))) return;
+    if (state.cwdUnknown && !text.startsWith('/') && !text.startsWith('~')) {
+      this.refuse(display, 'it writes to a relative path after a cd to a directory only known when it runs');
+      return;
+    }
+    if (!this.insideWorkspace(resolvePath(state.cwd, text))) {
+      this.unverifiable.push({ display, kind: 'outside-workspace', reason: `it writes to ${text}, outside the workspace${this.root ? ` (${this.root})` : ''}` });
+    }
+  }
+
+  private insideWorkspace(path: string): boolean {
+    if (this.root === undefined) return !path.startsWith('/') && !path.startsWith('~') && path !== '..' && !path.startsWith('../');
+    const root = normalizePath(this.root);
+    return path === root || path.startsWith(root === '/' ? '/' : `${root}/`);
   }
 
   /** Substitutions inside a word run too (before the command they are part of). */
@@ -99,42 +180,118 @@ class Walker {
 
   private run(argv: Arg[], state: WalkState, depth: number, display = argv.map((a) => a.raw).join(' ')): void {
     if (depth > MAX_WRAPPER_DEPTH) {
-      this.unverifiable.push({ display, reason: 'commands are wrapped in other commands too deeply to check' });
+      this.refuse(display, 'commands are wrapped in other commands too deeply to check');
       return;
     }
     const [nameArg, ...args] = argv as [Arg, ...Arg[]];
     if (nameArg.text === undefined) {
-      this.unverifiable.push({ display, reason: `the command name ${nameArg.raw} is only known when it runs` });
+      this.refuse(display, `the command name ${nameArg.raw} is only known when it runs`);
       return;
     }
     if (nameArg.glob) {
-      this.unverifiable.push({ display, reason: `the command name ${nameArg.raw} is a file name pattern` });
+      this.refuse(display, `the command name ${nameArg.raw} is a file name pattern`);
       return;
     }
     const name = nameArg.text;
     const program = basename(name).toLowerCase();
     const wrapper = WRAPPERS[program];
-    this.commands.push({ program, name, args, display, transparent: wrapper?.transparent ?? false, ...(state.cwd !== undefined ? { cwd: state.cwd } : {}) });
-    if (program === 'cd' || program === 'pushd') {
-      const target = args.find((a) => a.text === undefined || a.text === '-' || !a.text.startsWith('-'));
-      state.cwd = !target ? '~' : target.text !== undefined && target.text !== '-' && !target.glob ? resolvePath(state.cwd, target.text) : undefined;
+    const executed: ExecutedCommand = {
+      program,
+      name,
+      args,
+      display,
+      transparent: wrapper?.transparent ?? false,
+      ...(state.cwd !== undefined ? { cwd: state.cwd } : {}),
+      ...(state.cwdUnknown ? { cwdUnknown: true as const } : {}),
+    };
+    this.commands.push(executed);
+    if (program === 'cd' || program === 'pushd' || program === 'popd' || program === 'chdir') this.changeDirectory(program, args, state, display);
+    if (name.includes('/') && !SYSTEM_DIRS.has(normalizePath(name.slice(0, name.lastIndexOf('/')) || '/'))) {
+      this.refuse(display, `it runs the file ${name}, which the guardrail cannot read`, { command: executed, pin: 0 });
     }
+    const hidden = findHiddenCode(program, args);
+    if (hidden) this.refuse(display, hidden.reason, { command: executed, ...(Number.isFinite(hidden.pin) ? { pin: hidden.pin } : {}) });
+    if (SETTERS.has(program)) this.checkSetsVariables(program, args, display);
+    if (DECLARERS.has(program)) for (const a of args) this.arithmeticValue(a.text?.slice(a.text.indexOf('=') + 1), state, depth);
     if (!wrapper) return;
     for (const inner of wrapper.unwrap(args)) {
       if (inner.kind === 'command') {
-        if (inner.argv.length > 0) this.run(inner.argv, state, depth + 1);
+        if (inner.argv.length > 0) this.run(inner.argv, inner.chdir === undefined ? state : this.movedState(inner.chdir, state, display), depth + 1);
       } else if (inner.kind === 'script') {
         try {
           this.script(parseShell(inner.text, depth + 1), { ...state }, depth + 1);
         } catch (error) {
-          if (!(error instanceof ShellSyntaxError)) throw error;
-          this.unverifiable.push({ display, reason: `the script it runs is not valid shell (${error.message})` });
+          // Past a bound the whole line is refused, whatever the policy for what cannot be checked.
+          if (!(error instanceof ShellSyntaxError) || error.bound) throw error;
+          this.refuse(display, `the script it runs is not valid shell (${error.message})`);
         }
       } else if (inner.kind === 'opaque') {
-        this.unverifiable.push({ display, reason: inner.reason });
+        this.refuse(display, inner.reason);
       }
     }
   }
+
+  /** `cd DIR`: the directory of what follows; a computed one (`cd "$X"`, `cd -`, `popd`) is refused. */
+  private changeDirectory(program: string, args: Arg[], state: WalkState, display: string): void {
+    const target = args.find((a) => a.text === undefined || a.text === '-' || !a.text.startsWith('-') || /^[+-]\d+$/.test(a.text));
+    if (program !== 'popd' && !target) {
+      state.cwd = '~';
+      state.cwdUnknown = false;
+      return;
+    }
+    const text = target?.text;
+    const computed = program === 'popd' || text === undefined || text === '-' || /^[+-]\d+$/.test(text) || !!target!.glob || (text.startsWith('~') && text !== '~' && !text.startsWith('~/'));
+    if (computed) {
+      state.cwd = undefined;
+      state.cwdUnknown = true;
+      this.refuse(display, `it changes to a directory only known when it runs (${target?.raw ?? program}), so the paths after it cannot be checked`);
+      return;
+    }
+    if (!state.cwdUnknown || text.startsWith('/') || text.startsWith('~')) {
+      state.cwd = resolvePath(state.cwd, text);
+      state.cwdUnknown = false;
+    }
+  }
+
+  /** The state of a command a wrapper runs in another directory. */
+  private movedState(chdir: Arg | 'unknown', state: WalkState, display: string): WalkState {
+    if (chdir === 'unknown') return { cwd: undefined, cwdUnknown: true };
+    const moved = { ...state };
+    this.changeDirectory('cd', [chdir], moved, display);
+    return moved;
+  }
+
+  /** `export NAME=…`, `declare -n`, `read NAME`, `printf -v NAME`: setting a loader or shell variable is refused. */
+  private checkSetsVariables(program: string, args: Arg[], display: string): void {
+    const names: string[] = [];
+    if (DECLARERS.has(program)) {
+      if (args.some((a) => a.text !== undefined && /^-[a-zA-Z]*n/.test(a.text))) {
+        this.refuse(display, `${program} -n makes a name refer to another variable, which the guardrail cannot follow`);
+        return;
+      }
+      for (const a of args) {
+        if (a.text === undefined) this.refuse(display, `${program} sets a variable only known when it runs (${a.raw})`);
+        // `export PATH` alone only exports what is already there; `export PATH=…` sets it.
+        else if (!a.text.startsWith('-') && a.text.includes('=')) names.push(a.text.split('=')[0]!.replace(/\+$/, ''));
+      }
+    } else if (program === 'env' || program === 'sudo' || program === 'doas') {
+      for (const a of args) if (a.text !== undefined && /^[A-Za-z_][A-Za-z0-9_]*=/.test(a.text)) names.push(a.text.split('=')[0]!);
+    } else if (program === 'printf') {
+      const i = args.findIndex((a) => a.text === '-v');
+      if (i >= 0) names.push(args[i + 1]?.text ?? '');
+    } else if (program === 'getopts') {
+      if (args[1]?.text !== undefined) names.push(args[1].text);
+    } else {
+      const operands = args.filter((a) => a.text !== undefined && !a.text.startsWith('-')).map((a) => a.text!);
+      names.push(...(program === 'read' ? operands : operands.slice(-1)));
+      if (program !== 'read' && operands.length === 0) names.push('MAPFILE');
+    }
+    for (const n of names) if (isRiskyVariable(n)) this.refuse(display, riskyReason(n));
+  }
+}
+
+function riskyReason(name: string): string {
+  return `it sets ${name}, which changes what commands run (the loader, the shell or an interpreter reads it)`;
 }
 
 export function basename(path: string): string {
@@ -219,6 +376,13 @@ function command(args: Arg[], start: number, opaqueIfEmpty?: string): Inner[] {
   return [{ kind: 'command', argv }];
 }
 
+/** `env -C DIR cmd`, `sudo -D DIR cmd`: the wrapped command runs in DIR (an option before `end`). */
+function inDirectory(inner: Inner[], args: Arg[], end: number, short: string): Inner[] {
+  const dir = end < 0 ? undefined : optionValue(args.slice(0, end), short, ['--chdir']);
+  if (!dir) return inner;
+  return inner.map((i) => (i.kind === 'command' ? { ...i, chdir: dir } : i));
+}
+
 function script(arg: Arg | undefined, what: string): Inner[] {
   if (!arg) return [];
   if (arg.text === undefined) return [{ kind: 'opaque', reason: `${what} is only known when it runs` }];
@@ -278,7 +442,7 @@ const WRAPPERS: Record<string, Wrapper> = {
     unwrap(args) {
       const i = skipOptions(args, 0, ['-u', '-g', '-h', '-p', '-C', '-D', '-r', '-t', '-T', '-U', '--user', '--group', '--host', '--prompt', '--close-from', '--chdir', '--role', '--type', '--command-timeout', '--other-user']);
       const opensShell = hasFlag(args, ['s', 'i'], ['--shell', '--login']);
-      return command(args, skipAssignments(args, i), opensShell ? 'sudo -s / -i without a command starts a shell' : undefined);
+      return inDirectory(command(args, skipAssignments(args, i), opensShell ? 'sudo -s / -i without a command starts a shell' : undefined), args, i, 'D');
     },
   },
   doas: {
@@ -293,7 +457,8 @@ const WRAPPERS: Record<string, Wrapper> = {
     unwrap(args) {
       const split = optionValue(args, 'S', ['--split-string']);
       if (split) return script(split, 'the command given to env -S');
-      return command(args, skipAssignments(args, skipOptions(args, 0, ['-u', '--unset', '-C', '--chdir', '-P'])));
+      const i = skipOptions(args, 0, ['-u', '--unset', '-C', '--chdir', '-P']);
+      return inDirectory(command(args, skipAssignments(args, i)), args, i, 'C');
     },
   },
   nice: simple(['-n', '--adjustment']),
@@ -335,8 +500,11 @@ const WRAPPERS: Record<string, Wrapper> = {
     unwrap(args) {
       const i = skipOptions(args, 0, ['-a', '--arg-file', '-d', '--delimiter', '-E', '--eof', '-I', '--replace', '-L', '--max-lines', '-n', '--max-args', '-P', '--max-procs', '-s', '--max-chars', '--process-slot-var']);
       if (i < 0) return command(args, i);
+      // `-I {}`: every word holding the replacement string is filled in from the input.
+      const replace = optionValue(args, 'I', ['--replace'])?.text ?? (hasFlag(args, ['i']) ? '{}' : undefined);
+      const fromInput = (a: Arg) => (replace !== undefined && a.text?.includes(replace) ? dynamicArg(a.raw) : a);
       // The rest of the command line comes from the input.
-      const argv = args.length > i ? [...args.slice(i), dynamicArg('<input>', true)] : [{ raw: 'echo', text: 'echo' }, dynamicArg('<input>', true)];
+      const argv = args.length > i ? [...args.slice(i).map(fromInput), dynamicArg('<input>', true)] : [{ raw: 'echo', text: 'echo' }, dynamicArg('<input>', true)];
       return [{ kind: 'command', argv }];
     },
   },
@@ -384,12 +552,13 @@ const WRAPPERS: Record<string, Wrapper> = {
       for (let i = 0; i < args.length; i++) {
         const t = args[i]!.text;
         if (t !== '-exec' && t !== '-execdir' && t !== '-ok' && t !== '-okdir') continue;
+        const perFile = t === '-execdir' || t === '-okdir';
         const argv: Arg[] = [];
         for (i++; i < args.length && args[i]!.text !== ';' && args[i]!.text !== '+'; i++) {
           const a = args[i]!;
           argv.push(a.text?.includes('{}') ? dynamicArg(a.raw) : a);
         }
-        out.push({ kind: 'command', argv });
+        out.push({ kind: 'command', argv, ...(perFile ? { chdir: 'unknown' as const } : {}) });
       }
       return out;
     },

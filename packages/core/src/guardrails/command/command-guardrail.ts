@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { Guardrail, GuardrailContext, GuardrailResult } from '../types.js';
-import { analyzeCommandLine, basename, type ExecutedCommand } from './analyze.js';
+import type { Guardrail, GuardrailContext } from '../types.js';
+import { analyzeCommandLine, basename, type ExecutedCommand, type UnverifiableCommand } from './analyze.js';
 import { parseShell, ShellSyntaxError } from './shell-parser.js';
 import { normalizePath, resolvePath, wordArgs, type Arg } from './words.js';
 
@@ -36,8 +36,11 @@ export interface CommandGuardrailOptions {
   cwd?: string;
   /**
    * What to do with what no rule can be checked against: a command name computed at run time
-   * (`$CMD`), a script read from a file or from input (`sh script.sh`, `curl … | sh`), `eval` of
-   * computed text. `'block'` (the default) refuses the line.
+   * (`$CMD`), code read from a file, input or an argument (`sh script.sh`, `curl … | sh`,
+   * `python3 -c …`, `./build.sh`), `eval` of computed text, a loader or shell variable
+   * (`LD_PRELOAD=…`, `PATH=…`), a `cd` to a computed directory, a redirection to a computed file.
+   * `'block'` (the default) refuses the line. `'allow'` is for deny lists only: an allow list
+   * always refuses what it cannot check.
    */
   unverifiable?: 'block' | 'allow';
   /** The guardrail's name (default `'command'`). */
@@ -48,6 +51,8 @@ export interface CommandGuardrailOptions {
 
 interface ParsedRule {
   source: string;
+  /** The command name as written (`./build.sh`). */
+  name: string;
   program: string;
   tokens: Arg[];
 }
@@ -74,6 +79,28 @@ const FLAG_SYNONYMS: Record<string, readonly (readonly string[])[]> = {
     ['-f', '--force'],
   ],
 };
+
+/**
+ * Why the command guardrail refused a line, as `code` on its verdict (the reason says the same in
+ * words): stable, so a host can act on it.
+ */
+export type CommandRefusalCode =
+  | 'LOUSHO_COMMAND_DENIED'
+  | 'LOUSHO_COMMAND_NOT_ALLOWED'
+  | 'LOUSHO_COMMAND_UNVERIFIABLE'
+  | 'LOUSHO_COMMAND_OUTSIDE_WORKSPACE'
+  | 'LOUSHO_COMMAND_UNPARSABLE'
+  | 'LOUSHO_COMMAND_TOO_LONG'
+  | 'LOUSHO_COMMAND_MISSING';
+
+/** The command guardrail's verdict: `{ block, code }`. */
+export interface CommandRefusal {
+  block: string;
+  code: CommandRefusalCode;
+}
+
+/** Longest command line the guardrail reads (characters); a longer one is refused, not skimmed. */
+export const MAX_COMMAND_LINE_LENGTH = 65_536;
 
 /** Builtins that only move the shell around: an allow list need not name them. */
 const ALWAYS_ALLOWED = new Set(['cd', 'pushd', 'popd']);
@@ -105,15 +132,20 @@ export function createCommandGuardrail(options: CommandGuardrailOptions = {}): G
   if (options.unverifiable !== undefined && options.unverifiable !== 'block' && options.unverifiable !== 'allow') {
     throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `unverifiable must be 'block' or 'allow', got ${JSON.stringify(options.unverifiable)}.`);
   }
+  if (allow && options.unverifiable === 'allow') {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, "unverifiable: 'allow' cannot be used with an allow list: an allow list always refuses what it cannot check.", {
+      hint: "Name the commands you trust in allow (e.g. allow: ['python3 -m pytest']), or drop allow and keep a deny list.",
+    });
+  }
   if (options.cwd !== undefined && (typeof options.cwd !== 'string' || !options.cwd.startsWith('/'))) {
     throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `cwd must be an absolute path, got ${JSON.stringify(options.cwd)}.`);
   }
 
-  const check = (ctx: GuardrailContext): GuardrailResult => {
+  const check = (ctx: GuardrailContext): CommandRefusal | undefined => {
     if (ctx.stage !== 'tool' || !tools.includes(ctx.toolName)) return undefined;
     const line = (ctx.args as Record<string, unknown> | null | undefined)?.[argument];
-    if (typeof line !== 'string') return { block: `The call has no '${argument}' text to check.` };
-    return checkCommandLine(line, { deny, allow, blockUnverifiable, cwd: options.cwd });
+    if (typeof line !== 'string') return { block: `The call has no '${argument}' text to check.`, code: 'LOUSHO_COMMAND_MISSING' };
+    return checkCommandLine(line, { deny, allow, blockUnverifiable: blockUnverifiable || allow !== undefined, cwd: options.cwd });
   };
   return { name: options.name ?? 'command', check, ...(options.onBlock ? { onBlock: options.onBlock } : {}) };
 }
@@ -121,31 +153,52 @@ export function createCommandGuardrail(options: CommandGuardrailOptions = {}): G
 function checkCommandLine(
   line: string,
   config: { deny: CompiledRule[]; allow: CompiledRule[] | undefined; blockUnverifiable: boolean; cwd: string | undefined },
-): GuardrailResult {
+): CommandRefusal | undefined {
+  if (line.length > MAX_COMMAND_LINE_LENGTH) {
+    return { block: `The command line is ${line.length} characters long, over the ${MAX_COMMAND_LINE_LENGTH} the guardrail reads, so it cannot be checked. Split it into shorter commands.`, code: 'LOUSHO_COMMAND_TOO_LONG' };
+  }
   let analysis;
   try {
     analysis = analyzeCommandLine(line, config.cwd !== undefined ? { cwd: config.cwd } : {});
   } catch (error) {
     if (!(error instanceof ShellSyntaxError)) throw error;
-    return { block: `The command line cannot be parsed (${error.message}), so it cannot be checked.` };
+    return { block: `The command line cannot be parsed (${error.message}), so it cannot be checked.`, code: 'LOUSHO_COMMAND_UNPARSABLE' };
   }
   for (const command of analysis.commands) {
     for (const rule of config.deny) {
       const hit = matchDeny(rule, command);
-      if (hit) return { block: `'${command.display}' is denied${hit === true ? '' : `: ${hit}`}.` };
+      if (hit) return { block: `'${command.display}' is denied${hit === true ? '' : `: ${hit}`}.`, code: 'LOUSHO_COMMAND_DENIED' };
     }
   }
-  if (config.blockUnverifiable && analysis.unverifiable.length > 0) {
-    const first = analysis.unverifiable[0]!;
-    return { block: `'${first.display}' cannot be checked: ${first.reason}.` };
+  const outside = analysis.unverifiable.find((u) => u.kind === 'outside-workspace');
+  if (outside) return { block: `'${outside.display}' is refused: ${outside.reason}. Write inside the workspace instead.`, code: 'LOUSHO_COMMAND_OUTSIDE_WORKSPACE' };
+  if (config.blockUnverifiable) {
+    const first = analysis.unverifiable.find((u) => !vouched(u, config.allow));
+    if (first) return { block: `'${first.display}' cannot be checked: ${first.reason}. Run plain commands the guardrail can read instead.`, code: 'LOUSHO_COMMAND_UNVERIFIABLE' };
   }
   if (config.allow) {
     for (const command of analysis.commands) {
       if (command.transparent || ALWAYS_ALLOWED.has(command.program)) continue;
-      if (!config.allow.some((rule) => matchAllow(rule, command))) return { block: `'${command.display}' is not on the list of allowed commands.` };
+      if (!config.allow.some((rule) => matchAllow(rule, command))) return { block: `'${command.display}' is not on the list of allowed commands.`, code: 'LOUSHO_COMMAND_NOT_ALLOWED' };
     }
   }
   return undefined;
+}
+
+/**
+ * Whether an allow rule names this command far enough to vouch for code the guardrail cannot read:
+ * `'python3 -m pytest'` for `python3 -m pytest -x`, `'./build.sh'` for `./build.sh --fast`,
+ * or a rule function that returns true for it. Never for `'python3'` alone.
+ */
+function vouched(u: UnverifiableCommand, allow: CompiledRule[] | undefined): boolean {
+  if (!allow || !u.command || u.pin === undefined) return false;
+  const command = u.command;
+  return allow.some((rule) => {
+    if (typeof rule === 'function') return runFunction(rule, command) !== false;
+    if (rule.tokens.length < u.pin! || !matchAllow(rule, command)) return false;
+    // A command run by its path is vouched for only by a rule naming that same path.
+    return !command.name.includes('/') || normalizePath(rule.name) === normalizePath(command.name);
+  });
 }
 
 function compileRules(rules: readonly CommandRule[] | undefined, list: 'allow' | 'deny'): CompiledRule[] {
@@ -180,7 +233,7 @@ function parseRule(source: string, where: string): ParsedRule {
   const args = only.words.flatMap(wordArgs);
   if (args.length !== only.words.length || args.some((a) => a.text === undefined)) throw fail('must not use expansions ($…, braces)');
   const [name, ...tokens] = args as [Arg, ...Arg[]];
-  return { source, program: basename(name.text!).toLowerCase(), tokens };
+  return { source, name: name.text!, program: basename(name.text!).toLowerCase(), tokens };
 }
 
 function guarded(command: ExecutedCommand): GuardedCommand {
@@ -197,7 +250,8 @@ function runFunction(rule: (command: GuardedCommand) => boolean | string | undef
 function matchDeny(rule: CompiledRule, command: ExecutedCommand): boolean | string {
   if (typeof rule === 'function') return runFunction(rule, command);
   if (rule.program !== command.program) return false;
-  const { options, positionals } = splitArgs(command.args);
+  const args = command.cwdUnknown ? command.args.map(unknownIfRelative) : command.args;
+  const { options, positionals } = splitArgs(args);
   const missing = rule.tokens.filter((token) => {
     const t = token.text!;
     return !(isFlag(token) ? flagPresent(rule.program, t, options) : positionals.some((a) => positionalMatches(a, token, command.cwd)));
@@ -205,10 +259,11 @@ function matchDeny(rule: CompiledRule, command: ExecutedCommand): boolean | stri
   if (missing.length === 0) return `it matches the rule '${rule.source}'`;
   // Arguments only known at run time could be the missing ones: assume the worst. A quoted one is
   // one word (one missing token at most); an unquoted one may split into any number of words.
-  const dynamic = command.args.filter((a) => a.text === undefined && missing.some((token) => couldBe(a, token)));
+  const dynamic = args.filter((a) => a.text === undefined && missing.some((token) => couldBe(a, token)));
   if (dynamic.length === 0 || !missing.every((token) => dynamic.some((a) => couldBe(a, token)))) return false;
   if (dynamic.some((a) => a.split) || missing.length <= dynamic.length) {
-    return `it may match the rule '${rule.source}' (${dynamic.map((a) => a.raw).join(', ')} is only known when it runs)`;
+    const unknown = dynamic.map((a) => (a.relativeTail !== undefined ? `where ${a.raw} points` : a.raw)).join(', ');
+    return `it may match the rule '${rule.source}' (${unknown} is only known when it runs)`;
   }
   return false;
 }
@@ -217,8 +272,21 @@ function isFlag(token: Arg): boolean {
   return token.text!.startsWith('-') && token.text!.length > 1 && !token.glob;
 }
 
+/** After a `cd` to a computed directory, a relative path (`.`, `build`) could be any place ending like it. */
+function unknownIfRelative(arg: Arg): Arg {
+  const t = arg.glob ? arg.glob.dir : arg.text;
+  if (t === undefined || t.startsWith('-') || t.startsWith('/') || t.startsWith('~')) return arg;
+  const tail = normalizePath(t).replace(/^(?:\.\.(?:\/|$))+/, '').replace(/^\.$/, '');
+  return { raw: arg.raw, relativeTail: tail };
+}
+
 /** Whether a word only known at run time could turn out to be `token` (`"$DIR/build"` is never `/`, nor a flag). */
 function couldBe(arg: Arg, token: Arg): boolean {
+  if (arg.relativeTail !== undefined) {
+    if (isFlag(token) || token.glob || !looksLikePath(token.text!)) return false;
+    const target = normalizePath(token.text!);
+    return arg.relativeTail === '' || target === arg.relativeTail || target.endsWith(`/${arg.relativeTail}`);
+  }
   if (arg.lastSegment === undefined) return true;
   if (isFlag(token) || token.glob || !looksLikePath(token.text!)) return false;
   const last = normalizePath(token.text!).split('/').pop()!;

@@ -48,6 +48,8 @@ export interface CompoundCommand {
   scripts: ShellScript[];
   /** Words it expands (for-lists, case subjects and patterns, `[[ ]]` operands). */
   words: ShellWord[];
+  /** The variable a `for` or `select` loop sets. */
+  variable?: string;
   redirects: Redirect[];
 }
 

@@ -12,17 +12,22 @@ import type { CompoundCommand, Redirect, ShellCommand, ShellScript, ShellWord, S
 export class ShellSyntaxError extends SDKError {
   /** The index of the character where reading stopped. */
   readonly position: number;
-  constructor(message: string, position: number) {
+  /** True when the line is not wrong but past a bound (nesting too deep to check). */
+  readonly bound: boolean;
+  constructor(message: string, position: number, bound = false) {
     super(ERROR_CODES.LOUSHO_SHELL_SYNTAX, `${message} (at character ${position + 1})`, {
       hint: 'The command guardrail blocks a line it cannot read; treat it as one that cannot be checked.',
     });
     this.name = 'ShellSyntaxError';
     this.position = position;
+    this.bound = bound;
   }
 }
 
 /** Nesting deeper than this (substitutions in substitutions...) is refused rather than followed. */
 const MAX_DEPTH = 48;
+/** `((` / `$((` read both ways inside one another deeper than this are refused (each level doubles the work). */
+const MAX_DUAL_READINGS = 8;
 
 type Token =
   | { kind: 'word'; word: ShellWord; start: number }
@@ -56,12 +61,13 @@ class Parser {
   private depth: number;
   private peeked: { pos: number; test: boolean; token: Token; end: number } | undefined;
   private heredocs: PendingHeredoc[] = [];
+  private dualDepth = 0;
 
   constructor(
     private readonly src: string,
     depth: number,
   ) {
-    if (depth > MAX_DEPTH) throw new ShellSyntaxError('the command line nests substitutions too deeply to check', 0);
+    if (depth > MAX_DEPTH) throw new ShellSyntaxError('the command line nests substitutions too deeply to check', 0, true);
     this.depth = depth;
   }
 
@@ -132,22 +138,37 @@ class Parser {
     }
   }
 
+  /** One command; nesting is counted, so ten thousand `(` or `{` are refused, not a stack overflow. */
   private parseCommand(out: ShellCommand[]): void {
     const tok = this.peek();
+    this.enter(tok.start);
+    try {
+      this.parseCommandAt(tok, out);
+    } finally {
+      this.depth--;
+    }
+  }
+
+  private parseCommandAt(tok: Token, out: ShellCommand[]): void {
     if (tok.kind === 'eof') throw new ShellSyntaxError('the command line ends where a command was expected', tok.start);
     if (tok.kind === 'op') {
       if (tok.op === '(' && this.src[tok.start + 1] === '(') {
-        this.peeked = undefined;
-        this.pos = tok.start + 2;
-        const nested = this.readArithmetic();
-        out.push(compound('arithmetic', [], [{ raw: '', parts: nested }], this.parseRedirects()));
+        const { bash, dash } = this.readBothWays(
+          tok.start,
+          () => {
+            this.pos = tok.start + 2;
+            return this.readArithmetic();
+          },
+          () => {
+            this.pos = tok.start;
+            return this.parseSubshell();
+          },
+        );
+        out.push(compound('arithmetic', dash ? [{ commands: [dash] }] : [], bash ? [{ raw: '', parts: bash }] : [], this.parseRedirects()));
         return;
       }
       if (tok.op === '(') {
-        this.next();
-        const body = this.parseList(new Set(), new Set([')']));
-        this.expectOp(')');
-        out.push(compound('subshell', [{ commands: body }], [], this.parseRedirects()));
+        out.push(this.parseSubshell());
         return;
       }
       if (!REDIRECTS.has(tok.op)) throw this.unexpected(tok);
@@ -199,13 +220,14 @@ class Parser {
       case 'select': {
         this.next();
         const words: ShellWord[] = [];
+        let variable: string | undefined;
         const head = this.peek();
         if (head.kind === 'op' && head.op === '(' && this.src[head.start + 1] === '(') {
           this.peeked = undefined;
           this.pos = head.start + 2;
           words.push({ raw: '', parts: this.readArithmetic() });
         } else {
-          this.expectPlainWord(`a variable name after '${reserved}'`);
+          variable = this.expectPlainWord(`a variable name after '${reserved}'`).raw;
           this.skipNewlines();
           const maybeIn = this.peek();
           if (maybeIn.kind === 'word' && reservedWord(maybeIn.word) === 'in') {
@@ -226,7 +248,7 @@ class Parser {
           body = this.parseList(new Set(['done']), new Set());
           this.expectWord('done');
         }
-        out.push(compound(reserved, [{ commands: body }], words, this.parseRedirects()));
+        out.push({ ...compound(reserved, [{ commands: body }], words, this.parseRedirects()), ...(variable !== undefined ? { variable } : {}) });
         return;
       }
       case 'case': {
@@ -297,6 +319,71 @@ class Parser {
       default:
         throw new ShellSyntaxError(`'${reserved}' is out of place`, tok.start);
     }
+  }
+
+  /** `( list )`. */
+  private parseSubshell(): CompoundCommand {
+    this.expectOp('(');
+    const body = this.parseList(new Set(), new Set([')']));
+    this.expectOp(')');
+    return compound('subshell', [{ commands: body }], [], this.parseRedirects());
+  }
+
+  private enter(at: number): void {
+    if (this.depth + 1 > MAX_DEPTH) throw new ShellSyntaxError('the command line nests commands too deeply to check', at, true);
+    this.depth++;
+  }
+
+  /**
+   * `((…))` as a command: bash reads arithmetic, dash (Debian's `/bin/sh`) reads nested subshells
+   * and runs them. Both readings are kept, so the commands either shell would run are checked; a
+   * line only one of them can read is taken as that one, and a line they would split at different
+   * places is refused. `$((…))` is arithmetic in both when its parentheses pair up as `))`, and
+   * bash reads it as `$( (…) )` when they do not (`bothAlways: false`: the second reading only
+   * when the first fails).
+   */
+  private readBothWays<A, B>(start: number, asBash: () => A, asDash: () => B, bothAlways = true): { bash?: A; dash?: B } {
+    // Each reading may hold more of them: their nesting is bounded, so the work stays linear.
+    if (this.dualDepth >= MAX_DUAL_READINGS) throw new ShellSyntaxError('the command line nests (( … )) too deeply to check', start, true);
+    this.dualDepth++;
+    const pending = [...this.heredocs];
+    const depth = this.depth;
+    const attempt = <T>(read: () => T): { value: T; end: number; heredocs: PendingHeredoc[] } | ShellSyntaxError => {
+      this.peeked = undefined;
+      this.heredocs = [...pending];
+      this.depth = depth;
+      try {
+        const value = read();
+        return { value, end: this.pos, heredocs: this.heredocs };
+      } catch (error) {
+        if (error instanceof ShellSyntaxError) return error;
+        throw error;
+      }
+    };
+    const bash = attempt(asBash);
+    if (!bothAlways && !(bash instanceof ShellSyntaxError)) {
+      this.dualDepth--;
+      this.peeked = undefined;
+      this.depth = depth;
+      this.pos = bash.end;
+      this.heredocs = bash.heredocs;
+      return { bash: bash.value };
+    }
+    const dash = attempt(asDash);
+    this.dualDepth--;
+    this.peeked = undefined;
+    this.depth = depth;
+    // A reading stopped by a bound is not a reading that fails: the line is refused, never taken the other way.
+    if (bash instanceof ShellSyntaxError && bash.bound) throw bash;
+    if (dash instanceof ShellSyntaxError && dash.bound) throw dash;
+    if (bash instanceof ShellSyntaxError && dash instanceof ShellSyntaxError) throw bash.position >= dash.position ? bash : dash;
+    const taken = bash instanceof ShellSyntaxError ? (dash as Exclude<typeof dash, ShellSyntaxError>) : bash;
+    this.pos = taken.end;
+    this.heredocs = taken.heredocs;
+    if (bash instanceof ShellSyntaxError) return { dash: taken.value as B };
+    if (dash instanceof ShellSyntaxError) return { bash: bash.value };
+    if (bash.end !== dash.end) throw new ShellSyntaxError('bash and dash would split this (( … )) differently, so what it runs cannot be known', start);
+    return { bash: bash.value, dash: dash.value };
   }
 
   private parseSimple(): ShellCommand {
@@ -572,8 +659,22 @@ class Parser {
       return;
     }
     if (n === '(' && src[this.pos + 2] === '(') {
-      this.pos += 3;
-      parts.push({ type: 'arithmetic', nested: this.readArithmetic() });
+      const start = this.pos;
+      const { bash, dash } = this.readBothWays(
+        start,
+        () => {
+          this.pos = start + 3;
+          return this.readArithmetic();
+        },
+        () => {
+          this.pos = start + 2;
+          return this.parseNested();
+        },
+        false,
+      );
+      const nested: WordPart[] = [...(bash ?? [])];
+      if (dash) nested.push({ type: 'command-substitution', script: dash, quoted });
+      parts.push({ type: 'arithmetic', nested });
       return;
     }
     if (n === '(') {
@@ -598,7 +699,7 @@ class Parser {
 
   /** `$( … )`: a whole script, up to its closing parenthesis. */
   private parseNested(): ShellScript {
-    if (this.depth + 1 > MAX_DEPTH) throw new ShellSyntaxError('the command line nests substitutions too deeply to check', this.pos);
+    if (this.depth + 1 > MAX_DEPTH) throw new ShellSyntaxError('the command line nests substitutions too deeply to check', this.pos, true);
     this.depth++;
     this.peeked = undefined;
     const commands = this.parseList(new Set(), new Set([')']));
@@ -719,7 +820,7 @@ class Parser {
       inner += c;
       this.pos++;
     }
-    if (this.depth + 1 > MAX_DEPTH) throw new ShellSyntaxError('the command line nests substitutions too deeply to check', open);
+    if (this.depth + 1 > MAX_DEPTH) throw new ShellSyntaxError('the command line nests substitutions too deeply to check', open, true);
     return { type: 'command-substitution', script: parseShell(inner, this.depth + 1), quoted: inDoubleQuotes };
   }
 

@@ -13,6 +13,8 @@ export interface Arg {
   split?: boolean;
   /** Only for a word computed at run time: the last path segment it certainly ends with (`"$DIR/build"` → `build`). */
   lastSegment?: string;
+  /** Only for a relative path after a `cd` to a computed directory: what is known of where it points (`''`: any directory). */
+  relativeTail?: string;
   /** With unquoted `*`, `?` or `[`: the shell may replace it with matching file names; `pattern` is the glob. */
   glob?: { pattern: RegExp; dir: string };
 }
