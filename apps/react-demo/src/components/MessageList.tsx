@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AgentUIStatus, UIMessage, UIPart } from '@lousho/build-ai-agent';
+import { MarkdownText } from './MarkdownText.tsx';
 import { ToolCard } from './ToolCard.tsx';
 
 interface MessageListProps {
@@ -84,13 +85,17 @@ const MessageRow = memo(function MessageRow({ message, streaming }: { message: U
 function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; streaming: boolean }) {
   switch (part.type) {
     case 'text':
-      // Text nodes only: React escapes it, so model text can never become HTML.
-      return part.text ? (
-        <div className={isUser ? 'bubble bubble-user' : 'bubble'}>
+      // The user's words as text nodes (React escapes them); the agent's as sanitized Markdown.
+      if (!part.text) return null;
+      return isUser ? (
+        <div className="bubble bubble-user">
           <span data-testid="text">{part.text}</span>
-          {streaming ? <span className="caret" aria-hidden="true" /> : null}
         </div>
-      ) : null;
+      ) : (
+        <div className="bubble bubble-markdown">
+          <MarkdownText text={part.text} streaming={streaming} />
+        </div>
+      );
     case 'reasoning':
       return (
         <details className="reasoning">
