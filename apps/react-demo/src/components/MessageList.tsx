@@ -34,7 +34,8 @@ export function MessageList({ messages, busy, status }: MessageListProps) {
   return (
     <div className="messages" aria-live="polite" aria-busy={busy}>
       {messages.map((message) => (
-        <MessageRow key={message.id} message={message} streaming={busy && message === last && message.role === 'assistant'} />
+        // Only while text streams: a new run starts 'submitted' before its user message shows, and the previous reply must not flash a caret.
+        <MessageRow key={message.id} message={message} streaming={status === 'streaming' && message === last && message.role === 'assistant'} />
       ))}
       {status === 'aborted' ? (
         <div className="run-note" data-testid="run-note">
