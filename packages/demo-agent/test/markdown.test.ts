@@ -91,7 +91,8 @@ describe('renderMarkdown', () => {
       }),
       { numRuns: 300 },
     );
-  });
+    // Each run parses and sanitizes in jsdom: a few seconds on a busy machine.
+  }, 30_000);
 
   it('shows a text over the length bound as plain paragraphs, escaped', () => {
     const long = `**not bold** <b>x</b>\n${'a'.repeat(MARKDOWN_MAX_LENGTH)}`;
