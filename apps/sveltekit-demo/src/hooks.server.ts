@@ -1,9 +1,11 @@
 import type { Handle, ServerInit } from '@sveltejs/kit';
 import { building } from '$app/environment';
+import { provideMarkdownDom } from '$lib/server/markdown-dom';
 import { startTriggers } from '$lib/server/triggers';
 
-/** Once per server, before the first request: the webhook trigger starts (never while building). */
+/** Once per server, before the first request: the Markdown renderer gets its DOM, the webhook trigger starts (never while building). */
 export const init: ServerInit = async () => {
+  provideMarkdownDom();
   if (!building) await startTriggers();
 };
 

@@ -29,3 +29,4 @@ export { createDemoWorkspace, DEMO_PROJECT_FILES, DEMO_TYPO } from './coding/pro
 export { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
 export { readView, urlForView, VIEW_LABELS, viewOf, writeView, type View } from './display/view.js';
 export { INTERRUPTED_HINT, INTERRUPTED_LABEL, RUN_STATUS_LABELS, SUBAGENT_STATUS_LABELS } from './display/status-labels.js';
+export { guardrailSource } from './display/guardrail.js';

@@ -17,7 +17,7 @@ export function describeGuardrail(target: DemoTarget, browser: () => Browser): v
       await notice.waitFor();
       await waitForStatus(page, 'idle');
       expect(await notice.getByTestId('guardrail-reason').textContent()).toBe("'rm -rf *' is denied: it matches the rule 'rm -rf /'.");
-      expect(await notice.textContent()).toContain('command · tool');
+      expect(await notice.getByTestId('guardrail-source').textContent()).toBe('The command guardrail blocked a tool call.');
       // The shell call is shown, refused: it never ran.
       await toolCard(page, 'shell', 'error').waitFor();
       expect(await toolCard(page, 'shell', 'error').textContent()).toContain('cd / && rm -rf *');

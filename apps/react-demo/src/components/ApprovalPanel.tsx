@@ -35,7 +35,8 @@ export function ApprovalPanel({ approval, onApprove, onReject, hint = 'The agent
           <p className="pause-hint">{approval.subagent ? `The ${approval.subagent.name} sub-agent wants to run this tool. Nothing happens until you decide.` : hint}</p>
         </div>
       </header>
-      <div className="approval-args" data-testid="approval-args">
+      {/* Long arguments scroll inside the panel: focusable, so the keyboard reaches all of them. */}
+      <div className="approval-args" data-testid="approval-args" tabIndex={0} role="region" aria-label="Arguments">
         <Value value={approval.args} />
       </div>
       <label className="field-label" htmlFor="approval-note">

@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AgentUIStatus, UIMessage, UIPart } from '@lousho/build-ai-agent';
+import { MarkdownText } from './MarkdownText.tsx';
 import { ToolCard } from './ToolCard.tsx';
 
 interface MessageListProps {
@@ -33,7 +34,8 @@ export function MessageList({ messages, busy, status }: MessageListProps) {
   return (
     <div className="messages" aria-live="polite" aria-busy={busy}>
       {messages.map((message) => (
-        <MessageRow key={message.id} message={message} streaming={busy && message === last && message.role === 'assistant'} />
+        // Only while text streams: a new run starts 'submitted' before its user message shows, and the previous reply must not flash a caret.
+        <MessageRow key={message.id} message={message} streaming={status === 'streaming' && message === last && message.role === 'assistant'} />
       ))}
       {status === 'aborted' ? (
         <div className="run-note" data-testid="run-note">
@@ -84,13 +86,17 @@ const MessageRow = memo(function MessageRow({ message, streaming }: { message: U
 function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; streaming: boolean }) {
   switch (part.type) {
     case 'text':
-      // Text nodes only: React escapes it, so model text can never become HTML.
-      return part.text ? (
-        <div className={isUser ? 'bubble bubble-user' : 'bubble'}>
+      // The user's words as text nodes (React escapes them); the agent's as sanitized Markdown.
+      if (!part.text) return null;
+      return isUser ? (
+        <div className="bubble bubble-user">
           <span data-testid="text">{part.text}</span>
-          {streaming ? <span className="caret" aria-hidden="true" /> : null}
         </div>
-      ) : null;
+      ) : (
+        <div className="bubble bubble-markdown">
+          <MarkdownText text={part.text} streaming={streaming} />
+        </div>
+      );
     case 'reasoning':
       return (
         <details className="reasoning">

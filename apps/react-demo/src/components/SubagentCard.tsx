@@ -1,5 +1,6 @@
 import type { UIPart, UISubagent } from '@lousho/build-ai-agent';
 import { SUBAGENT_STATUS_LABELS } from '@lousho/demo-agent';
+import { MarkdownText } from './MarkdownText.tsx';
 import { ToolCard } from './ToolCard.tsx';
 
 /** A sub-agent's work inside the delegating call's card, live: its text, its own tool cards and its approval. Collapsible. */
@@ -28,11 +29,10 @@ export function SubagentCard({ subagent }: { subagent: UISubagent }) {
 function SubagentPart({ part, streaming }: { part: UIPart; streaming: boolean }) {
   switch (part.type) {
     case 'text':
-      // Text nodes only, like the lead's text: model text never becomes HTML.
+      // Sanitized Markdown, like the lead's text.
       return part.text ? (
         <div className="subagent-text">
-          <span data-testid="subagent-text">{part.text}</span>
-          {streaming ? <span className="caret" aria-hidden="true" /> : null}
+          <MarkdownText text={part.text} streaming={streaming} testId="subagent-text" />
         </div>
       ) : null;
     case 'reasoning':

@@ -35,7 +35,8 @@ export function TriageFlow({ source, mode }: { source: TriageSource; mode: Mode 
 
   return (
     <main className="chat triage">
-      <div className="chat-scroll">
+      {/* Focusable, so the flow can be scrolled with the keyboard (axe: scrollable-region-focusable). */}
+      <div className="chat-scroll" tabIndex={0} role="region" aria-label="Triage run">
         <section className={customer ? 'welcome is-compact' : 'welcome'} aria-label="The triage flow">
           <h1>Triage a support message</h1>
           <p>

@@ -39,6 +39,8 @@ export const sveltekitDemo: DemoTarget = {
       // The server-rendered page (what a reload shows first) escapes it as well...
       const html = await serverHtml((await sessionCookie(context))!);
       expect(html).toContain('&lt;img src=x onerror="window.__xss=1">');
+      // The reply as the server's Markdown renderer gives it: the tag as text in a paragraph, sanitized in jsdom.
+      expect(html).toContain('<p>&lt;img src=x onerror="window.__xss=1"&gt;</p>');
       expect(html).not.toContain('<img src=x');
       // ...and so does the page after a reload, hydrated.
       await page.reload();
