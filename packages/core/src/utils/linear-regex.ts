@@ -14,6 +14,8 @@ export interface LinearRegExp {
   test(text: string): boolean;
   /** Frees the engine's memory for this pattern; `test` must not be called after. */
   dispose(): void;
+  /** `/source/flags`, as a RegExp writes itself. */
+  toString(): string;
 }
 
 /** Options of `compileLinearRegExp()`. */
@@ -69,6 +71,8 @@ export function compileLinearRegExp(pattern: string, options: LinearRegExpOption
   let disposed = false;
   return {
     source: pattern,
+    // Validators (ajv) key their pattern caches on this.
+    toString: () => `/${pattern}/${flags}`,
     test: (text) => {
       if (disposed) throw new SDKError(ERROR_CODES.LOUSHO_INTERNAL, `${who} was used after dispose().`);
       return compiled.test(text);
