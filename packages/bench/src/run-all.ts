@@ -5,6 +5,7 @@ import { runPostgresLoadBench } from './postgres-load.bench.js';
 import { runRenderBench } from './render.bench.js';
 import { runServerLoadBench } from './server-load.bench.js';
 import { runTracingBench } from './tracing.bench.js';
+import { runUntrustedInputBench } from './untrusted-input.bench.js';
 import { writeBenchmarksDoc } from './write-report.js';
 import { assertBuilt } from './load/built.js';
 
@@ -19,4 +20,5 @@ await runServerLoadBench();
 // Skipped, with a line saying why, when there is no PostgreSQL (DATABASE_URL or installed binaries).
 await runPostgresLoadBench();
 await runRenderBench();
+await runUntrustedInputBench();
 writeBenchmarksDoc();

@@ -1,6 +1,6 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError, type ErrorCode } from '../errors.js';
 import { defineTool } from '../tools/define-tool.js';
 import { notFound, unsuitable, WorkspaceError } from './errors.js';
 import { confinePath, displayPath } from './paths.js';
@@ -369,6 +369,6 @@ function compileGrepPattern(pattern: string, ignoreCase: boolean): LinearRegExp 
     return compileLinearRegExp(pattern, { ignoreCase, who: 'The grep pattern' });
   } catch (error) {
     if (!(error instanceof SDKError)) throw error;
-    throw new WorkspaceError(error.code, error.message, { ...(error.hint ? { hint: error.hint } : {}) });
+    throw new WorkspaceError(error.code as ErrorCode, error.message, { ...(error.hint ? { hint: error.hint } : {}) });
   }
 }
