@@ -42,6 +42,22 @@ describe('validation time does not depend on how a schema nests', () => {
     expect(skipped).toEqual([{ name: 'lookahead', server: 'srv', code: ERROR_CODES.LOUSHO_REGEX_UNSUPPORTED, reason: expect.stringMatching(/MCP server 'srv', tool 'lookahead': the pattern "\^\(\?=x\)" needs a feature the linear-time engine/) }]);
   });
 
+  it('references that multiply the checks of one value, or loop on it, are refused with LOUSHO_UNSUPPORTED_SCHEMA', () => {
+    // d0 checks its value against d1 twice, d1 against d2 twice, ...: 2^30 checks of one string.
+    const defs: Record<string, unknown> = { d30: { type: 'string' } };
+    for (let i = 0; i < 30; i++) defs[`d${i}`] = { allOf: [{ $ref: `#/$defs/d${i + 1}` }, { $ref: `#/$defs/d${i + 1}` }] };
+    expect(() => jsonSchemaToZod({ $ref: '#/$defs/d0', $defs: defs })).toThrow(expect.objectContaining({ code: ERROR_CODES.LOUSHO_UNSUPPORTED_SCHEMA, message: expect.stringContaining('subschemas (its references and combinators multiply)') }));
+    // The same through child values: each level of { a: ... } is checked twice as often as the one above.
+    const doubling = { $defs: { s: { allOf: [{ properties: { a: { $ref: '#/$defs/s' } } }, { properties: { a: { $ref: '#/$defs/s' } } }] } }, $ref: '#/$defs/s' };
+    expect(() => jsonSchemaToZod(doubling)).toThrow(expect.objectContaining({ code: ERROR_CODES.LOUSHO_UNSUPPORTED_SCHEMA }));
+    // A reference back to itself on the same value never ends (it overflowed the stack).
+    expect(() => jsonSchemaToZod({ $defs: { a: { anyOf: [{ $ref: '#/$defs/a' }, { type: 'string' }] } }, $ref: '#/$defs/a' })).toThrow(expect.objectContaining({ code: ERROR_CODES.LOUSHO_UNSUPPORTED_SCHEMA, message: expect.stringContaining('leads back to itself') }));
+    // Shared definitions used by different parts of the value are fine (each part meets them once).
+    const chain: Record<string, unknown> = { d30: { type: 'string' } };
+    for (let i = 0; i < 30; i++) chain[`d${i}`] = { type: 'object', properties: { left: { $ref: `#/$defs/d${i + 1}` }, right: { $ref: `#/$defs/d${i + 1}` } } };
+    expect(jsonSchemaToZod({ $ref: '#/$defs/d0', $defs: chain }).safeParse({ left: { right: { left: {} } } }).success).toBe(true);
+  });
+
   it('an invalid pattern (not a regular expression at all) is ignored, as before', () => {
     expect(jsonSchemaToZod({ type: 'string', pattern: '([a-z' }).safeParse('anything').success).toBe(true);
   });

@@ -1,5 +1,6 @@
 import { compileLinearRegExp, ERROR_CODES, SDKError } from '@lousho/core';
 import { Ajv, type ErrorObject } from 'ajv';
+import { checkValidationCost } from './cost.js';
 import { PROTO_ALIAS, aliasKey, plainJson, sanitizeSchema, type SanitizeOptions } from './sanitize.js';
 
 /** What checking one value gives: the value with defaults filled in, or why it does not fit. */
@@ -24,13 +25,16 @@ const ajv = new Ajv({
 /**
  * A compiled check of `schema` (sanitized first, see sanitize.ts). Throws `SDKError`:
  * LOUSHO_REGEX_UNSUPPORTED for a pattern that needs backtracking, LOUSHO_UNSUPPORTED_SCHEMA when
- * the validator cannot be built (e.g. a runtime that forbids generated code).
+ * checking a value would not be linear in the value (cost.ts) or the validator cannot be built
+ * (e.g. a runtime that forbids generated code).
  */
 export function compileValidator(schema: unknown, options: SanitizeOptions = {}): (value: unknown) => ValidationResult {
   const clean = sanitizeSchema(schema, options);
   const key = JSON.stringify(clean);
   let validate = compiled.get(key);
   if (!validate) {
+    // Refused unless checking a value stays linear in the value (see cost.ts).
+    checkValidationCost(clean, options.who);
     validate = compileClean(clean, options.who);
     compiled.set(key, validate);
     // Many tools share a schema (`{ "type": "object" }`): compiled once, in a small cache.
