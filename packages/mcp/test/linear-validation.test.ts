@@ -58,6 +58,14 @@ describe('validation time does not depend on how a schema nests', () => {
     expect(jsonSchemaToZod({ $ref: '#/$defs/d0', $defs: chain }).safeParse({ left: { right: { left: {} } } }).success).toBe(true);
   });
 
+  it('uniqueItems is checked for scalar items (linear) and left to the server otherwise (every pair compared)', () => {
+    const scalars = jsonSchemaToZod({ type: 'array', items: { type: 'integer' }, uniqueItems: true });
+    expect(scalars.safeParse([1, 2, 1]).success).toBe(false);
+    expect(scalars.safeParse(Array.from({ length: 100_000 }, (_, i) => i)).success).toBe(true);
+    const objects = jsonSchemaToZod({ type: 'array', items: { type: 'object' }, uniqueItems: true });
+    expect(objects.safeParse(Array.from({ length: 20_000 }, () => ({ same: true }))).success).toBe(true);
+  });
+
   it('an invalid pattern (not a regular expression at all) is ignored, as before', () => {
     expect(jsonSchemaToZod({ type: 'string', pattern: '([a-z' }).safeParse('anything').success).toBe(true);
   });

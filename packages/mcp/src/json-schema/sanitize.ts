@@ -59,7 +59,6 @@ class Sanitizer {
     this.#numbers(node, out);
     if (typeof node.pattern === 'string' && this.#patternUsable(node.pattern)) out.pattern = node.pattern;
     for (const key of COUNT_KEYWORDS) if (isCount(node[key])) out[key] = node[key];
-    if (typeof node.uniqueItems === 'boolean') out.uniqueItems = node.uniqueItems;
     if (Array.isArray(node.required)) out.required = [...new Set(node.required.filter((key): key is string => typeof key === 'string'))].map(aliasKey);
     if (typeof node.$ref === 'string' && node.$ref.startsWith('#')) {
       out.$ref = node.$ref;
@@ -74,6 +73,9 @@ class Sanitizer {
     for (const key of SCHEMA_MAP_KEYWORDS) if (isJsonObject(node[key])) out[key] = this.#schemaMap(node[key] as JsonObject, depth, key === 'properties');
     if (isSchema(node.items)) out.items = this.schema(node.items, depth + 1);
     else if (Array.isArray(node.items)) out.items = node.items.map((item) => this.schema(item, depth + 1));
+    // uniqueItems compares every pair of items unless they are typed as scalars (then it is linear):
+    // kept only then; otherwise it is left to the server.
+    if (node.uniqueItems === true && scalarTyped(out.items)) out.uniqueItems = true;
     if (isJsonObject(node.patternProperties)) out.patternProperties = this.#patternProperties(node.patternProperties, depth);
     // OpenAPI's `nullable` only means something next to `type`.
     if (node.nullable === true && out.type !== undefined) out.nullable = true;
@@ -170,6 +172,12 @@ export function plainJson(value: unknown, rename: (key: string) => string = (key
   const copy: JsonObject = {};
   for (const key of Object.keys(value)) Object.defineProperty(copy, rename(key), { value: plainJson(value[key], rename), enumerable: true, configurable: true, writable: true });
   return copy;
+}
+
+function scalarTyped(items: unknown): boolean {
+  if (!isJsonObject(items)) return false;
+  const types = Array.isArray(items.type) ? items.type : [items.type];
+  return types.length > 0 && types.every((type) => type === 'string' || type === 'number' || type === 'integer' || type === 'boolean' || type === 'null');
 }
 
 function isSchema(value: unknown): value is Schema {
