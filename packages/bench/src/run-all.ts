@@ -6,6 +6,7 @@ import { runRenderBench } from './render.bench.js';
 import { runServerLoadBench } from './server-load.bench.js';
 import { runShellParserBench } from './shell-parser.bench.js';
 import { runTracingBench } from './tracing.bench.js';
+import { runUntrustedInputBench } from './untrusted-input.bench.js';
 import { writeBenchmarksDoc } from './write-report.js';
 import { assertBuilt } from './load/built.js';
 
@@ -21,4 +22,5 @@ await runServerLoadBench();
 await runPostgresLoadBench();
 await runRenderBench();
 await runShellParserBench();
+await runUntrustedInputBench();
 writeBenchmarksDoc();

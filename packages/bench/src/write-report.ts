@@ -20,6 +20,12 @@ const ok = (pass: boolean | undefined): string => (pass === undefined ? '–' : 
 /** Failed or corrupt streams of Lousho's servers (the target is theirs; the AI SDK's rows say their own). */
 const loushoFailed = (load: any): number => load.servers.filter((s: any) => s.kind.startsWith('lousho')).reduce((k: number, s: any) => k + s.failed + s.corrupt, 0);
 
+/** The old code paths that are gone, as measured before the change (docs/benchmarks.md says with which command). */
+const UNTRUSTED_BEFORE = {
+  oneOf: '12,328 ms (median of 5; 1,699 ms on a quieter run): the nested zod union, 2^20 branch checks',
+  pattern: "1,193 ms at 26 a's, doubling per character: hours at 40",
+};
+
 export function resultsMarkdown(all: any): string {
   const lines: string[] = [];
   const m = all.machine;
@@ -109,6 +115,24 @@ export function resultsMarkdown(all: any): string {
       '|---|---|---|',
       `| Tracing on with a no-op tracer adds under 5 % (median of the rounds' ratios) | CPU ${n(tracing.ratio, 3)}, wall ${n(tracing.wallRatio, 3)} (control: CPU ${n(tracing.controlRatio, 3)}) | ${ok(tracing.ratio < 1.05)} |`,
       `| (no target) Tracing on, recording every span | CPU ${n(tracing.recordingRatio, 3)} | – |`,
+      '',
+    );
+  }
+  const untrusted = all.untrustedInput;
+  if (untrusted) {
+    const ms = (value: number): string => `${value < 0.1 ? n(value, 4) : n(value, 2)} ms`;
+    lines.push(
+      `### Untrusted input: one check each (medians of ${untrusted.runs} runs, ${untrusted.measuredAt.slice(0, 10)})`,
+      '',
+      '| Check | Before (measured before the change, see below) | After | Target |',
+      '|---|---|---|---|',
+      `| MCP arguments against a \`oneOf\` nested 20 levels | ${UNTRUSTED_BEFORE.oneOf} | ${ms(untrusted.oneOfMs)} | < 1 ms: ${ok(untrusted.oneOfMs < 1)} |`,
+      `| MCP arguments, \`pattern: ^(a+)+$\` on 40 a's and '!' | ${UNTRUSTED_BEFORE.pattern} | ${ms(untrusted.patternMs)} | < 1 ms: ${ok(untrusted.patternMs < 1)} |`,
+      `| \`compileLinearRegExp\` (the \`grep\` tool), \`^(a+)+$\` on 40 a's and '!' | the same backtracking | ${ms(untrusted.re2Ms)} | – |`,
+      `| \`compileLinearRegExp\`, \`^(a+)+$\` on 100,000 a's and '!' | – | ${ms(untrusted.re2LongMs)} | – |`,
+      `| \`renderTemplate\`, a value shared 14 levels deep (16,384 leaves) | – | ${ms(untrusted.templateMs)} | – |`,
+      '',
+      `Side by side in the same run, JavaScript's RegExp (the old path for patterns) on \`^(a+)+$\`: ${untrusted.backtracking.map((row: any) => `${ms(row.ms)} at ${row.length} a's`).join(', ')}; × ${n(untrusted.perCharacter, 2)} per character, so about ${n(Math.pow(untrusted.perCharacter, 16) * untrusted.backtracking.at(-1).ms / 3_600_000, 1)} hours at 40 (extrapolated, not run).`,
       '',
     );
   }

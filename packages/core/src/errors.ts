@@ -77,6 +77,8 @@ export const ERROR_CODES = {
   LOUSHO_MCP_CALL_FAILED: 'LOUSHO_MCP_CALL_FAILED',
   /** `mcpServers` was given to an agent built without MCP support (core's `createAgent`). */
   LOUSHO_MCP_UNAVAILABLE: 'LOUSHO_MCP_UNAVAILABLE',
+  /** An MCP call's result went over `maxResultBytes` (default 1 MiB); reading stopped there and the call is an `mcp` tool error. */
+  LOUSHO_MCP_RESULT_TOO_LARGE: 'LOUSHO_MCP_RESULT_TOO_LARGE',
 
   // Approvals and sessions.
   /** No pending approval has the given id. */
@@ -147,6 +149,14 @@ export const ERROR_CODES = {
   LOUSHO_WORKSPACE_IO: 'LOUSHO_WORKSPACE_IO',
   /** A Node-only part (NodeWorkspace, SubprocessSandbox) was used in a runtime without Node's built-in modules. */
   LOUSHO_UNSUPPORTED_RUNTIME: 'LOUSHO_UNSUPPORTED_RUNTIME',
+  /**
+   * An untrusted regular expression (an MCP schema's `pattern`, the `grep` tool's) needs a feature the
+   * linear-time engine (RE2) lacks, such as backreferences or lookaround: it is refused, never run on
+   * a backtracking engine.
+   */
+  LOUSHO_REGEX_UNSUPPORTED: 'LOUSHO_REGEX_UNSUPPORTED',
+  /** Untrusted input went over a documented bound (a result, a description, a count, a file, a nesting); the message names the bound and the option that sets it. */
+  LOUSHO_LIMIT_EXCEEDED: 'LOUSHO_LIMIT_EXCEEDED',
 
   // Flows (`@lousho/flows`).
   /** A flow's graph is not valid (`FlowBuilder…build()`): an unknown or duplicate id, an unreachable node, a cycle without a bound. */
@@ -225,6 +235,8 @@ export const ERROR_CODES = {
   LOUSHO_INVALID_CRON_EXPRESSION: 'LOUSHO_INVALID_CRON_EXPRESSION',
   /** `listen()` was called twice, or `handleRequest()` before `listen()`. */
   LOUSHO_TRIGGER_STATE: 'LOUSHO_TRIGGER_STATE',
+  /** A webhook or Slack trigger already runs `maxConcurrentRuns` runs: the request is answered 429 with `Retry-After`. */
+  LOUSHO_TRIGGER_BUSY: 'LOUSHO_TRIGGER_BUSY',
   /** A Slack Web API call was answered with `ok: false` (the message has Slack's own error code). */
   LOUSHO_SLACK_API_ERROR: 'LOUSHO_SLACK_API_ERROR',
 

@@ -1,6 +1,7 @@
 import { ERROR_CODES, SDKError, type McpConnectOptions, type McpServers, type McpToolSource, type ToolDescriptor } from '@lousho/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ServerConnection } from './connection.js';
+import { checkLimits } from './limits.js';
 import { checkServer, configKey, DEFAULT_TIMEOUT_MS, type CheckedServer } from './server-config.js';
 
 /** What `connectMcp()` resolves to. */
@@ -19,6 +20,7 @@ function checkServers(servers: McpServers, options: McpConnectOptions): CheckedS
       hint: "e.g. { notes: { command: 'node', args: ['notes-server.js'] }, docs: { url: 'https://example.com/mcp' } }",
     });
   }
+  checkLimits(options);
   return Object.entries(servers).map(([name, config]) => checkServer(name, config, options.timeoutMs ?? DEFAULT_TIMEOUT_MS));
 }
 

@@ -1,6 +1,7 @@
-import type { McpLogger, ToolDescriptor } from '@lousho/core';
+import type { McpConnectOptions, ToolDescriptor } from '@lousho/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { listAllTools, toolsFromList, type LoadMcpToolsOptions, type McpToolCaller } from './load-tools.js';
+import { listAllTools, toolsFromList, type McpToolCaller } from './load-tools.js';
+import { checkLimits } from './limits.js';
 import { McpConnectError } from './errors.js';
 import type { CheckedServer } from './server-config.js';
 import { connectClient, CONNECT_TIMEOUT_MS } from './transport/connect-client.js';
@@ -17,16 +18,16 @@ export class ServerConnection implements McpToolCaller {
 
   constructor(
     readonly server: CheckedServer,
-    readonly options: Pick<LoadMcpToolsOptions, 'logger' | 'onSkip'>,
+    readonly options: McpConnectOptions,
   ) {}
 
   /** Connects and lists the tools; rejects with `McpConnectError` naming the server. */
-  static async open(server: CheckedServer, options: { logger?: McpLogger; onSkip?: LoadMcpToolsOptions['onSkip'] }): Promise<ServerConnection> {
+  static async open(server: CheckedServer, options: McpConnectOptions): Promise<ServerConnection> {
     const connection = new ServerConnection(server, options);
     const client = await connection.client();
     let list: unknown[];
     try {
-      list = await listAllTools(client, Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
+      list = await listAllTools(client, Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS), checkLimits(options).maxTools);
     } catch (error) {
       await connection.close();
       throw new McpConnectError(server.name, server.target, `listing its tools failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -46,7 +47,7 @@ export class ServerConnection implements McpToolCaller {
     if (this.#closed) return Promise.reject(new McpConnectError(this.server.name, this.server.target, 'the connection was closed.'));
     if (!this.#connecting) {
       const logger = this.options.logger;
-      const connecting = connectClient(this.server, (line) => logger?.warn(`[mcp:${this.server.name}] ${line}`)).then(
+      const connecting = connectClient(this.server, (line) => logger?.warn(`[mcp:${this.server.name}] ${line}`), checkLimits(this.options).maxResultBytes).then(
         (client) => {
           if (this.#closed) {
             void client.close().catch(() => {});

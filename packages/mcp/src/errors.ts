@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError, ToolCallError, toolErrorKind } from '@lousho/core';
+import { ERROR_CODES, SDKError, ToolCallError, toolErrorKind, type ErrorCode } from '@lousho/core';
 
 /** An MCP server could not be started or reached. The message names the server and its command or URL, never its headers. */
 export class McpConnectError extends SDKError {
@@ -21,9 +21,9 @@ export class McpConnectError extends SDKError {
 export class McpCallError extends ToolCallError {
   readonly [toolErrorKind] = 'mcp' as const;
 
-  constructor(toolName: string, message: string, options: { cause?: unknown } = {}) {
-    super(ERROR_CODES.LOUSHO_MCP_CALL_FAILED, toolName, message, {
-      hint: 'The call can be tried again; a crashed server is reconnected on the next call.',
+  constructor(toolName: string, message: string, options: { cause?: unknown; code?: ErrorCode; hint?: string } = {}) {
+    super(options.code ?? ERROR_CODES.LOUSHO_MCP_CALL_FAILED, toolName, message, {
+      hint: options.hint ?? 'The call can be tried again; a crashed server is reconnected on the next call.',
       cause: options.cause,
     });
     this.name = 'McpCallError';

@@ -1,11 +1,13 @@
-import type { McpLogger, SkippedMcpTool, ToolDescriptor, ToolExecutionContext } from '@lousho/core';
+import { ERROR_CODES, SDKError, type McpLogger, type SkippedMcpTool, type ToolDescriptor, type ToolExecutionContext } from '@lousho/core';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod/v4';
 import { toToolResult } from './call-result.js';
+import { RESULT_TOO_LARGE_RPC_CODE } from './transport/oversized.js';
 import { McpCallError } from './errors.js';
 import { isJsonObject, type JsonObject } from './json-schema/json-value.js';
 import { jsonSchemaToZod } from './json-schema/to-zod.js';
+import { checkLimits, type McpLimits } from './limits.js';
 import { DEFAULT_TIMEOUT_MS } from './server-config.js';
 import { agentToolName, collisionError } from './tool-names.js';
 
@@ -17,6 +19,10 @@ export interface LoadMcpToolsOptions {
   onSkip?: (tool: SkippedMcpTool) => void;
   /** Longest wait for one call, in ms (default 60 000); past it the call ends in an `mcp` tool error. */
   timeoutMs?: number;
+  /** Most tools loaded (default 1,000); the rest are skipped with code LOUSHO_LIMIT_EXCEEDED. */
+  maxTools?: number;
+  /** Longest tool description, in characters (default 10,000); a tool with a longer one is skipped. */
+  maxDescriptionLength?: number;
 }
 
 /** How tools reach their server: a client as is, or a connection that reconnects after a crash. */
@@ -39,12 +45,12 @@ const MAX_SCHEMA_BYTES = 256 * 1024;
  * A tool that cannot be converted is skipped (see `onSkip`); the rest load.
  */
 export async function loadMcpTools(client: Pick<Client, 'request'>, connectionName: string, options: LoadMcpToolsOptions = {}): Promise<Record<string, ToolDescriptor>> {
-  const raw = await listAllTools(client);
+  const raw = await listAllTools(client, DEFAULT_TIMEOUT_MS, checkLimits(options).maxTools);
   return toolsFromList({ request: client.request.bind(client) as Client['request'] }, connectionName, raw, options);
 }
 
-/** Every page of `tools/list`, as sent. */
-export async function listAllTools(client: Pick<Client, 'request'>, timeoutMs = DEFAULT_TIMEOUT_MS): Promise<unknown[]> {
+/** Every page of `tools/list`, as sent; paging stops once there are more than `maxTools` (the surplus is skipped, not loaded). */
+export async function listAllTools(client: Pick<Client, 'request'>, timeoutMs = DEFAULT_TIMEOUT_MS, maxTools = Infinity): Promise<unknown[]> {
   const tools: unknown[] = [];
   const seen = new Set<string>();
   let cursor: string | undefined;
@@ -53,7 +59,7 @@ export async function listAllTools(client: Pick<Client, 'request'>, timeoutMs = 
     tools.push(...(result.tools ?? []));
     cursor = result.nextCursor;
     // A server that hands out the same cursor again would page forever.
-    if (!cursor || seen.has(cursor)) break;
+    if (!cursor || seen.has(cursor) || tools.length > maxTools) break;
     seen.add(cursor);
   }
   return tools;
@@ -64,11 +70,20 @@ export function toolsFromList(caller: McpToolCaller, server: string, list: reado
   const tools: Record<string, ToolDescriptor> = {};
   const origin = new Map<string, string>();
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-  for (const entry of list) {
-    const built = describeTool(caller, server, entry, timeoutMs);
+  const limits = checkLimits(options);
+  const skip = (skipped: SkippedMcpTool) => {
+    options.logger?.warn(`MCP server '${server}': tool '${skipped.name}' was skipped: ${skipped.reason}`);
+    options.onSkip?.(skipped);
+  };
+  if (list.length > limits.maxTools) {
+    // One line for the surplus (a server may list thousands), one onSkip call per tool.
+    options.logger?.warn(`MCP server '${server}' lists more than ${limits.maxTools} tools (maxTools); only the first ${limits.maxTools} are loaded.`);
+    for (const entry of list.slice(limits.maxTools)) options.onSkip?.({ name: nameOf(entry), server, code: ERROR_CODES.LOUSHO_LIMIT_EXCEEDED, reason: `the server lists more than ${limits.maxTools} tools (maxTools).` });
+  }
+  for (const entry of list.slice(0, limits.maxTools)) {
+    const built = describeTool(caller, server, entry, timeoutMs, limits);
     if ('skipped' in built) {
-      options.logger?.warn(`MCP server '${server}': tool '${built.skipped.name}' was skipped: ${built.skipped.reason}`);
-      options.onSkip?.(built.skipped);
+      skip(built.skipped);
       continue;
     }
     const { agentName, toolName, descriptor } = built;
@@ -82,9 +97,13 @@ export function toolsFromList(caller: McpToolCaller, server: string, list: reado
 
 type Built = { agentName: string; toolName: string; descriptor: ToolDescriptor } | { skipped: SkippedMcpTool };
 
-function describeTool(caller: McpToolCaller, server: string, entry: unknown, timeoutMs: number): Built {
+function nameOf(entry: unknown): string {
+  return isJsonObject(entry) && typeof entry.name === 'string' ? entry.name.slice(0, 200) : String(isJsonObject(entry) ? entry.name : entry).slice(0, 100);
+}
+
+function describeTool(caller: McpToolCaller, server: string, entry: unknown, timeoutMs: number, limits: McpLimits): Built {
   const name = isJsonObject(entry) && typeof entry.name === 'string' ? entry.name : undefined;
-  const skip = (reason: string): Built => ({ skipped: { name: name ?? String(isJsonObject(entry) ? entry.name : entry).slice(0, 100), reason, server } });
+  const skip = (reason: string, code?: string): Built => ({ skipped: { name: nameOf(entry), reason, server, ...(code ? { code } : {}) } });
   if (!isJsonObject(entry) || !name) return skip('the server listed it without a name.');
   try {
     const schema = entry.inputSchema === undefined ? { type: 'object' } : entry.inputSchema;
@@ -92,10 +111,12 @@ function describeTool(caller: McpToolCaller, server: string, entry: unknown, tim
     const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? ['object'] : [schema.type];
     if (!types.includes('object')) return skip(`its inputSchema describes ${JSON.stringify(schema.type)}, but tool arguments are always an object.`);
     const size = JSON.stringify(schema).length;
-    if (size > MAX_SCHEMA_BYTES) return skip(`its inputSchema is ${Math.round(size / 1024)} KB; at most ${MAX_SCHEMA_BYTES / 1024} KB is offered to a model.`);
+    if (size > MAX_SCHEMA_BYTES) return skip(`its inputSchema is ${Math.round(size / 1024)} KB; at most ${MAX_SCHEMA_BYTES / 1024} KB is offered to a model.`, ERROR_CODES.LOUSHO_LIMIT_EXCEEDED);
 
-    const agentName = agentToolName(server, name);
     const description = [entry.description, entry.title, name].find((text): text is string => typeof text === 'string' && text.trim() !== '')!;
+    // Every description goes into every model request: a huge one is refused, not sent.
+    if (description.length > limits.maxDescriptionLength) return skip(`its description is ${description.length} characters; at most ${limits.maxDescriptionLength} (maxDescriptionLength) is offered to a model.`, ERROR_CODES.LOUSHO_LIMIT_EXCEEDED);
+    const agentName = agentToolName(server, name);
     const title = typeof entry.title === 'string' && entry.title.trim() ? entry.title : isJsonObject(entry.annotations) && typeof entry.annotations.title === 'string' ? entry.annotations.title : name;
     const descriptor: ToolDescriptor = {
       name: agentName,
@@ -103,11 +124,12 @@ function describeTool(caller: McpToolCaller, server: string, entry: unknown, tim
       displayName: title,
       // The model reads the server's own schema (descriptions and all); arguments are checked against its zod form.
       parameters: { ...schema, type: 'object' } as JsonObject,
-      inputSchema: jsonSchemaToZod(schema),
+      inputSchema: jsonSchemaToZod(schema, { who: `MCP server '${server}', tool '${name}'` }),
       execute: (args: unknown, ctx: ToolExecutionContext) => callTool(caller, { server, toolName: name, agentName, args, ctx, timeoutMs }),
     };
     return { agentName, toolName: name, descriptor };
   } catch (error) {
+    if (error instanceof SDKError) return skip(error.message, error.code);
     return skip(error instanceof Error ? error.message : String(error));
   }
 }
@@ -153,6 +175,9 @@ function callError(caller: McpToolCaller, call: Call, error: unknown): McpCallEr
   const where = `MCP server '${call.server}'`;
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
     return new McpCallError(call.agentName, `${where} did not answer the call to '${call.toolName}' within ${call.timeoutMs} ms; the call was cancelled.`, { cause: error });
+  }
+  if (error instanceof McpError && error.code === RESULT_TOO_LARGE_RPC_CODE) {
+    return new McpCallError(call.agentName, `${where} answered the call to '${call.toolName}' with more than the allowed size. ${error.message.replace(/^MCP error -?\d+: /, '')}`, { cause: error, code: ERROR_CODES.LOUSHO_MCP_RESULT_TOO_LARGE, hint: 'Ask for less (a narrower query, a page), or raise maxResultBytes in the MCP options.' });
   }
   const lost = (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) || (error instanceof Error && /not connected/i.test(error.message));
   if (lost) {

@@ -61,9 +61,11 @@ describe('a server with 100 tools of hostile schemas', () => {
     expect((await call('allof_merge', {})).error).toMatchObject({ kind: 'validation' });
   });
 
-  it('recursive refs are expanded once; missing and remote refs accept anything; definitions resolve', async () => {
-    expect(await call('recursive_ref', { tree: { value: 1, children: [{ value: 2, children: [{ anything: true }] }] } })).toMatchObject({ received: expect.any(Object) });
+  it('recursive refs are checked at every depth; missing and remote refs accept anything; definitions resolve', async () => {
+    expect(await call('recursive_ref', { tree: { value: 1, children: [{ value: 2, children: [{ value: 3, children: [] }] }] } })).toMatchObject({ received: expect.any(Object) });
+    expect((await call('recursive_ref', { tree: { value: 1, children: [{ value: 2, children: [{ anything: true }] }] } })).error).toMatchObject({ kind: 'validation', issues: [{ path: 'tree.children.0.children.0.value' }] });
     expect((await call('recursive_ref', { tree: { children: [] } })).error).toMatchObject({ kind: 'validation' });
+    expect(await call('root_ref', { self: { self: {} } })).toEqual({ received: { self: { self: {} } } });
     expect(await call('missing_ref', { v: [1, 'two'] })).toEqual({ received: { v: [1, 'two'] } });
     expect(await call('remote_ref', { v: 3 })).toEqual({ received: { v: 3 } });
     expect(await call('definitions_ref', { v: 'id-7' })).toEqual({ received: { v: 'id-7' } });

@@ -126,6 +126,30 @@ describe('Streamable HTTP', () => {
   });
 });
 
+describe('maxResultBytes over HTTP', () => {
+  it('Streamable HTTP: an answer over the bound ends its call with LOUSHO_MCP_RESULT_TOO_LARGE; smaller ones pass', async () => {
+    const mcp = await connectMcp({ remote: { url: `${base}/mcp`, headers: { Authorization: TOKEN }, timeoutMs: 20_000 } }, { maxResultBytes: 64 * 1024 });
+    try {
+      const error = await failureOf(mcp.tools.remote__big!.execute!({ bytes: 300_000 }, ctx()));
+      expect(error).toMatchObject({ code: ERROR_CODES.LOUSHO_MCP_RESULT_TOO_LARGE, message: expect.stringContaining('larger than 64 KiB (maxResultBytes') });
+      expect(await mcp.tools.remote__big!.execute!({ bytes: 60_000 }, ctx())).toMatchObject({ text: 'x'.repeat(60_000) });
+    } finally {
+      await mcp.close();
+    }
+  });
+
+  it('HTTP+SSE: the same, for answers that arrive on the event stream', async () => {
+    const mcp = await connectMcp({ legacy: { url: `${base}/sse`, timeoutMs: 20_000 } }, { maxResultBytes: 64 * 1024 });
+    try {
+      const error = await failureOf(mcp.tools.legacy__big!.execute!({ bytes: 300_000 }, ctx()));
+      expect(error).toMatchObject({ code: ERROR_CODES.LOUSHO_MCP_RESULT_TOO_LARGE });
+      expect(await mcp.tools.legacy__echo!.execute!({ text: 'after' }, ctx())).toMatchObject({ text: 'after' });
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
 describe('HTTP+SSE fallback', () => {
   it('a server that only speaks the older transport is reached through it', async () => {
     const before = used.sse;

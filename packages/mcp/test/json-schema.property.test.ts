@@ -78,7 +78,9 @@ describe('jsonSchemaToZod agrees with ajv', () => {
         const validate = ajv.compile(schema);
         const converted = jsonSchemaToZod(schema);
         for (const value of values) {
-          const expected = validate(value);
+          // The reference judges the value as JSON: ajv's own deep equality also compares
+          // prototypes, and fc.dictionary makes null-prototype objects (seed 1613461832).
+          const expected = validate(JSON.parse(JSON.stringify(value)));
           const actual = converted.safeParse(value).success;
           if (actual !== expected) throw new Error(`zod ${actual} vs ajv ${expected} for ${JSON.stringify(value)} against ${JSON.stringify(schema)}`);
         }
@@ -87,11 +89,30 @@ describe('jsonSchemaToZod agrees with ajv', () => {
     );
   }, 60_000);
 
-  it('never throws, for any JSON as the schema and any JSON as the value', () => {
+  it('judges a null-prototype object as the JSON it is (regression: seed 1613461832, const {"a":1})', () => {
+    const value = Object.assign(Object.create(null) as Record<string, unknown>, { a: 1 });
+    expect(jsonSchemaToZod({ const: { a: 1 } }).safeParse(value).success).toBe(true);
+    expect(jsonSchemaToZod({ enum: [{ a: 1 }] }).safeParse(value).success).toBe(true);
+    expect(jsonSchemaToZod({ const: { a: 2 } }).safeParse(value).success).toBe(false);
+  });
+
+  it('the seed that failed (1613461832) passes', () => {
+    fc.assert(
+      fc.property(schemaArb, fc.array(valueArb, { minLength: 1, maxLength: 8 }), (generated, values) => {
+        const schema = { ...generated, ...DEFS };
+        const validate = ajv.compile(schema);
+        const converted = jsonSchemaToZod(schema);
+        for (const value of values) expect(converted.safeParse(value).success).toBe(validate(JSON.parse(JSON.stringify(value))));
+      }),
+      { numRuns: 300, seed: 1613461832 },
+    );
+  }, 60_000);
+
+  it('never throws but a coded refusal, for any JSON as the schema and any JSON as the value', () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.jsonValue(), (schema, value) => {
-        const converted = jsonSchemaToZod(schema);
-        expect(typeof converted.safeParse(value).success).toBe('boolean');
+        const converted = convertOrRefuse(schema);
+        if (converted) expect(typeof converted.safeParse(value).success).toBe('boolean');
       }),
       { numRuns: 1000 },
     );
@@ -102,9 +123,20 @@ describe('jsonSchemaToZod agrees with ajv', () => {
     })).node;
     fc.assert(
       fc.property(junk, fc.jsonValue(), (schema, value) => {
-        expect(typeof jsonSchemaToZod(schema).safeParse(value).success).toBe('boolean');
+        const converted = convertOrRefuse(schema);
+        if (converted) expect(typeof converted.safeParse(value).success).toBe('boolean');
       }),
       { numRuns: 1000 },
     );
   }, 60_000);
 });
+
+/** The converted schema, or undefined when it was refused with one of the documented codes. */
+function convertOrRefuse(schema: unknown) {
+  try {
+    return jsonSchemaToZod(schema);
+  } catch (error) {
+    expect((error as { code?: unknown }).code).toBeOneOf(['LOUSHO_REGEX_UNSUPPORTED', 'LOUSHO_UNSUPPORTED_SCHEMA']);
+    return undefined;
+  }
+}

@@ -22,7 +22,7 @@ describe('a stdio MCP server (a child process)', () => {
 
   it('lists every tool as <server>__<tool>, with its description, title and the schema the server gave', () => {
     expect(Object.keys(mcp.tools).sort()).toEqual(
-      ['add', 'chart', 'crash', 'echo', 'fail', 'hang', 'picture', 'resources', 'steps', 'whoami'].map((name) => `basic__${name}`),
+      ['add', 'big', 'chart', 'crash', 'echo', 'fail', 'hang', 'picture', 'resources', 'steps', 'whoami'].map((name) => `basic__${name}`),
     );
     const echo = mcp.tools.basic__echo!;
     expect(echo).toMatchObject({ name: 'basic__echo', description: 'Repeats the text', displayName: 'Echo' });
@@ -119,6 +119,47 @@ describe('a stdio MCP server (a child process)', () => {
     const second = (await mcp.tools.basic__whoami!.execute!({}, ctx())) as { pid: number };
     expect(second.pid).not.toBe(first.pid);
     expect(isRunning(second.pid)).toBe(true);
+  });
+});
+
+describe('a stdio server that answers with more than maxResultBytes', () => {
+  let mcp: McpConnection;
+  beforeAll(async () => {
+    mcp = await connectMcp({ basic: { ...serverCommand('basic-server.mjs', 'stdio'), timeoutMs: 20_000 } }, { maxResultBytes: 64 * 1024 });
+  });
+  afterAll(() => mcp.close());
+
+  it('the call ends at once with LOUSHO_MCP_RESULT_TOO_LARGE saying what happened, and the connection stays up', async () => {
+    const error = await failureOf(mcp.tools.basic__big!.execute!({ bytes: 300_000 }, ctx()));
+    expect(error).toMatchObject({ code: ERROR_CODES.LOUSHO_MCP_RESULT_TOO_LARGE, name: 'McpCallError' });
+    expect(error.message).toMatch(/MCP server 'basic' answered the call to 'big' with more than the allowed size\. The server's answer is larger than 64 KiB \(maxResultBytes; \d+ bytes read\)/);
+    expect(error.message).not.toMatch(/crash/);
+    // Just under the limit passes whole, and the same connection answers the next call.
+    expect(await mcp.tools.basic__big!.execute!({ bytes: 60_000 }, ctx())).toMatchObject({ text: 'x'.repeat(60_000) });
+    expect(await mcp.tools.basic__echo!.execute!({ text: 'still here' }, ctx())).toMatchObject({ text: 'still here' });
+  });
+
+  it('over the SDK\'s old 10 MB buffer (reported as "the server may have crashed"): read within a larger limit, refused with the size error under the default', async () => {
+    const roomy = await connectMcp({ basic: serverCommand('basic-server.mjs', 'stdio') }, { maxResultBytes: 12 * 1024 * 1024 });
+    try {
+      const result = (await roomy.tools.basic__big!.execute!({ bytes: 10_500_000 }, ctx())) as { text: string };
+      expect(result.text.length).toBe(10_500_000);
+    } finally {
+      await roomy.close();
+    }
+    const byDefault = await connectMcp({ basic: serverCommand('basic-server.mjs', 'stdio') });
+    try {
+      const error = await failureOf(byDefault.tools.basic__big!.execute!({ bytes: 10_500_000 }, ctx()));
+      expect(error).toMatchObject({ code: ERROR_CODES.LOUSHO_MCP_RESULT_TOO_LARGE, message: expect.stringContaining('larger than 4 MiB (maxResultBytes') });
+    } finally {
+      await byDefault.close();
+    }
+  }, 30_000);
+
+  it('a bound that is not a positive integer is a config error', async () => {
+    for (const maxResultBytes of [0, -1, 1.5, '4mb']) {
+      await expect(connectMcp({ basic: serverCommand('basic-server.mjs', 'stdio') }, { maxResultBytes } as never)).rejects.toMatchObject({ code: ERROR_CODES.LOUSHO_INVALID_CONFIG, message: expect.stringContaining('maxResultBytes') });
+    }
   });
 });
 

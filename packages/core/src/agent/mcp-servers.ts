@@ -41,6 +41,8 @@ export interface SkippedMcpTool {
   reason: string;
   /** The connection (server) name it came from. */
   server: string;
+  /** The stable code of the reason, where there is one (LOUSHO_REGEX_UNSUPPORTED, LOUSHO_LIMIT_EXCEEDED, ...). */
+  code?: string;
 }
 
 /** Where MCP warnings go (skipped tools, a stdio server's stderr). `console` fits. */
@@ -57,6 +59,16 @@ export interface McpConnectOptions {
   onSkip?: (tool: SkippedMcpTool) => void;
   /** Longest wait for one tool call, in ms, for servers that do not set their own (default 60 000). */
   timeoutMs?: number;
+  /**
+   * Largest message a server may send, in bytes (default 4 MiB): a call result, a page of the tool
+   * list. Counted while reading; past it the rest of that message is dropped unread and the call ends
+   * in an `mcp` tool error with LOUSHO_MCP_RESULT_TOO_LARGE.
+   */
+  maxResultBytes?: number;
+  /** Most tools loaded from one server (default 1,000); the ones past it are skipped (`onSkip`, code LOUSHO_LIMIT_EXCEEDED). */
+  maxTools?: number;
+  /** Longest tool description, in characters (default 10,000); a tool with a longer one is skipped (code LOUSHO_LIMIT_EXCEEDED). */
+  maxDescriptionLength?: number;
 }
 
 /** The connections of one agent: the tools of the servers a run asks for, connecting them on first use. */

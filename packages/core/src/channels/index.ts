@@ -15,3 +15,4 @@ export {
 } from './webhook-auth.js';
 export { conversationSessionId } from './session-ids.js';
 export type { Channel, ChannelDefinition, ChannelInbound, ChannelOutbound, ChannelReceipt, ChannelRequest } from './types.js';
+export { MemoryReplayStore, type ReplayStore } from './replay-store.js';

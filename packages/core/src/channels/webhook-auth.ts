@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { concatBytes, equalBytes, equalSecrets, fromHex, hmac, toHex, utf8 } from './constant-time.js';
+import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
 
 /** A request as webhook authentication sees it: lower-cased header names and the exact bytes received. */
 export interface WebhookRequest<TBody extends Uint8Array = Uint8Array> {
@@ -45,10 +46,15 @@ export type WebhookAuth<TBody extends Uint8Array = Uint8Array> = HmacWebhookAuth
 /** Why a request was refused: safe to log (never a secret, token or signature). */
 export type WebhookAuthResult = { ok: true } | { ok: false; reason: string };
 
-/** Options of the webhook verifier: how many signed requests it remembers for replay protection. */
+/** Options of the webhook verifier: where it remembers signed requests for replay protection. */
 export interface WebhookAuthOptions {
-  /** Signed requests remembered for replay protection (with `timestampHeader`). Default 10,000. */
+  /** Signed requests remembered in memory for replay protection (with `timestampHeader`). Default 10,000. */
   replayCacheSize?: number;
+  /**
+   * Where accepted signatures are remembered instead of this process's memory: `store.replays` of a
+   * `SqliteStore` or `PostgresStore` survives restarts and is shared by every process on the store.
+   */
+  replayStore?: ReplayStore;
 }
 
 const DEFAULT_TOLERANCE_SECONDS = 300;
@@ -136,7 +142,13 @@ export function createWebhookAuthenticator<TBody extends Uint8Array>(
   const prefix = auth.prefix ?? `${algorithm}=`;
   const timestampHeader = auth.timestampHeader?.toLowerCase();
   const toleranceMs = (auth.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS) * 1000;
-  const seen = new ReplayCache(options.replayCacheSize ?? DEFAULT_REPLAY_CACHE_SIZE);
+  if (options.replayStore !== undefined && typeof (options.replayStore as Partial<ReplayStore> | null)?.claim !== 'function') {
+    throw invalid('replayStore must have a claim(key, expiresAt) method.', 'Pass store.replays of a SqliteStore or PostgresStore, or leave it out for memory.');
+  }
+  if (options.replayStore !== undefined && options.replayCacheSize !== undefined) {
+    throw invalid('replayCacheSize sizes the in-memory replay cache; it does not apply with replayStore.', 'Give one of them.');
+  }
+  const seen: ReplayStore = options.replayStore ?? new MemoryReplayStore(options.replayCacheSize ?? DEFAULT_REPLAY_CACHE_SIZE);
   const secret = auth.secret;
   return async (req) => {
     const given = header(req, signatureHeader);
@@ -158,28 +170,15 @@ export function createWebhookAuthenticator<TBody extends Uint8Array>(
     if (!equalBytes(digest, expected)) return { ok: false, reason: 'signature does not match' };
     if (timestampMs !== undefined) {
       // Only authentic requests reach the cache, so it cannot be filled by strangers.
-      if (!seen.add(toHex(expected), timestampMs + toleranceMs)) return { ok: false, reason: 'replayed request (this signature was already accepted)' };
+      let fresh: boolean;
+      try {
+        fresh = await seen.claim(toHex(expected), timestampMs + toleranceMs);
+      } catch {
+        // Fails closed: a request that cannot be checked for a replay is not let in.
+        return { ok: false, reason: 'the replay store could not be reached' };
+      }
+      if (!fresh) return { ok: false, reason: 'replayed request (this signature was already accepted)' };
     }
     return { ok: true };
   };
-}
-
-/** Signatures accepted inside their window: a bounded map, oldest dropped first. */
-class ReplayCache {
-  readonly #expiry = new Map<string, number>();
-  constructor(readonly limit: number) {}
-
-  /** False if `key` is already there and not yet expired. */
-  add(key: string, expiresAt: number): boolean {
-    const now = Date.now();
-    const known = this.#expiry.get(key);
-    if (known !== undefined && known >= now) return false;
-    this.#expiry.delete(key);
-    for (const [oldest, expiry] of this.#expiry) {
-      if (this.#expiry.size < this.limit && expiry >= now) break;
-      this.#expiry.delete(oldest);
-    }
-    this.#expiry.set(key, expiresAt);
-    return true;
-  }
 }

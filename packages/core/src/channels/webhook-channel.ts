@@ -1,3 +1,4 @@
+import type { ReplayStore } from './replay-store.js';
 import { ERROR_CODES } from '../errors.js';
 import type { AgentInput } from '../messages.js';
 import { defineChannel } from './define-channel.js';
@@ -30,8 +31,10 @@ export interface WebhookChannelOptions<TBody extends Uint8Array = Uint8Array> {
    */
   deliver?: (outbound: ChannelOutbound) => void | Promise<void>;
   logger?: WebhookLogger;
-  /** Signed requests remembered for replay protection (with `timestampHeader`). Default 10,000. */
+  /** Signed requests remembered in memory for replay protection (with `timestampHeader`). Default 10,000. */
   replayCacheSize?: number;
+  /** Where accepted signatures are remembered instead (`store.replays` of a SqliteStore or PostgresStore: survives restarts, shared by processes). */
+  replayStore?: ReplayStore;
 }
 
 /** A webhook channel; `authenticate()` is its auth check on its own (what `WebhookTriggerAdapter` uses). */
@@ -57,7 +60,10 @@ export function webhookInput(payload: unknown): AgentInput {
  * check), JSON-parsed, then run in the payload's conversation.
  */
 export function webhookChannel<TBody extends Uint8Array = Uint8Array>(options: WebhookChannelOptions<TBody>): WebhookChannel<TBody> {
-  const check = createWebhookAuthenticator(options?.auth, options.replayCacheSize !== undefined ? { replayCacheSize: options.replayCacheSize } : {});
+  const check = createWebhookAuthenticator(options?.auth, {
+    ...(options.replayCacheSize !== undefined ? { replayCacheSize: options.replayCacheSize } : {}),
+    ...(options.replayStore !== undefined ? { replayStore: options.replayStore } : {}),
+  });
   const logger = options.logger ?? console;
   const name = options.name ?? 'webhook';
 

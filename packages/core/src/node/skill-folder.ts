@@ -1,8 +1,10 @@
-import { lstat, readdir, readFile, realpath } from 'node:fs/promises';
+import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { skillFieldProblem, skillOf, type Skill } from '../skills/define-skill.js';
 import { parseFrontMatter } from '../skills/front-matter.js';
+import { MAX_SKILL_FILE_BYTES, MAX_SKILL_MD_BYTES } from '../skills/limits.js';
+import { readCapped } from './read-capped.js';
 
 const SKILL_FILE = 'SKILL.md';
 /** Front matter fields of the common format that carry information only. */
@@ -51,7 +53,9 @@ export async function readSkillsFolder(dir: string): Promise<Skill[]> {
 }
 
 async function readSkill(folder: string, shownPath: string): Promise<Skill> {
-  const text = await readFile(join(folder, SKILL_FILE), 'utf8');
+  // Read with a cap: a 20 MB SKILL.md is refused after its first 256 KiB, not read whole.
+  const { text, truncated, size } = await readCapped(join(folder, SKILL_FILE), MAX_SKILL_MD_BYTES);
+  if (truncated) throw invalid(shownPath, undefined, `the file is ${size} bytes; a SKILL.md may have at most ${MAX_SKILL_MD_BYTES} (256 KiB)`, 'Move long material into other files of the skill folder; the model reads them with load_skill({ name, file }).');
   const parsed = parseFrontMatter(text);
   if (!('fields' in parsed)) throw invalid(shownPath, parsed.line, parsed.message, 'Start SKILL.md with ---, name: ..., description: ..., ---, then the instructions.');
   const { fields, lines } = parsed;
@@ -87,12 +91,15 @@ async function listFiles(folder: string): Promise<string[]> {
   return out;
 }
 
-/** Reads a listed file as text, refusing anything that resolves outside the skill's folder or is binary. */
+/**
+ * Reads a listed file as text, refusing anything that resolves outside the skill's folder or is
+ * binary. At most MAX_SKILL_FILE_BYTES are read; a longer file comes back cut, with a line that says so.
+ */
 async function readSkillFile(realFolder: string, path: string): Promise<string> {
   const full = await realpath(join(realFolder, ...path.split('/')));
   if (full !== realFolder && !full.startsWith(realFolder + sep)) throw new Error(`'${path}' is outside the skill's folder.`);
   if (!(await lstat(full)).isFile()) throw new Error(`'${path}' is not a file.`);
-  const text = await readFile(full, 'utf8');
+  const { text, truncated, size } = await readCapped(full, MAX_SKILL_FILE_BYTES);
   if (text.includes('\u0000')) throw new Error(`'${path}' is not a text file.`);
-  return text;
+  return truncated ? `${text}\n[truncated: the file has ${size} bytes; its first ${MAX_SKILL_FILE_BYTES} were read]` : text;
 }

@@ -10,3 +10,4 @@ export { PostgresSignals } from './signals.js';
 export { PostgresStoreError, redactUrl } from './errors.js';
 export { SCHEMA_VERSION } from './schema.js';
 export type { PgPool, PgPoolClient } from './driver.js';
+export type { PostgresReplayStore } from './replay-store.js';

@@ -1,3 +1,4 @@
+import { PostgresReplayStore } from './replay-store.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
@@ -453,6 +454,8 @@ export class PostgresStore implements CompleteAgentStore {
   readonly sessions: PostgresSessionStore;
   readonly checkpoints: PostgresCheckpointStore;
   readonly approvals: PostgresApprovalStore;
+  /** Webhook replay protection in the database (survives restarts, shared by processes): pass it as `replayStore`. */
+  readonly replays: PostgresReplayStore;
   /** Cross-process signals (undefined with `noSignals`). */
   readonly signals: PostgresSignals | undefined;
   readonly #pool: PgPool;
@@ -468,6 +471,7 @@ export class PostgresStore implements CompleteAgentStore {
     this.sessions = new PostgresSessionStore(db);
     this.checkpoints = new PostgresCheckpointStore(db, leaseMs);
     this.approvals = new PostgresApprovalStore(db);
+    this.replays = new PostgresReplayStore(db);
     this.signals = signals ? new PostgresSignals(pool, schema, db.guard) : undefined;
   }
 

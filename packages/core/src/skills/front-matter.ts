@@ -1,4 +1,7 @@
-import { isMap, isScalar, LineCounter, parseDocument } from 'yaml';
+import { isMap, isNode, isScalar, LineCounter, parseDocument } from 'yaml';
+
+/** How many aliases a front matter may resolve (what guards against a "billion laughs" document). */
+const MAX_ALIAS_COUNT = 100;
 
 /** A parsed front matter: the fields, the line each field starts on, and where the body begins. */
 export interface FrontMatter {
@@ -34,16 +37,19 @@ export function parseFrontMatter(text: string): FrontMatter | FrontMatterProblem
   if (error) return { line: lineOf(error.pos[0]), message: `invalid YAML: ${error.message.split('\n')[0]}` };
   const contents = doc.contents;
   if (contents !== null && !isMap(contents)) return { line: 2, message: 'the front matter must be a mapping of fields (`name: ...`)' };
-  const fields: Record<string, unknown> = {};
-  const fieldLines: Record<string, number> = {};
+  // Null-prototype records: a `__proto__:` field is a field like any other (and then refused as unknown).
+  const fields = Object.create(null) as Record<string, unknown>;
+  const fieldLines = Object.create(null) as Record<string, number>;
   for (const pair of contents?.items ?? []) {
     const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-    fields[key] = toPlain(pair.value);
-    fieldLines[key] = lineOf(isScalar(pair.key) ? pair.key.range?.[0] : undefined);
+    const line = lineOf(isScalar(pair.key) ? pair.key.range?.[0] : undefined);
+    try {
+      // Aliases resolve within the document, up to MAX_ALIAS_COUNT (a "billion laughs" is refused).
+      fields[key] = isNode(pair.value) ? pair.value.toJS(doc, { maxAliasCount: MAX_ALIAS_COUNT }) : pair.value;
+    } catch (error) {
+      return { line, message: `the YAML aliases of \`${key}\` expand too far (${error instanceof Error ? error.message : String(error)}); at most ${MAX_ALIAS_COUNT} are allowed` };
+    }
+    fieldLines[key] = line;
   }
   return { fields, lines: fieldLines, body: lines.slice(end + 1).join('\n').replace(/^\s*\n/, '') };
-}
-
-function toPlain(node: unknown): unknown {
-  return node !== null && typeof node === 'object' && 'toJSON' in node ? (node as { toJSON(): unknown }).toJSON() : node;
 }

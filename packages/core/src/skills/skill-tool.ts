@@ -2,19 +2,18 @@ import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
 import type { ToolDescriptor } from '../tools/types.js';
 import type { Skill } from './define-skill.js';
+import { MAX_SKILL_TEXT_CHARS } from './limits.js';
 
 /** The name of the tool through which the model reads skills. */
 export const LOAD_SKILL_TOOL = 'load_skill';
 
-/** A skill file larger than this is cut (the model is told so): a skill must not flood the context. */
-const MAX_FILE_CHARS = 100_000;
 
 /**
  * What the `load_skill` tool answers the model: a skill's instructions with the list of its other
  * files, or (with `file`) the text of one of them, `truncated` when it was cut to fit.
  */
 export type LoadSkillResult =
-  | { skill: string; content: string; files: readonly string[] }
+  | { skill: string; content: string; files: readonly string[]; truncated?: true }
   | { skill: string; file: string; content: string; truncated?: true };
 
 /**
@@ -37,13 +36,20 @@ export function loadSkillTool(skills: readonly Skill[]): ToolDescriptor {
     }),
     execute: async ({ name, file }): Promise<LoadSkillResult> => {
       const skill = byName.get(name)!;
-      if (file === undefined) return { skill: name, content: skill.content, files: skill.files };
-      const text = await skill.readFile(file);
-      return text.length > MAX_FILE_CHARS
-        ? { skill: name, file, content: `${text.slice(0, MAX_FILE_CHARS)}\n[truncated: the file has ${text.length} characters]`, truncated: true }
-        : { skill: name, file, content: text };
+      // A skill must not flood the context: instructions and files past the bound are cut, and the model is told.
+      if (file === undefined) {
+        const body = capped(skill.content);
+        return { skill: name, content: body.text, files: skill.files, ...(body.truncated ? { truncated: true as const } : {}) };
+      }
+      const text = capped(await skill.readFile(file));
+      return { skill: name, file, content: text.text, ...(text.truncated ? { truncated: true as const } : {}) };
     },
   }) as ToolDescriptor;
+}
+
+function capped(text: string): { text: string; truncated: boolean } {
+  if (text.length <= MAX_SKILL_TEXT_CHARS) return { text, truncated: false };
+  return { text: `${text.slice(0, MAX_SKILL_TEXT_CHARS)}\n[truncated: the text has ${text.length} characters; the first ${MAX_SKILL_TEXT_CHARS} are shown]`, truncated: true };
 }
 
 /** The system prompt's list of skills: names and descriptions only. */

@@ -106,5 +106,20 @@ export function parseAgentSpec(text: string, file?: string): AgentSpec {
   if (error) {
     throw new SpecError(ERROR_CODES.LOUSHO_INVALID_SPEC, `is not valid YAML or JSON: ${error.message.split('\n')[0]}`, { file, line: counter.linePos(error.pos[0]).line, field: '' }, 'Check the indentation and the quotes around that line.');
   }
-  return checkAgentSpec(doc.toJS({ maxAliasCount: 100 }), { ...(file !== undefined ? { file } : {}), locate: locator(doc, counter) });
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (error) {
+    // yaml throws a ReferenceError for an alias that expands too far (a "billion laughs" document).
+    throw new SpecError(
+      ERROR_CODES.LOUSHO_INVALID_SPEC,
+      `uses YAML aliases (*name) that expand too far: ${error instanceof Error ? error.message : String(error)}`,
+      { file, line: undefined, field: '' },
+      `Write the repeated parts out, or use fewer aliases (at most ${MAX_ALIAS_COUNT} are resolved).`,
+    );
+  }
+  return checkAgentSpec(value, { ...(file !== undefined ? { file } : {}), locate: locator(doc, counter) });
 }
+
+/** How many aliases a spec may resolve. */
+const MAX_ALIAS_COUNT = 100;

@@ -27,6 +27,7 @@ import type { StepUsage } from '../usage/types.js';
 import type { SqliteDatabase, SqliteDatabaseConstructor, SqliteStatement } from './driver.js';
 import { corruptFileError, isCorruption, unavailableError } from './errors.js';
 import { migrate } from './schema.js';
+import { SqliteReplayStore } from './replay-store.js';
 
 type Database = SqliteDatabase;
 type Statement = SqliteStatement;
@@ -450,6 +451,8 @@ export class SqliteStore implements CompleteAgentStore {
   readonly sessions: SqliteSessionStore;
   readonly checkpoints: SqliteCheckpointStore;
   readonly approvals: SqliteApprovalStore;
+  /** Webhook replay protection on this file (survives restarts, shared by processes): pass it as `replayStore`. */
+  readonly replays: SqliteReplayStore;
   readonly #db: Database;
 
   constructor(path: string, options: SqliteStoreOptions = {}) {
@@ -488,6 +491,7 @@ export class SqliteStore implements CompleteAgentStore {
     this.sessions = new SqliteSessionStore(statements, guard);
     this.checkpoints = new SqliteCheckpointStore(statements, guard, leaseMs);
     this.approvals = new SqliteApprovalStore(statements, guard);
+    this.replays = new SqliteReplayStore(db, guard);
   }
 
   /** Closes the file. The store cannot be used afterwards. */

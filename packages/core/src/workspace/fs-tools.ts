@@ -1,12 +1,13 @@
 import picomatch from 'picomatch';
 import { z } from 'zod';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError, type ErrorCode } from '../errors.js';
 import { defineTool } from '../tools/define-tool.js';
 import { notFound, unsuitable, WorkspaceError } from './errors.js';
 import { confinePath, displayPath } from './paths.js';
 import { decodeText, isBinary, trimPartialCharacter } from './text.js';
 import type { FsProvider } from './types.js';
 import { walkFiles } from './walk.js';
+import { compileLinearRegExp, type LinearRegExp } from '../utils/linear-regex.js';
 
 /** Options of `createFsTools()`. */
 export interface FsToolsOptions {
@@ -252,7 +253,7 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
   const grep = defineTool({
     name: 'grep',
     displayName: 'Search files',
-    description: 'Search file contents with a regular expression (JavaScript syntax). Returns matching lines as path, line number and text. Binary files are skipped.',
+    description: 'Search file contents with a regular expression (JavaScript syntax, run on RE2: no backreferences or lookaround). Returns matching lines as path, line number and text. Binary files are skipped.',
     input: z.object({
       pattern: z.string().min(1).describe('Regular expression'),
       path: z.string().optional().describe('File or directory to search (default: the root)'),
@@ -261,65 +262,63 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
       max_matches: z.number().int().min(1).optional().describe(`At most this many matches (default and maximum ${maxGrepMatches})`),
     }),
     async execute({ pattern, path = '.', glob: fileGlob, ignore_case: ignoreCase = false, max_matches: wanted }, ctx) {
-      let regex: RegExp;
+      // A model's pattern runs on RE2 (linear time): `^(a+)+$` on a long line cannot stall the process.
+      const regex = compileGrepPattern(pattern, ignoreCase);
       try {
-        regex = new RegExp(pattern, ignoreCase ? 'i' : '');
-      } catch (error) {
-        throw new WorkspaceError(ERROR_CODES.LOUSHO_INVALID_INPUT, `The pattern is not a valid regular expression: ${(error as Error).message}`, {
-          hint: 'Escape special characters such as ( [ { . * + ? with a backslash.',
-        });
-      }
-      const limit = Math.min(wanted ?? maxGrepMatches, maxGrepMatches);
-      const base = confinePath(path);
-      const fileMatch = fileGlob ? compileGlob(fileGlob) : undefined;
-      const matches: { path: string; line: number; text: string }[] = [];
-      let chars = 0;
-      let stopped: string | undefined;
-      let skippedBinary = 0;
-      let skippedLarge = 0;
-      const searchFile = async (file: string, size: number): Promise<boolean> => {
-        if (size > maxFileBytes) {
-          skippedLarge++;
-          return true;
-        }
-        const bytes = await fs.readFile(file, { maxBytes: maxFileBytes });
-        if (isBinary(bytes)) {
-          skippedBinary++;
-          return true;
-        }
-        const lines = decodeText(bytes).split('\n');
-        for (let i = 0; i < lines.length; i++) {
-          if (!regex.test(lines[i]!)) continue;
-          if (matches.length >= limit) {
-            stopped = `Showing the first ${limit} matches; narrow the pattern or the path.`;
-            return false;
+        const limit = Math.min(wanted ?? maxGrepMatches, maxGrepMatches);
+        const base = confinePath(path);
+        const fileMatch = fileGlob ? compileGlob(fileGlob) : undefined;
+        const matches: { path: string; line: number; text: string }[] = [];
+        let chars = 0;
+        let stopped: string | undefined;
+        let skippedBinary = 0;
+        let skippedLarge = 0;
+        const searchFile = async (file: string, size: number): Promise<boolean> => {
+          if (size > maxFileBytes) {
+            skippedLarge++;
+            return true;
           }
-          const text = cut(lines[i]!, Math.min(maxLineLength, 500));
-          if (chars + text.length > maxGrepOutputChars) {
-            stopped = `Showing ${matches.length} matches (the output limit of ${maxGrepOutputChars} characters was reached); narrow the search.`;
-            return false;
+          const bytes = await fs.readFile(file, { maxBytes: maxFileBytes });
+          if (isBinary(bytes)) {
+            skippedBinary++;
+            return true;
           }
-          chars += text.length;
-          matches.push({ path: file, line: i + 1, text });
+          const lines = decodeText(bytes).split('\n');
+          for (let i = 0; i < lines.length; i++) {
+            if (!regex.test(lines[i]!)) continue;
+            if (matches.length >= limit) {
+              stopped = `Showing the first ${limit} matches; narrow the pattern or the path.`;
+              return false;
+            }
+            const text = cut(lines[i]!, Math.min(maxLineLength, 500));
+            if (chars + text.length > maxGrepOutputChars) {
+              stopped = `Showing ${matches.length} matches (the output limit of ${maxGrepOutputChars} characters was reached); narrow the search.`;
+              return false;
+            }
+            chars += text.length;
+            matches.push({ path: file, line: i + 1, text });
+          }
+          return true;
+        };
+        const stat = await fs.stat(base);
+        if (!stat) throw notFound(displayPath(base));
+        let truncated = false;
+        if (stat.type === 'file') await searchFile(base, stat.size);
+        else {
+          ({ truncated } = await walkFiles(fs, base, { skipDirs, maxEntries: maxWalkEntries, ...(ctx.abortSignal ? { signal: ctx.abortSignal } : {}) }, async ({ path: file, entry }) => {
+            if (fileMatch && !fileMatch(base === '' ? file : file.slice(base.length + 1))) return;
+            return searchFile(file, entry.size);
+          }));
         }
-        return true;
-      };
-      const stat = await fs.stat(base);
-      if (!stat) throw notFound(displayPath(base));
-      let truncated = false;
-      if (stat.type === 'file') await searchFile(base, stat.size);
-      else {
-        ({ truncated } = await walkFiles(fs, base, { skipDirs, maxEntries: maxWalkEntries, ...(ctx.abortSignal ? { signal: ctx.abortSignal } : {}) }, async ({ path: file, entry }) => {
-          if (fileMatch && !fileMatch(base === '' ? file : file.slice(base.length + 1))) return;
-          return searchFile(file, entry.size);
-        }));
+        const notes: string[] = [];
+        if (stopped) notes.push(stopped);
+        else if (truncated) notes.push(`The search stopped after ${maxWalkEntries} entries; search a smaller directory.`);
+        if (skippedBinary) notes.push(`${skippedBinary} binary file(s) skipped.`);
+        if (skippedLarge) notes.push(`${skippedLarge} file(s) over ${maxFileBytes} bytes skipped.`);
+        return { pattern, matches, ...(notes.length ? { note: notes.join(' ') } : {}) };
+      } finally {
+        regex.dispose();
       }
-      const notes: string[] = [];
-      if (stopped) notes.push(stopped);
-      else if (truncated) notes.push(`The search stopped after ${maxWalkEntries} entries; search a smaller directory.`);
-      if (skippedBinary) notes.push(`${skippedBinary} binary file(s) skipped.`);
-      if (skippedLarge) notes.push(`${skippedLarge} file(s) over ${maxFileBytes} bytes skipped.`);
-      return { pattern, matches, ...(notes.length ? { note: notes.join(' ') } : {}) };
     },
   });
 
@@ -362,4 +361,14 @@ function whitespaceInsensitiveLine(text: string, needle: string): number | undef
     if (joined.startsWith(target)) return i + 1;
   }
   return undefined;
+}
+
+/** The grep tool's pattern on the linear-time engine; errors as workspace errors the model reads whole. */
+function compileGrepPattern(pattern: string, ignoreCase: boolean): LinearRegExp {
+  try {
+    return compileLinearRegExp(pattern, { ignoreCase, who: 'The grep pattern' });
+  } catch (error) {
+    if (!(error instanceof SDKError)) throw error;
+    throw new WorkspaceError(error.code as ErrorCode, error.message, { ...(error.hint ? { hint: error.hint } : {}) });
+  }
 }

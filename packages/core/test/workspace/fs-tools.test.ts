@@ -131,6 +131,16 @@ describe('write_file, list_dir, glob, grep', () => {
     expect(out.note).toMatch(/output limit of 200 characters/);
   });
 
+  it('grep runs a catastrophic pattern on long lines in linear time, and refuses backtracking features with a code', async () => {
+    // `^(a+)+$` against 40 a's and a '!' backtracks for hours on JavaScript's engine.
+    const hostile = new MemoryWorkspace({ files: { 'a.txt': `${'a'.repeat(40)}!\n${'a'.repeat(40)}\n${'a'.repeat(20_000)}!\n` } });
+    const { grep } = tools(hostile);
+    expect(await grep.execute({ pattern: '^(a+)+$' }, ctx)).toMatchObject({ matches: [{ path: 'a.txt', line: 2 }] });
+    expect(await grep.execute({ pattern: '^(A|a)+$', ignore_case: true }, ctx)).toMatchObject({ matches: [{ line: 2 }] });
+    await expect(grep.execute({ pattern: '(a)\\1' }, ctx)).rejects.toMatchObject({ code: 'LOUSHO_REGEX_UNSUPPORTED', message: expect.stringMatching(/The grep pattern "\(a\)\\\\1" needs a feature the linear-time engine/) });
+    await expect(grep.execute({ pattern: 'a(?=b)' }, ctx)).rejects.toMatchObject({ code: 'LOUSHO_REGEX_UNSUPPORTED' });
+  });
+
   it('readOnly leaves out the tools that write; approveWrites makes them ask', async () => {
     expect(createFsTools(project(), { readOnly: true }).map((t) => t.name)).toEqual(['read_file', 'list_dir', 'glob', 'grep']);
     const agent = createAgent({ provider: mockModel([{ toolCalls: [{ name: 'write_file', args: { path: 'x.txt', content: 'x' } }] }]), tools: createFsTools(project(), { approveWrites: true }) });

@@ -1,4 +1,5 @@
 import { isForbiddenName, NO_PROPERTY, ownProperty } from './access.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 import { ExpressionError } from './errors.js';
 import type { Placeholder, Token } from './tokenizer.js';
 
@@ -24,57 +25,100 @@ export function resolvePlaceholder(source: string, variables: ExpressionVariable
 
 /** Deepest object a value's text goes into (deeper parts are written as `"..."`). */
 const MAX_TEXT_DEPTH = 32;
+/** Longest text one value becomes, in characters; a longer one is refused (LOUSHO_LIMIT_EXCEEDED). */
+export const MAX_VALUE_TEXT_LENGTH = 1_000_000;
 
 /**
  * The text of a value inside a string: strings as they are, missing and `null` as nothing, other
  * primitives as JavaScript writes them, objects and arrays as JSON made from their own data
  * properties only (no `toJSON`, no getter runs; a cycle is written as `"[Circular]"`).
+ * A value shared in several places (a DAG) is written once and reused, so the time is linear in
+ * the text; a text over MAX_VALUE_TEXT_LENGTH throws instead of growing (a DAG of 40 levels would
+ * be 2^40 characters).
  */
 export function textOf(value: unknown): string {
   if (value === undefined || value === null) return '';
   if (typeof value === 'string') return value;
   if (typeof value !== 'object') return typeof value === 'function' || typeof value === 'symbol' ? '' : String(value);
-  return jsonOf(value, new Set(), 0) ?? '';
+  return new JsonWriter().write(value, 0) ?? '';
 }
 
-function jsonOf(value: unknown, seen: Set<object>, depth: number): string | undefined {
-  if (value === null) return 'null';
-  switch (typeof value) {
-    case 'string':
-      return JSON.stringify(value);
-    case 'number':
-      return Number.isFinite(value) ? String(value) : 'null';
-    case 'boolean':
-      return String(value);
-    case 'bigint':
-      return JSON.stringify(String(value));
-    case 'object':
-      break;
-    default:
-      return undefined;
+class JsonWriter {
+  readonly #path = new Set<object>();
+  // The text of an object already written, by depth (the depth cut-off makes the text depend on it).
+  readonly #done = new Map<object, Map<number, string>>();
+  // How many cycles were cut so far: a text that cut one depends on the path and is not reused.
+  #cycles = 0;
+
+  write(value: unknown, depth: number): string | undefined {
+    if (value === null) return 'null';
+    switch (typeof value) {
+      case 'string':
+        return JSON.stringify(value);
+      case 'number':
+        return Number.isFinite(value) ? String(value) : 'null';
+      case 'boolean':
+        return String(value);
+      case 'bigint':
+        return JSON.stringify(String(value));
+      case 'object':
+        break;
+      default:
+        return undefined;
+    }
+    if (this.#path.has(value)) {
+      this.#cycles++;
+      return '"[Circular]"';
+    }
+    if (depth >= MAX_TEXT_DEPTH) return '"..."';
+    const known = this.#done.get(value)?.get(depth);
+    if (known !== undefined) return known;
+    const cyclesBefore = this.#cycles;
+    this.#path.add(value);
+    const out = Array.isArray(value) ? this.#array(value, depth) : this.#object(value, depth);
+    this.#path.delete(value);
+    if (this.#cycles === cyclesBefore) {
+      let byDepth = this.#done.get(value);
+      if (!byDepth) this.#done.set(value, (byDepth = new Map()));
+      byDepth.set(depth, out);
+    }
+    return out;
   }
-  if (seen.has(value)) return '"[Circular]"';
-  if (depth >= MAX_TEXT_DEPTH) return '"..."';
-  seen.add(value);
-  let out: string;
-  if (Array.isArray(value)) {
+
+  #array(value: unknown[], depth: number): string {
     const items: string[] = [];
+    let length = 2;
     for (let i = 0; i < value.length; i++) {
       const item = ownProperty(value, i);
-      items.push(item === NO_PROPERTY ? 'null' : (jsonOf(item, seen, depth + 1) ?? 'null'));
+      const text = item === NO_PROPERTY ? 'null' : (this.write(item, depth + 1) ?? 'null');
+      length = checkLength(length + text.length + 1);
+      items.push(text);
     }
-    out = `[${items.join(',')}]`;
-  } else {
+    return `[${items.join(',')}]`;
+  }
+
+  #object(value: object, depth: number): string {
     const fields: string[] = [];
+    let length = 2;
     for (const key of Object.keys(value)) {
       const field = ownProperty(value, key);
-      const text = field === NO_PROPERTY ? undefined : jsonOf(field, seen, depth + 1);
-      if (text !== undefined) fields.push(`${JSON.stringify(key)}:${text}`);
+      const text = field === NO_PROPERTY ? undefined : this.write(field, depth + 1);
+      if (text === undefined) continue;
+      const entry = `${JSON.stringify(key)}:${text}`;
+      length = checkLength(length + entry.length + 1);
+      fields.push(entry);
     }
-    out = `{${fields.join(',')}}`;
+    return `{${fields.join(',')}}`;
   }
-  seen.delete(value);
-  return out;
+}
+
+function checkLength(length: number): number {
+  if (length > MAX_VALUE_TEXT_LENGTH) {
+    throw new SDKError(ERROR_CODES.LOUSHO_LIMIT_EXCEEDED, `A value's text would be longer than ${MAX_VALUE_TEXT_LENGTH} characters, so it is not put into the template.`, {
+      hint: 'Refer to a smaller part of the value (a field, an id) in the placeholder.',
+    });
+  }
+  return length;
 }
 
 /** A placeholder left out because its value is missing or null (for the error message that may follow). */

@@ -3,7 +3,9 @@ import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport, StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { McpConnectError } from '../errors.js';
+import { DEFAULT_MAX_RESULT_BYTES } from '../limits.js';
 import { scrubSecrets, type CheckedServer } from '../server-config.js';
+import { boundedFetch } from './bounded-fetch.js';
 
 export const CLIENT_INFO = { name: 'lousho', version: '0.1.0' };
 
@@ -26,15 +28,19 @@ export class StderrTail {
  * Connects one server: stdio (a child process), or Streamable HTTP with a fallback to the older
  * HTTP+SSE transport. Fails with `McpConnectError` naming the server and its command or URL.
  */
-export async function connectClient(server: CheckedServer, onStderr: (line: string) => void): Promise<Client> {
+export async function connectClient(server: CheckedServer, onStderr: (line: string) => void, maxResultBytes = DEFAULT_MAX_RESULT_BYTES): Promise<Client> {
   if (server.kind === 'stdio') {
     const tail = new StderrTail();
     // Node gets the real transport; browser and worker builds get one that explains (package.json imports).
     const { stdioTransport } = await import('#stdio-transport');
-    const transport = stdioTransport(server.config, (line) => {
-      tail.add(line);
-      onStderr(line);
-    });
+    const transport = stdioTransport(
+      server.config,
+      (line) => {
+        tail.add(line);
+        onStderr(line);
+      },
+      maxResultBytes,
+    );
     try {
       return await connectWith(transport, Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
     } catch (error) {
@@ -47,15 +53,17 @@ export async function connectClient(server: CheckedServer, onStderr: (line: stri
   }
 
   const requestInit: RequestInit = server.config.headers ? { headers: { ...server.config.headers } } : {};
+  // Each message is bounded while it is read (a call's result, a page of the tool list).
+  const fetch = boundedFetch(maxResultBytes);
   try {
-    return await connectWith(new StreamableHTTPClientTransport(server.url, { requestInit }), Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
+    return await connectWith(new StreamableHTTPClientTransport(server.url, { requestInit, fetch }), Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
   } catch (streamable) {
     // An authorisation problem is not solved by the older transport.
     if (streamable instanceof StreamableHTTPError && (streamable.code === 401 || streamable.code === 403)) {
       throw new McpConnectError(server.name, server.target, `the server refused the credentials (HTTP ${streamable.code}).`, { hint: 'Check the headers (e.g. Authorization) in the server config.' });
     }
     try {
-      return await connectWith(new SSEClientTransport(server.url, { requestInit }), Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
+      return await connectWith(new SSEClientTransport(server.url, { requestInit, fetch }), Math.max(server.timeoutMs, CONNECT_TIMEOUT_MS));
     } catch (sse) {
       // Library messages may quote the URL or a header: what the error says is scrubbed, and the cause is not kept.
       throw new McpConnectError(server.name, server.target, scrubSecrets(server, `Streamable HTTP failed (${reasonOf(streamable)}), and so did HTTP+SSE (${reasonOf(sse)}).`));

@@ -21,6 +21,10 @@ export function createBasicServer(log = (line) => process.stderr.write(`${line}\
     structuredContent: { sum: a + b },
   }));
 
+  server.registerTool('big', { description: 'Answers with `bytes` characters of text', inputSchema: { bytes: z.number().int().min(0) } }, async ({ bytes }) => ({
+    content: [{ type: 'text', text: 'x'.repeat(bytes) }],
+  }));
+
   server.registerTool('fail', { description: 'Always answers isError' }, async () => ({
     isError: true,
     content: [{ type: 'text', text: 'The server said no.' }, { type: 'text', text: 'Twice.' }],

@@ -3,8 +3,9 @@ import { consoleLogger, defaultHandler, openSession, type TriggerAdapter, type T
 import { personMessage, SeenEvents, threadOf } from './events.js';
 import { headerValue, type SlackHeaders } from './headers.js';
 import { checkSlackSignature } from './verify.js';
+import { RunSlots, type ConcurrencyOptions } from '../run-slots.js';
 
-export interface SlackTriggerOptions extends TriggerOptions {
+export interface SlackTriggerOptions extends TriggerOptions, ConcurrencyOptions {
   /** Verifies every request. Set it for any endpoint reachable from outside your machine. */
   signingSecret?: string | undefined;
 }
@@ -16,10 +17,11 @@ export interface SlackRequest {
   rawBody: string | Uint8Array;
 }
 
-/** What to answer Slack: a status and a JSON body. */
+/** What to answer Slack: a status, a JSON body, and headers to send with them (`Retry-After` on a 429). */
 export interface SlackResponse {
   status: number;
   body: unknown;
+  headers?: Record<string, string>;
 }
 
 /**
@@ -31,11 +33,13 @@ export interface SlackResponse {
 export class SlackTriggerAdapter implements TriggerAdapter {
   readonly #options: SlackTriggerOptions;
   readonly #seen = new SeenEvents();
+  readonly #slots: RunSlots;
   #target: { agent: TriggerAgent; onEvent: TriggerHandler } | undefined;
   #warned = false;
 
   constructor(options: SlackTriggerOptions = {}) {
     this.#options = options;
+    this.#slots = new RunSlots(options);
   }
 
   async listen(agent: TriggerAgent, onEvent: TriggerHandler = defaultHandler(agent)): Promise<void> {
@@ -92,7 +96,13 @@ export class SlackTriggerAdapter implements TriggerAdapter {
     const event = personMessage(body);
     if (!event) return { status: 200, body: { ok: true, ignored: true } };
     const eventId = typeof body.event_id === 'string' ? body.event_id : undefined;
-    if (eventId && !this.#seen.add(eventId)) return { status: 200, body: { ok: true, duplicate: true } };
+    // At most maxConcurrentRuns runs at once; Slack retries a 429 later (the event is not marked seen).
+    const release = this.#slots.take();
+    if (!release) return this.#slots.busy('Slack');
+    if (eventId && !this.#seen.add(eventId)) {
+      release();
+      return { status: 200, body: { ok: true, duplicate: true } };
+    }
     try {
       const sessionId = await openSession(target.agent, 'slack', this.#options.owner, `slack:${event.channel}:${threadOf(event)}`);
       await target.onEvent(event.text ?? '', { trigger: 'slack', sessionId, payload: body });
@@ -102,6 +112,8 @@ export class SlackTriggerAdapter implements TriggerAdapter {
       if (eventId) this.#seen.forget(eventId);
       logger.error?.('SlackTriggerAdapter: a run failed', { error: serializeError(error).message });
       return { status: 500, body: { error: { code: 'LOUSHO_INTERNAL', message: 'The run failed.' } } };
+    } finally {
+      release();
     }
   }
 }

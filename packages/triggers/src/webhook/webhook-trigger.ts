@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_CODES, SDKError, serializeError, webhookChannel, webhookInput, type AgentInput, type WebhookAuth, type WebhookChannel } from '@lousho/core';
+import { ERROR_CODES, SDKError, serializeError, webhookChannel, webhookInput, type AgentInput, type ReplayStore, type WebhookAuth, type WebhookChannel } from '@lousho/core';
 import { invalidConfig } from '../errors.js';
 import { isLoopbackHost } from '../node/loopback.js';
 import { BodyTooLargeError, readRawBody } from '../node/read-body.js';
 import { sendError, sendJson } from '../node/responses.js';
 import { TriggerServer } from '../node/server.js';
+import { RunSlots, type ConcurrencyOptions } from '../run-slots.js';
 import {
   consoleLogger,
   defaultHandler,
@@ -16,7 +17,7 @@ import {
   type TriggerOptions,
 } from '../trigger.js';
 
-export interface WebhookTriggerOptions extends TriggerOptions {
+export interface WebhookTriggerOptions extends TriggerOptions, ConcurrencyOptions {
   /** Default 8787; 0 picks a free port (read it from `address`). */
   port?: number;
   /** Default `'0.0.0.0'` (every interface). Without `auth`, a non-loopback host logs a one-time warning. */
@@ -36,8 +37,13 @@ export interface WebhookTriggerOptions extends TriggerOptions {
    * `'accepted'`: answer `202 { sessionId }` at once and run in the background.
    */
   respond?: 'after-run' | 'accepted';
-  /** Signed requests remembered for replay protection (with `timestampHeader`). Default 10,000. */
+  /** Signed requests remembered in memory for replay protection (with `timestampHeader`). Default 10,000. */
   replayCacheSize?: number;
+  /**
+   * Where accepted signatures are remembered instead of this process's memory: `store.replays` of a
+   * `SqliteStore` or `PostgresStore` (survives restarts, shared by every process on the store).
+   */
+  replayStore?: ReplayStore;
 }
 
 const DEFAULT_PORT = 8787;
@@ -55,6 +61,7 @@ export class WebhookTriggerAdapter implements TriggerAdapter {
   readonly #channel: WebhookChannel<Buffer> | undefined;
   readonly #server = new TriggerServer();
   readonly #running = new Set<Promise<unknown>>();
+  readonly #slots: RunSlots;
   #warnedOpen = false;
 
   constructor(options: WebhookTriggerOptions = {}) {
@@ -69,6 +76,7 @@ export class WebhookTriggerAdapter implements TriggerAdapter {
       throw invalidConfig(`respond must be 'after-run' or 'accepted', got ${JSON.stringify(respond)}.`, "Use 'accepted' for senders that expect a quick answer.");
     }
     this.#options = options;
+    this.#slots = new RunSlots(options);
     const logger = options.logger ?? consoleLogger;
     this.#channel =
       options.auth === undefined
@@ -78,6 +86,7 @@ export class WebhookTriggerAdapter implements TriggerAdapter {
             name: 'webhook',
             logger: { warn: (message, details) => logger.warn(message.replace(/^webhook:/, 'WebhookTriggerAdapter:'), details) },
             ...(options.replayCacheSize !== undefined ? { replayCacheSize: options.replayCacheSize } : {}),
+            ...(options.replayStore !== undefined ? { replayStore: options.replayStore } : {}),
           });
   }
 
@@ -151,13 +160,26 @@ export class WebhookTriggerAdapter implements TriggerAdapter {
       sendError(res, 400, ERROR_CODES.LOUSHO_INVALID_INPUT, 'The session id made from this payload is not usable (letters, digits and "_ . : -", at most 128 characters).');
       return;
     }
-    const sessionId = await openSession(agent, 'webhook', this.#options.owner, chosen);
+    // A burst of authenticated requests starts at most maxConcurrentRuns runs; the rest are told when to come back.
+    const release = this.#slots.take();
+    if (!release) {
+      const busy = this.#slots.busy('webhook');
+      sendJson(res, busy.status, busy.body, busy.headers);
+      return;
+    }
+    let sessionId: string;
+    try {
+      sessionId = await openSession(agent, 'webhook', this.#options.owner, chosen);
+    } catch (error) {
+      release();
+      throw error;
+    }
     const input = (this.#options.input ?? webhookInput)(payload);
     const work = Promise.resolve().then(() => onEvent(input, { trigger: 'webhook', sessionId, payload }));
     this.#running.add(work);
     void work.then(
-      () => this.#running.delete(work),
-      () => this.#running.delete(work),
+      () => (this.#running.delete(work), release()),
+      () => (this.#running.delete(work), release()),
     );
     if (this.#options.respond === 'accepted') {
       work.catch((error: unknown) => (this.#options.logger ?? consoleLogger).error?.('WebhookTriggerAdapter: a run failed', { sessionId, error: serializeError(error).message }));
