@@ -8,14 +8,20 @@ import { createDemoAgent, createTriageAgent } from '@lousho/demo-agent';
 import { startDemoTriggers, triggerSettings, triggerStartFailure } from '@lousho/demo-agent/server';
 import { STATIC_APPS } from './apps.js';
 import { startBanner } from './banner.js';
-import { chooseModel } from './model.js';
+import { chooseModel, modelChoiceFailure, type ChosenModel } from './model.js';
 import { notesServerConfig } from './notes-server.js';
 import { createDemoServer } from './server.js';
 
 const host = process.env['HOST']?.trim() || '127.0.0.1';
 const port = parsePort(process.env['PORT']);
 
-const chosen = chooseModel(process.env);
+let chosen: ChosenModel;
+try {
+  chosen = chooseModel(process.env);
+} catch (error) {
+  console.error(modelChoiceFailure(error));
+  process.exit(1);
+}
 if (chosen.warning) console.warn(chosen.warning);
 // Sessions, checkpoints and pending approvals live in one SQLite file, so they survive a restart.
 // DEMO_DATA_DIR moves it (the browser tests use a temporary folder).
