@@ -60,7 +60,7 @@ server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const model = chosen.info.kind === 'demo' ? 'the offline demo model' : `${chosen.info.provider}/${chosen.info.model}`;
-  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS), ...triggers.banner]) console.log(line);
+  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS, port), ...triggers.banner]) console.log(line);
 });
 
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.
