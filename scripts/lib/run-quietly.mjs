@@ -1,7 +1,7 @@
 // Runs a long command without flooding the terminal: one line says what is happening, the
 // command's own output goes to a log file, and only a failure shows that log.
 import { spawn } from 'node:child_process';
-import { createWriteStream, mkdtempSync, readFileSync } from 'node:fs';
+import { closeSync, createWriteStream, existsSync, mkdtempSync, openSync, readSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -14,11 +14,14 @@ import { join } from 'node:path';
  * @param {string} [task.cwd]
  * @param {NodeJS.ProcessEnv} [task.env]
  * @param {NodeJS.WriteStream | import('node:stream').Writable} [task.out] Where the progress lines go (default stdout).
+ * @param {string} [task.log] The log file the output is appended to (default: a new one in the temp folder).
  * @returns {Promise<{ seconds: number, log: string }>} Rejects when the command fails, after printing its log.
  */
-export async function runQuietly({ label, note, command, args, cwd, env, out = process.stdout }) {
-  const log = join(mkdtempSync(join(tmpdir(), 'lousho-')), 'output.log');
-  const file = createWriteStream(log);
+export async function runQuietly({ label, note, command, args, cwd, env, out = process.stdout, log = newLogFile() }) {
+  // This step's output starts where the log ends now: a failure shows that part.
+  const offset = existsSync(log) ? statSync(log).size : 0;
+  const file = createWriteStream(log, { flags: 'a' });
+  file.write(`== ${label}: ${[command, ...args].join(' ')}\n`);
   const started = Date.now();
   const seconds = () => Math.round((Date.now() - started) / 1000);
   const interactive = out.isTTY === true;
@@ -42,9 +45,26 @@ export async function runQuietly({ label, note, command, args, cwd, env, out = p
     out.write(`  done in ${formatSeconds(seconds())}.\n`);
     return { seconds: seconds(), log };
   }
-  const text = readFileSync(log, 'utf8');
+  const text = readFrom(log, offset);
   out.write(`${label} failed (${typeof code === 'number' ? `exit code ${code}` : String(code)}) after ${formatSeconds(seconds())}. Its output (also in ${log}):\n\n${text}\n`);
   throw Object.assign(new Error(`${label} failed.`), { log, exitCode: typeof code === 'number' && code > 0 ? code : 1 });
+}
+
+/** A new, empty log file in the temp folder. */
+export function newLogFile(name = 'output.log') {
+  return join(mkdtempSync(join(tmpdir(), 'lousho-')), name);
+}
+
+/** The text of `path` from byte `offset` on. */
+function readFrom(path, offset) {
+  const fd = openSync(path, 'r');
+  try {
+    const buffer = Buffer.alloc(statSync(path).size - offset);
+    readSync(fd, buffer, 0, buffer.length, offset);
+    return buffer.toString('utf8');
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** 75 -> "1 min 15 s". */

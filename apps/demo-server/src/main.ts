@@ -8,14 +8,20 @@ import { createDemoAgent, createTriageAgent } from '@lousho/demo-agent';
 import { startDemoTriggers, triggerSettings, triggerStartFailure } from '@lousho/demo-agent/server';
 import { STATIC_APPS } from './apps.js';
 import { startBanner } from './banner.js';
-import { chooseModel } from './model.js';
+import { chooseModel, modelChoiceFailure, type ChosenModel } from './model.js';
 import { notesServerConfig } from './notes-server.js';
 import { createDemoServer } from './server.js';
 
 const host = process.env['HOST']?.trim() || '127.0.0.1';
 const port = parsePort(process.env['PORT']);
 
-const chosen = chooseModel(process.env);
+let chosen: ChosenModel;
+try {
+  chosen = chooseModel(process.env);
+} catch (error) {
+  console.error(modelChoiceFailure(error));
+  process.exit(1);
+}
 if (chosen.warning) console.warn(chosen.warning);
 // Sessions, checkpoints and pending approvals live in one SQLite file, so they survive a restart.
 // DEMO_DATA_DIR moves it (the browser tests use a temporary folder).
@@ -54,7 +60,7 @@ server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const model = chosen.info.kind === 'demo' ? 'the offline demo model' : `${chosen.info.provider}/${chosen.info.model}`;
-  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS), ...triggers.banner]) console.log(line);
+  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS, port), ...triggers.banner]) console.log(line);
 });
 
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.

@@ -1,4 +1,4 @@
-import { providerFromEnv, type LLMProvider, type ProviderEnv } from '@lousho/build-ai-agent';
+import { providerFromEnv, SDKError, type LLMProvider, type ProviderEnv } from '@lousho/build-ai-agent';
 import { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME } from '@lousho/demo-agent';
 
 /** Which model answers, as the UI shows it (`GET /api/info`). */
@@ -51,4 +51,15 @@ export function chooseModel(env: ProviderEnv): ChosenModel {
     info: OFFLINE_MODEL_INFO,
     ...(named ? { warning: `LOUSHO_MODEL is "${named}" but its API key is not set: using the offline demo model.` } : {}),
   };
+}
+
+/**
+ * What the server prints, in one line, when `LOUSHO_MODEL` cannot be used (a typo in the provider's
+ * name, with its did-you-mean; a malformed string, with how to write it). No stack trace.
+ */
+export function modelChoiceFailure(error: unknown): string {
+  if (!(error instanceof Error)) return `LOUSHO_MODEL: ${String(error)}`;
+  // An unknown provider's message lists the known ones already; its hint is about registering one.
+  const hint = SDKError.is(error) && error.code !== 'LOUSHO_UNKNOWN_PROVIDER' && error.hint ? ` ${error.hint}` : '';
+  return `LOUSHO_MODEL: ${error.message}${hint}`;
 }

@@ -12,4 +12,9 @@ describe('the start banner', () => {
       '  SvelteKit demo  npm run demo:svelte (its own server, at http://127.0.0.1:3001/)',
     ]);
   });
+
+  it('with PORT=3300, says to start the SvelteKit demo beside it, at 3301 (where the pages link)', () => {
+    const lines = startBanner('http://127.0.0.1:3300', 'the offline demo model', STATIC_APPS);
+    expect(lines.at(-1)).toBe('  SvelteKit demo  PORT=3301 npm run demo:svelte (its own server, at http://127.0.0.1:3301/)');
+  });
 });

@@ -1,5 +1,5 @@
-import { spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
@@ -66,5 +66,71 @@ describe('npm run demo:svelte (server.js)', () => {
       /^Lousho SvelteKit demo running at http:\/\/127\.0\.0\.1:\d+\/\n {2}The React and Vue demos: npm run demo \(http:\/\/127\.0\.0\.1:3000\/ and \/vue\/\)\n {2}Webhook trigger http:\/\/127\.0\.0\.1:\d+\/webhook \(token made for this run\):\n {4}curl -X POST http:\/\/127\.0\.0\.1:\d+\/webhook -H 'Authorization: Bearer [\w-]{24}' .*\n {2}Cron trigger {4}off .*\n$/,
     );
     expect(started.stderr).toBe('');
+  });
+
+  it('PORT=P says to start the React and Vue demos beside it, at P - 1 (where its pages link)', async () => {
+    const free = createServer();
+    await new Promise<void>((resolve) => free.listen(0, '127.0.0.1', resolve));
+    const port = (free.address() as { port: number }).port;
+    await new Promise<void>((resolve) => free.close(() => resolve()));
+    const started = await run(['server.js'], APP_DIR, { PORT: String(port), HOST: undefined }, /The React and Vue demos: .*\n/);
+    expect(started.stdout).toContain(`  The React and Vue demos: PORT=${port - 1} npm run demo (http://127.0.0.1:${port - 1}/ and /vue/)\n`);
+  });
+});
+
+describe('npm run demo:svelte while the demo is rebuilt', () => {
+  let server: ChildProcess | undefined;
+  afterEach(() => {
+    server?.kill('SIGKILL');
+    server = undefined;
+  });
+
+  /** Starts server.js of `appDir` on a free port; resolves with its address once it listens. */
+  function start(appDir: string): Promise<{ url: string; output: () => string }> {
+    return new Promise((resolve, reject) => {
+      const env: NodeJS.ProcessEnv = { ...process.env, PORT: '0', LOUSHO_MODEL: '', DEMO_WEBHOOK_PORT: '0' };
+      delete env['HOST'];
+      const child = spawn(process.execPath, ['server.js'], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+      server = child;
+      let output = '';
+      const collect = (chunk: string) => {
+        output += chunk;
+        const url = /running at (http:\/\/\S+\/)/.exec(output)?.[1];
+        if (url) resolve({ url, output: () => output });
+      };
+      child.stdout.setEncoding('utf8').on('data', collect);
+      child.stderr.setEncoding('utf8').on('data', collect);
+      child.once('exit', (code) => reject(new Error(`server.js exited (${code}):\n${output}`)));
+    });
+  }
+
+  it('goes on serving (pages and assets) while build/ is emptied and rewritten, and says a restart serves the new build', async () => {
+    // A copy of the app (its server script and build), so the build the other tests use stays put.
+    const appDir = mkdtempSync(join(tmpdir(), 'lousho-sveltekit-rebuild-'));
+    for (const file of ['server.js', 'package.json']) cpSync(join(APP_DIR, file), join(appDir, file));
+    cpSync(join(APP_DIR, 'build'), join(appDir, 'build'), { recursive: true });
+    const { url, output } = await start(appDir);
+    const page = await fetch(url);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    // The page's script, e.g. import("./_app/immutable/entry/start.JSGjEIkM.js").
+    const asset = /"((?:\.\/|\/)_app\/immutable\/entry\/[^"]+\.js)"/.exec(html)?.[1];
+    expect(asset, html).toBeDefined();
+    const assetUrl = new URL(asset!, url).href;
+    const before = await (await fetch(assetUrl)).text();
+
+    // What a rebuild does first: build/ is gone (adapter-node empties it before writing).
+    rmSync(join(appDir, 'build'), { recursive: true, force: true });
+    const during = await fetch(assetUrl);
+    expect(during.status).toBe(200);
+    expect(await during.text()).toBe(before);
+    expect((await fetch(url)).status).toBe(200);
+
+    // ...then the new build is written: still served, the server still up.
+    cpSync(join(APP_DIR, 'build'), join(appDir, 'build'), { recursive: true });
+    expect((await fetch(assetUrl)).status).toBe(200);
+    expect((await fetch(url)).status).toBe(200);
+    expect(server!.exitCode).toBeNull();
+    await expect.poll(output).toContain('build changed: this server goes on serving the build it started with; restart it to serve the new one.');
   });
 });

@@ -19,7 +19,7 @@ export * from './tools/index.js';
 // Display helpers the three demos share (framework-neutral).
 export { readProgress, type ReadProgress } from './display/progress.js';
 export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';
-export { demoLinks, DEMO_SERVER_PORT, SVELTEKIT_DEMO_PORT, type DemoLink, type DemoName } from './display/demo-links.js';
+export { demoLinks, portBeside, DEMO_SERVER_PORT, SVELTEKIT_DEMO_PORT, type DemoLink, type DemoName } from './display/demo-links.js';
 export { pollSessionList, sessionItemAttributes, sessionItemLabels, SESSION_ORIGIN_LABELS, SESSION_STATE_LABELS, type SessionOrigin, type SessionSummary } from './display/sessions.js';
 export { flowNodesOf, flowNodeView, flowReplyText, lastUserText as flowInputText, type FlowNodeView } from './display/flow.js';
 // The triage flow of the demos (a flow served like an agent).

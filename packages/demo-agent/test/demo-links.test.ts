@@ -12,13 +12,39 @@ describe('demoLinks', () => {
     expect(links.find((l) => l.name === 'sveltekit')!.hint).toBe('npm run demo:svelte');
   });
 
-  it('from the SvelteKit demo: back to the demo server on its default port; IPv6 hosts in brackets', () => {
-    expect(demoLinks('sveltekit', { protocol: 'http:', hostname: 'localhost', port: '4000' }).map((l) => l.href)).toEqual([
+  it('from the SvelteKit demo: back to the demo server on the port beside it; IPv6 hosts in brackets', () => {
+    expect(demoLinks('sveltekit', { protocol: 'http:', hostname: 'localhost', port: '3001' }).map((l) => l.href)).toEqual([
       'http://localhost:3000/',
       'http://localhost:3000/vue/',
-      'http://localhost:4000/',
+      'http://localhost:3001/',
     ]);
     expect(demoLinks('react', { protocol: 'http:', hostname: '::1', port: '3000' })[0]!.href).toBe('http://[::1]:3000/');
+  });
+});
+
+describe('demoLinks with PORT set', () => {
+  it('PORT=3300 for the demo server: its pages link to the SvelteKit demo at 3301, where its banner says to start it', () => {
+    expect(demoLinks('react', { protocol: 'http:', hostname: '127.0.0.1', port: '3300' }).map((l) => l.href)).toEqual([
+      'http://127.0.0.1:3300/',
+      'http://127.0.0.1:3300/vue/',
+      'http://127.0.0.1:3301/',
+    ]);
+  });
+
+  it('PORT=3301 for the SvelteKit demo: it links back to the demo server at 3300', () => {
+    expect(demoLinks('sveltekit', { protocol: 'http:', hostname: '127.0.0.1', port: '3301' }).map((l) => l.href)).toEqual([
+      'http://127.0.0.1:3300/',
+      'http://127.0.0.1:3300/vue/',
+      'http://127.0.0.1:3301/',
+    ]);
+  });
+
+  it("a page on its scheme's default port (behind a proxy) links to the default ports", () => {
+    expect(demoLinks('vue', { protocol: 'https:', hostname: 'demo.example', port: '' }).map((l) => l.href)).toEqual([
+      'https://demo.example/',
+      'https://demo.example/vue/',
+      'https://demo.example:3001/',
+    ]);
   });
 });
 

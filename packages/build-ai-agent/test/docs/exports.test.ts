@@ -9,7 +9,8 @@ import { documentedNames, type DocumentedName } from './documented-names.js';
 // Every name the reference pages (docs/reference) document exists where they say, in the BUILT
 // package: its declarations (dist/*.d.ts, resolved through the exports map with no source
 // condition, as a user's TypeScript sees them) and its JavaScript (dist/*.js, imported by a plain
-// Node process, as a user's program runs it). Run `pnpm build` first; CI does.
+// Node process, as a user's program runs it). `npm test` builds it first (scripts/setup.mjs); run
+// alone, `npm run build -- --filter=@lousho/build-ai-agent` first.
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 const pages = [new URL('../../../../docs/reference/lousho-api-overview.md', import.meta.url), new URL('../../../../docs/reference/lousho-tools.md', import.meta.url)];
@@ -58,7 +59,7 @@ beforeAll(async () => {
   const imports = source.statements.filter(ts.isImportDeclaration);
   present.forEach((entry, i) => {
     const moduleSymbol = checker.getSymbolAtLocation(imports[i]!.moduleSpecifier);
-    if (!moduleSymbol) throw new Error(`TypeScript cannot resolve ${PACKAGE}/${entry}: is the package built?`);
+    if (!moduleSymbol) throw new Error(`TypeScript cannot resolve ${PACKAGE}/${entry}: is the package built? (\`npm test\` builds it; alone: \`npm run build -- --filter=${PACKAGE}\`)`);
     const resolvedFile = moduleSymbol.valueDeclaration?.getSourceFile().fileName ?? '';
     expect(resolvedFile, `${entry} resolves to the built declarations`).toMatch(/\/dist\/.*\.d\.ts$/);
     const declared = new Map<string, { value: boolean; tags: string[] }>();

@@ -4,6 +4,7 @@
  * credentials from the environment, so an app switches models by changing one string.
  */
 import { ERROR_CODES, SDKError } from '../errors.js';
+import { closestName } from '../options/closest-name.js';
 import { AnthropicProvider } from './anthropic.js';
 import { providerEnv, readVar, type ProviderEnv } from './env.js';
 import { OllamaProvider } from './ollama.js';
@@ -88,9 +89,10 @@ export class LLMProviderRegistry {
     const factory = this.#factories.get(provider);
     if (!factory) {
       const known = this.names();
+      const suggestion = closestName(provider, known);
       throw new SDKError(
         ERROR_CODES.LOUSHO_UNKNOWN_PROVIDER,
-        `Unknown provider "${provider}" in model string "${modelString}". Known providers: ${known.length > 0 ? known.join(', ') : '(none)'}.`,
+        `Unknown provider "${provider}" in model string "${modelString}"${suggestion ? `: did you mean "${suggestion}"?` : '.'} Known providers: ${known.length > 0 ? known.join(', ') : '(none)'}.`,
         { hint: `Write the model as provider/model, e.g. "openai/gpt-4o-mini", or register "${provider}" first.` },
       );
     }

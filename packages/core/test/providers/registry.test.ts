@@ -75,6 +75,13 @@ describe('resolveProvider', () => {
     );
   });
 
+  it('suggests the known provider a typo is closest to', () => {
+    expect(() => resolveProvider('opnai/gpt-4o-mini', { env })).toThrow(
+      'Unknown provider "opnai" in model string "opnai/gpt-4o-mini": did you mean "openai"? Known providers: anthropic, ollama, openai, openrouter.',
+    );
+    expect(() => resolveProvider('mistral/large', { env })).toThrow(/"mistral\/large"\. Known providers/);
+  });
+
   it.each(['', '/gpt-4o', 'openai/'])('rejects the malformed model string %j', (model) => {
     expect(() => resolveProvider(model, { env })).toThrow(expect.objectContaining({ code: 'LOUSHO_INVALID_CONFIG' }));
   });
