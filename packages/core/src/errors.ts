@@ -147,6 +147,10 @@ export const ERROR_CODES = {
   LOUSHO_WORKSPACE_IO: 'LOUSHO_WORKSPACE_IO',
   /** A Node-only part (NodeWorkspace, SubprocessSandbox) was used in a runtime without Node's built-in modules. */
   LOUSHO_UNSUPPORTED_RUNTIME: 'LOUSHO_UNSUPPORTED_RUNTIME',
+  /** `BubblewrapSandbox` cannot start here: bubblewrap is not installed, or the kernel refuses it namespaces. */
+  LOUSHO_SANDBOX_UNAVAILABLE: 'LOUSHO_SANDBOX_UNAVAILABLE',
+  /** A sandbox option this machine (or this version) cannot enforce: refused rather than ignored. */
+  LOUSHO_SANDBOX_UNSUPPORTED: 'LOUSHO_SANDBOX_UNSUPPORTED',
 
   // Flows (`@lousho/flows`).
   /** A flow's graph is not valid (`FlowBuilder…build()`): an unknown or duplicate id, an unreachable node, a cycle without a bound. */

@@ -33,6 +33,14 @@ export interface NodeFs {
     open(path: string, flags: number, mode?: number): Promise<NodeFileHandle>;
     mkdir(path: string, options: { recursive: true }): Promise<unknown>;
     readdir(path: string, options: { withFileTypes: true }): Promise<NodeDirent[]>;
+    readdir(path: string): Promise<string[]>;
+    readFile(path: string, encoding: 'latin1' | 'utf8'): Promise<string>;
+    writeFile(path: string, data: string): Promise<void>;
+    rename(from: string, to: string): Promise<void>;
+    unlink(path: string): Promise<void>;
+    rmdir(path: string): Promise<void>;
+    access(path: string, mode?: number): Promise<void>;
+    readlink(path: string): Promise<string>;
   };
 }
 
@@ -70,6 +78,7 @@ export interface NodeProcess {
   env?: Record<string, string | undefined>;
   cwd(): string;
   kill(pid: number, signal: string): unknown;
+  getuid?: () => number;
   getBuiltinModule?: (id: string) => unknown;
 }
 
