@@ -4,6 +4,7 @@
 
 export interface NodeStats {
   size: number;
+  mode: number;
   mtimeMs: number;
   isFile(): boolean;
   isDirectory(): boolean;
@@ -25,7 +26,7 @@ export interface NodeFileHandle {
 }
 
 export interface NodeFs {
-  constants: { O_RDONLY: number; O_WRONLY: number; O_CREAT: number; O_TRUNC: number; O_NOFOLLOW: number; O_NONBLOCK: number };
+  constants: { O_RDONLY: number; O_WRONLY: number; O_CREAT: number; O_TRUNC: number; O_NOFOLLOW: number; O_NONBLOCK: number; O_EXCL: number };
   promises: {
     realpath(path: string): Promise<string>;
     stat(path: string): Promise<NodeStats>;
@@ -48,6 +49,7 @@ export interface NodePath {
   join(...parts: string[]): string;
   dirname(path: string): string;
   relative(from: string, to: string): string;
+  basename(path: string): string;
   resolve(...parts: string[]): string;
 }
 
