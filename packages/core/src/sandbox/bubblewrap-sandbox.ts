@@ -183,7 +183,7 @@ export class BubblewrapSandbox implements SandboxAdapter {
   }
 
   /** How each asked limit is enforced: a cgroup, or rlimits set by prlimit inside the sandbox. */
-  async #limits(fs: NodeFs, status: BubblewrapStatus): Promise<{ prefix: string[]; cgroup: CommandCgroup }> {
+  async #limits(fs: NodeFs, status: Extract<BubblewrapStatus, { ok: true }>): Promise<{ prefix: string[]; cgroup: CommandCgroup }> {
     const l = this.#options.limits ?? {};
     const { cgroup, missing } = await createCommandCgroup(fs, {
       ...(l.processes !== undefined ? { pids: l.processes } : {}),
@@ -223,7 +223,7 @@ function positive(value: unknown, key: string, invalid: (message: string) => SDK
   if (value !== undefined && (typeof value !== 'number' || !Number.isInteger(value) || value < 1)) throw invalid(`${key} must be a positive integer, got ${JSON.stringify(value)}.`);
 }
 
-function unavailable(status: BubblewrapStatus): SDKError {
+function unavailable(status: { reason: string }): SDKError {
   return new SDKError(ERROR_CODES.LOUSHO_SANDBOX_UNAVAILABLE, `BubblewrapSandbox cannot run here: ${status.reason}`, {
     hint: 'Install bubblewrap (Debian/Ubuntu: apt-get install bubblewrap; Fedora: dnf install bubblewrap) on a Linux host that allows user namespaces. See docs/workspace.md for the alternatives.',
   });
