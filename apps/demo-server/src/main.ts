@@ -5,7 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { createDemoAgent, createTriageAgent } from '@lousho/demo-agent';
-import { startDemoTriggers, triggerSettings, triggerStartFailure } from '@lousho/demo-agent/server';
+import { createDemoCoding, startDemoTriggers, triggerSettings, triggerStartFailure } from '@lousho/demo-agent/server';
 import { STATIC_APPS } from './apps.js';
 import { startBanner } from './banner.js';
 import { chooseModel, modelChoiceFailure, type ChosenModel } from './model.js';
@@ -28,7 +28,11 @@ if (chosen.warning) console.warn(chosen.warning);
 const dataDir = process.env['DEMO_DATA_DIR']?.trim() || resolve(dirname(fileURLToPath(import.meta.url)), '../data');
 mkdirSync(dataDir, { recursive: true });
 const store = new SqliteStore(resolve(dataDir, 'demo.db'));
+// The coding tools: a real copy of the demo project whose commands run in a bubblewrap sandbox, or,
+// without bubblewrap, the in-memory project with simulated commands (the banner says which).
+const coding = await createDemoCoding();
 const agent = createDemoAgent({
+  coding,
   ...(chosen.provider ? { provider: chosen.provider } : {}),
   ...(chosen.model ? { model: chosen.model } : {}),
   store,
@@ -60,7 +64,7 @@ server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const model = chosen.info.kind === 'demo' ? 'the offline demo model' : `${chosen.info.provider}/${chosen.info.model}`;
-  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS, port), ...triggers.banner]) console.log(line);
+  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS, port), ...triggers.banner, coding.note]) console.log(line);
 });
 
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.
@@ -68,7 +72,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     // The webhook's port is freed at once; its runs end with the agent (as the chat turns do).
     void triggers.stop();
-    server.close(() => void agent.close().finally(() => process.exit(0)));
+    server.close(() => void agent.close().then(() => coding.dispose()).finally(() => process.exit(0)));
     server.closeAllConnections();
   });
 }

@@ -157,6 +157,10 @@ export const ERROR_CODES = {
   LOUSHO_REGEX_UNSUPPORTED: 'LOUSHO_REGEX_UNSUPPORTED',
   /** Untrusted input went over a documented bound (a result, a description, a count, a file, a nesting); the message names the bound and the option that sets it. */
   LOUSHO_LIMIT_EXCEEDED: 'LOUSHO_LIMIT_EXCEEDED',
+  /** `BubblewrapSandbox` cannot start here: bubblewrap is not installed, or the kernel refuses it namespaces. */
+  LOUSHO_SANDBOX_UNAVAILABLE: 'LOUSHO_SANDBOX_UNAVAILABLE',
+  /** A sandbox option this machine (or this version) cannot enforce: refused rather than ignored. */
+  LOUSHO_SANDBOX_UNSUPPORTED: 'LOUSHO_SANDBOX_UNSUPPORTED',
 
   // Flows (`@lousho/flows`).
   /** A flow's graph is not valid (`FlowBuilder…build()`): an unknown or duplicate id, an unreachable node, a cycle without a bound. */

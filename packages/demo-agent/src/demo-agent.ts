@@ -1,8 +1,8 @@
 import { createAgent, twoPhaseStrategy, type Agent, type AgentStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
 import { createDemoModel } from './demo-model.js';
 import { DEMO_PROVIDER_NAME } from './notice.js';
-import { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
-import type { MemoryWorkspace } from '@lousho/build-ai-agent';
+import { createCodingTools, demoCommandGuardrail, type DemoCoding } from './coding/tools.js';
+import type { FsProvider, MemoryWorkspace } from '@lousho/build-ai-agent';
 import { createDemoTools, type DemoEmail } from './tools/index.js';
 import type { DemoSavedFindings } from './tools/findings.js';
 import { createDemoResearcher } from './researcher.js';
@@ -38,6 +38,16 @@ export interface DemoAgentOptions {
   contextWindow?: number;
 }
 
+/** `createDemoAgent()`'s options with the coding tools' place given (the demo server's `createDemoCoding()`). */
+export interface DemoAgentCodingOptions extends DemoAgentOptions {
+  /**
+   * Where the coding tools work (default: an in-memory copy of the demo project with scripted
+   * commands, which runs in a browser). The demo server passes `createDemoCoding()` from
+   * `@lousho/demo-agent/server`: a real copy whose commands run in a `BubblewrapSandbox`.
+   */
+  coding: DemoCoding;
+}
+
 /**
  * The offline demo model's context window: the tools, instructions and sub-agent listing take about
  * 1,500 tokens of it, so a chat of five or six tool turns goes over its 90 % threshold and the older
@@ -50,9 +60,11 @@ export const DEMO_CONTEXT_WINDOW = 3000;
 const DEMO_PROTECTED_TOKENS = 400;
 
 /** The demo agent, plus the outbox its `send_email` tool writes to and the project its coding tools work on. */
-export type DemoAgent = Agent & {
+export type DemoAgent<W extends FsProvider = MemoryWorkspace> = Agent & {
   readonly outbox: readonly DemoEmail[];
-  readonly workspace: MemoryWorkspace;
+  readonly workspace: W;
+  /** What the coding tools work on, said plainly (`coding.sandbox`, `coding.note`). */
+  readonly coding: DemoCoding<W>;
   /** What the `researcher` sub-agent saved. */
   readonly library: readonly DemoSavedFindings[];
 };
@@ -69,10 +81,18 @@ export const DEMO_AGENT_INSTRUCTIONS = [
 export const DEMO_NOTES_INSTRUCTIONS =
   'The notes__ tools come from an MCP server (add_note, list_notes, search_notes): use them when the user asks you to take a note, list notes or search them.';
 
+/** The instructions, saying what the coding tools really work on. */
+function codingInstructions(coding: DemoCoding | undefined): string {
+  if (coding?.sandbox !== 'bubblewrap') return DEMO_AGENT_INSTRUCTIONS;
+  return DEMO_AGENT_INSTRUCTIONS.replace('a tiny in-memory project', 'a real copy of a tiny project, and shell commands run in a bubblewrap sandbox confined to it');
+}
+
 /** Creates the demo agent that the demo server and the in-browser demos share. Isomorphic. */
-export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
+export function createDemoAgent(options?: DemoAgentOptions): DemoAgent;
+export function createDemoAgent(options: DemoAgentCodingOptions): DemoAgent<FsProvider>;
+export function createDemoAgent(options: DemoAgentOptions & { coding?: DemoCoding } = {}): DemoAgent<FsProvider> {
   const outbox = options.outbox ?? [];
-  const coding = createCodingTools();
+  const coding = createCodingTools(options.coding);
   const library = options.library ?? [];
   const provider = options.provider ?? createDemoModel();
   const contextWindow = options.contextWindow ?? (provider.name === DEMO_PROVIDER_NAME ? DEMO_CONTEXT_WINDOW : undefined);
@@ -83,7 +103,7 @@ export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
     description: 'The Lousho demo agent: weather, research (in depth by its researcher sub-agent), email with approval, questions, and coding tools behind a guardrail.',
     provider,
     ...(options.model !== undefined ? { model: options.model } : {}),
-    instructions: options.mcpServers ? `${DEMO_AGENT_INSTRUCTIONS} ${DEMO_NOTES_INSTRUCTIONS}` : DEMO_AGENT_INSTRUCTIONS,
+    instructions: [codingInstructions(options.coding), ...(options.mcpServers ? [DEMO_NOTES_INSTRUCTIONS] : [])].join(' '),
     tools: [...createDemoTools({ delayScale, outbox }), ...coding.tools],
     subagents: { researcher },
     guardrails: { tool: [demoCommandGuardrail] },
@@ -101,5 +121,5 @@ export function createDemoAgent(options: DemoAgentOptions = {}): DemoAgent {
         }
       : {}),
   });
-  return Object.assign(agent, { outbox: outbox as readonly DemoEmail[], workspace: coding.workspace, library: library as readonly DemoSavedFindings[] });
+  return Object.assign(agent, { outbox: outbox as readonly DemoEmail[], workspace: coding.workspace, coding: coding.coding, library: library as readonly DemoSavedFindings[] });
 }

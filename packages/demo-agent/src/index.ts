@@ -1,5 +1,5 @@
 // The shared demo agent of the Lousho demos. Isomorphic: nothing here may import a Node-only module.
-export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, DEMO_CONTEXT_WINDOW, DEMO_NOTES_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
+export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, DEMO_CONTEXT_WINDOW, DEMO_NOTES_INSTRUCTIONS, type DemoAgent, type DemoAgentCodingOptions, type DemoAgentOptions } from './demo-agent.js';
 export { createDemoResearcher, DEMO_RESEARCHER_DESCRIPTION, DEMO_RESEARCHER_INSTRUCTIONS, type DemoResearcherOptions } from './researcher.js';
 export { createInPageDemoAgent, IN_PAGE_DATABASE, IN_PAGE_SESSION_KEY } from './in-page-agent.js';
 export {
@@ -26,7 +26,7 @@ export { flowNodesOf, flowNodeView, flowReplyText, lastUserText as flowInputText
 export * from './triage/index.js';
 // The coding part: the tiny project its workspace tools work on, and the guardrail on its shell.
 export { createDemoWorkspace, DEMO_PROJECT_FILES, DEMO_TYPO } from './coding/project.js';
-export { createCodingTools, demoCommandGuardrail } from './coding/tools.js';
+export { createCodingTools, demoCommandGuardrail, inMemoryCoding, type DemoCoding } from './coding/tools.js';
 export { readView, urlForView, VIEW_LABELS, viewOf, writeView, type View } from './display/view.js';
 export { INTERRUPTED_HINT, INTERRUPTED_LABEL, RUN_STATUS_LABELS, SUBAGENT_STATUS_LABELS } from './display/status-labels.js';
 export { guardrailSource } from './display/guardrail.js';

@@ -30,6 +30,12 @@ describe('docs/workspace.md and docs/guardrails.md snippets run unchanged', () =
     expect(printed).toEqual(['guardrail', result.guardrail, 'the reply contains an AWS access key id.']);
   });
 
+  it('the coding-agent shell: SandboxShell(new BubblewrapSandbox({ root })) next to the file tools of a NodeWorkspace', async () => {
+    const { sandbox, tools } = await import('./snippets/workspace-bubblewrap.js');
+    expect(sandbox.name).toBe('bubblewrap');
+    expect(tools.map((t) => t.name)).toEqual(['read_file', 'write_file', 'edit_file', 'list_dir', 'glob', 'grep', 'shell']);
+  });
+
   it('a requiresSandbox tool runs its sandboxExecute with a SubprocessSandbox', async () => {
     const { result } = await import('./snippets/workspace-sandbox.js');
     expect(result.toolCalls[0]).toMatchObject({ toolName: 'count_lines', isError: false, result: { lines: 3 } });

@@ -258,19 +258,21 @@ export async function executeCall(scope: CallScope, prepared: Extract<PreparedCa
   try {
     let raw: unknown;
     if (tool.requiresSandbox) {
-      if (!tool.sandboxExecute || !scope.deps.sandbox) {
-        const error = toolErrorResult({
-          toolName: call.name,
-          toolCallId: call.id,
-          kind: 'sandbox',
-          error: tool.sandboxExecute
-            ? `'${call.name}' requires a sandbox, but the agent has no SandboxAdapter configured.`
-            : `'${call.name}' requires a sandbox but has no sandboxExecute; it was refused rather than run unsandboxed.`,
-        });
+      const sandbox = scope.deps.sandbox;
+      const refusal = !tool.sandboxExecute
+        ? `'${call.name}' requires a sandbox but has no sandboxExecute; it was refused rather than run unsandboxed.`
+        : !sandbox
+          ? `'${call.name}' requires a sandbox, but the agent has no SandboxAdapter configured.`
+          : typeof sandbox.run !== 'function' && typeof sandbox.exec !== 'function'
+            ? `'${call.name}' requires a sandbox, but the configured one ('${sandbox.name ?? 'unnamed'}') can neither run commands (exec) nor functions (run).`
+            : undefined;
+      if (refusal) {
+        const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'sandbox', error: refusal });
         return finishOutcome(scope, prepared, errorOutcome(call, args, error));
       }
-      const sandbox = scope.deps.sandbox;
-      raw = await sandbox.run(() => tool.sandboxExecute!(args as never, sandbox, ctx));
+      // sandboxExecute does its work through sandbox.exec; an adapter that offers run() wraps it whole.
+      const run = () => tool.sandboxExecute!(args as never, sandbox!, ctx);
+      raw = typeof sandbox!.run === 'function' ? await sandbox!.run(run) : await run();
     } else if (tool.execute) {
       raw = await tool.execute(args as never, ctx);
     } else {

@@ -4,6 +4,7 @@
 
 export interface NodeStats {
   size: number;
+  mode: number;
   mtimeMs: number;
   isFile(): boolean;
   isDirectory(): boolean;
@@ -25,7 +26,7 @@ export interface NodeFileHandle {
 }
 
 export interface NodeFs {
-  constants: { O_RDONLY: number; O_WRONLY: number; O_CREAT: number; O_TRUNC: number; O_NOFOLLOW: number; O_NONBLOCK: number };
+  constants: { O_RDONLY: number; O_WRONLY: number; O_CREAT: number; O_TRUNC: number; O_NOFOLLOW: number; O_NONBLOCK: number; O_EXCL: number };
   promises: {
     realpath(path: string): Promise<string>;
     stat(path: string): Promise<NodeStats>;
@@ -33,6 +34,14 @@ export interface NodeFs {
     open(path: string, flags: number, mode?: number): Promise<NodeFileHandle>;
     mkdir(path: string, options: { recursive: true }): Promise<unknown>;
     readdir(path: string, options: { withFileTypes: true }): Promise<NodeDirent[]>;
+    readdir(path: string): Promise<string[]>;
+    readFile(path: string, encoding: 'latin1' | 'utf8'): Promise<string>;
+    writeFile(path: string, data: string): Promise<void>;
+    rename(from: string, to: string): Promise<void>;
+    unlink(path: string): Promise<void>;
+    rmdir(path: string): Promise<void>;
+    access(path: string, mode?: number): Promise<void>;
+    readlink(path: string): Promise<string>;
   };
 }
 
@@ -40,6 +49,7 @@ export interface NodePath {
   join(...parts: string[]): string;
   dirname(path: string): string;
   relative(from: string, to: string): string;
+  basename(path: string): string;
   resolve(...parts: string[]): string;
 }
 
@@ -70,6 +80,7 @@ export interface NodeProcess {
   env?: Record<string, string | undefined>;
   cwd(): string;
   kill(pid: number, signal: string): unknown;
+  getuid?: () => number;
   getBuiltinModule?: (id: string) => unknown;
 }
 

@@ -1,6 +1,6 @@
 import { ERROR_CODES } from '../errors.js';
 import { nodeBuiltin, hostEnv } from '../runtime/node-builtins.js';
-import { nodeProcess, type NodeChildProcess, type NodeChildProcessModule } from '../runtime/node-types.js';
+import { nodeProcess, type NodeChildProcess, type NodeChildProcessModule, type NodeFs } from '../runtime/node-types.js';
 import { WorkspaceError } from '../workspace/errors.js';
 import { OutputBuffer } from '../workspace/output-buffer.js';
 import type { ExecResult } from '../workspace/types.js';
@@ -15,7 +15,17 @@ export interface ProcessSpec {
   stdin?: string;
   /** After SIGTERM, how long the process group has before SIGKILL (default 1000 ms). */
   killGraceMs?: number;
+  /**
+   * Also kill, when the command ends (or is stopped), every process whose environment carries
+   * `tag` (see `tagProcesses`): what left the process group (`setsid`, a double fork) still has it.
+   */
+  tag?: string;
+  /** Runs once the command is over and everything it started is gone (a cgroup to remove). */
+  cleanup?: () => Promise<void> | void;
 }
+
+/** The variable `runProcess` recognises a command's processes by, when given a `tag`. */
+export const RUN_TAG_VARIABLE = 'LOUSHO_SANDBOX_RUN';
 
 /** Variables every command gets, so tools behave predictably without the host's environment. */
 const BASE_ENV = { LANG: 'C.UTF-8', LC_ALL: 'C.UTF-8', TERM: 'dumb', NO_COLOR: '1' };
@@ -33,6 +43,11 @@ export function minimalEnv(inherit: readonly string[], home: string, env: Record
     if (value !== undefined) out[name] = value;
   }
   return { ...out, ...env };
+}
+
+/** A fresh tag for one command's processes. */
+export function newRunTag(): string {
+  return globalThis.crypto.randomUUID();
 }
 
 /** A running process group, so a sandbox can kill everything on dispose. */
@@ -89,9 +104,13 @@ export function runProcess(spec: ProcessSpec, who: string, track?: Set<RunningPr
     };
     const stop = () => {
       killGroup('SIGTERM');
-      killTimer ??= setTimeout(() => killGroup('SIGKILL'), spec.killGraceMs ?? 1000);
+      killTimer ??= setTimeout(killAll, spec.killGraceMs ?? 1000);
     };
-    const handle: RunningProcess = { kill: () => killGroup('SIGKILL') };
+    const killAll = () => {
+      killGroup('SIGKILL');
+      if (spec.tag) void killTagged(spec.tag);
+    };
+    const handle: RunningProcess = { kill: killAll };
     track?.add(handle);
 
     const timer = spec.timeoutMs !== undefined ? setTimeout(() => ((timedOut = true), stop()), spec.timeoutMs) : undefined;
@@ -108,9 +127,16 @@ export function runProcess(spec: ProcessSpec, who: string, track?: Set<RunningPr
       clearTimeout(killTimer);
       spec.signal?.removeEventListener('abort', onAbort);
       track?.delete(handle);
-      if (error !== undefined) reject(error);
-      else if (aborted) reject(abortReason(spec.signal!));
-      else resolve(result!);
+      // Nothing the command started may outlive it: what left its group is found by its tag.
+      const reaped = spec.tag ? killTagged(spec.tag) : Promise.resolve();
+      void reaped
+        .then(() => spec.cleanup?.())
+        .catch(() => {})
+        .then(() => {
+          if (error !== undefined) reject(error);
+          else if (aborted) reject(abortReason(spec.signal!));
+          else resolve(result!);
+        });
     };
 
     child.on('error', (error) => {
@@ -120,6 +146,7 @@ export function runProcess(spec: ProcessSpec, who: string, track?: Set<RunningPr
       exited = true;
       // The main process is done: whatever it left running in its group goes with it.
       killGroup('SIGKILL');
+      if (spec.tag) void killTagged(spec.tag);
       const result = (): ExecResult => ({
         exitCode: code,
         ...(signal ? { signal } : {}),
@@ -142,6 +169,43 @@ export function runProcess(spec: ProcessSpec, who: string, track?: Set<RunningPr
       });
     });
   });
+}
+
+/**
+ * Kills every process whose environment holds `LOUSHO_SANDBOX_RUN=<tag>` (Linux: read from
+ * /proc/<pid>/environ), again until none is left, so one forking while it is killed is caught too.
+ * A process that clears its environment is not found: this is bookkeeping, not containment.
+ */
+export async function killTagged(tag: string): Promise<void> {
+  const fs = nodeProcess()?.getBuiltinModule?.('node:fs') as NodeFs | undefined;
+  if (!fs) return;
+  const needle = `${RUN_TAG_VARIABLE}=${tag}\0`;
+  for (let round = 0; round < 10; round++) {
+    let names: string[];
+    try {
+      names = await fs.promises.readdir('/proc');
+    } catch {
+      return; // not Linux: only the process group is killed
+    }
+    const found: number[] = [];
+    await Promise.all(
+      names
+        .filter((name) => /^\d+$/.test(name))
+        .map(async (name) => {
+          const environ = await fs.promises.readFile(`/proc/${name}/environ`, 'latin1').catch(() => '');
+          if (environ.startsWith(needle) || environ.includes(`\0${needle}`)) found.push(Number(name));
+        }),
+    );
+    if (found.length === 0) return;
+    for (const pid of found) {
+      try {
+        nodeProcess()!.kill(pid, 'SIGKILL');
+      } catch {
+        // Gone already.
+      }
+    }
+    await new Promise((r) => setTimeout(r, 10));
+  }
 }
 
 function abortReason(signal: AbortSignal): unknown {

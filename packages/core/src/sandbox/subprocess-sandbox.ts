@@ -3,7 +3,7 @@ import { nodeBuiltin } from '../runtime/node-builtins.js';
 import { nodeProcess, type NodePath } from '../runtime/node-types.js';
 import type { SandboxAdapter } from '../tools/types.js';
 import type { ExecOptions, ExecResult } from '../workspace/types.js';
-import { minimalEnv, runProcess, type RunningProcess } from './run-process.js';
+import { minimalEnv, newRunTag, RUN_TAG_VARIABLE, runProcess, type RunningProcess } from './run-process.js';
 
 /** Options of `new SubprocessSandbox()`. */
 export interface SubprocessSandboxOptions {
@@ -25,11 +25,17 @@ export interface SubprocessSandboxOptions {
 
 /**
  * Runs commands in child processes: each in a process group of its own, with a time limit, an
- * output cap and a minimal environment (the host's secrets are not inherited), killed with
- * everything it started on timeout, on abort, and when it ends. It is a process boundary, not a
- * file-system one: commands see the machine's files with this process's permissions (use a
- * container adapter for that; see docs/workspace.md). Node only (loaded through
- * `process.getBuiltinModule`).
+ * output cap and a minimal environment (the host's variables are not inherited). When a command
+ * ends, times out, is aborted or the sandbox is disposed, its group is killed, and so is every
+ * process that still carries the command's `LOUSHO_SANDBOX_RUN` tag in its environment (on Linux),
+ * which catches what left the group (`setsid`, a double fork, `nohup`).
+ *
+ * It isolates nothing else: commands read and write every file this process can, may read other
+ * processes' environments through /proc (this one's included), reach the network, and a process
+ * that clears its environment and leaves the group escapes the bookkeeping. Use
+ * `BubblewrapSandbox` to contain untrusted commands (docs/workspace.md). It offers no `run(fn)`:
+ * a tool's `sandboxExecute` runs in your process and does its work through `exec`.
+ * Node only (loaded through `process.getBuiltinModule`).
  */
 export class SubprocessSandbox implements SandboxAdapter {
   readonly name = 'subprocess';
@@ -49,10 +55,6 @@ export class SubprocessSandbox implements SandboxAdapter {
     this.#options = options;
   }
 
-  async run<T>(fn: () => Promise<T> | T): Promise<T> {
-    return fn();
-  }
-
   /** Runs a command (a shell line, or an argument list run without a shell) in a child process. */
   exec(command: string | readonly string[], options: ExecOptions = {}): Promise<ExecResult> {
     const o = this.#options;
@@ -62,11 +64,13 @@ export class SubprocessSandbox implements SandboxAdapter {
     const path = nodeBuiltin<NodePath>('node:path', 'SubprocessSandbox');
     const base = o.cwd ?? nodeProcess()!.cwd();
     const cwd = options.cwd ? path.resolve(base, options.cwd) : base;
+    const tag = newRunTag();
     return runProcess(
       {
         argv: typeof command === 'string' ? [o.shell ?? '/bin/sh', '-c', command] : command,
         cwd,
-        env: minimalEnv(o.inheritEnv ?? ['PATH'], cwd, { ...o.env, ...options.env }),
+        env: { ...minimalEnv(o.inheritEnv ?? ['PATH'], cwd, { ...o.env, ...options.env }), [RUN_TAG_VARIABLE]: tag },
+        tag,
         timeoutMs: options.timeoutMs ?? o.timeoutMs ?? 60_000,
         maxOutputBytes: options.maxOutputBytes ?? o.maxOutputBytes ?? 1024 * 1024,
         ...(options.signal ? { signal: options.signal } : {}),
@@ -78,7 +82,7 @@ export class SubprocessSandbox implements SandboxAdapter {
     );
   }
 
-  /** Kills every command still running (with its whole process group). */
+  /** Kills every command still running, with everything it started. */
   async dispose(): Promise<void> {
     for (const p of this.#running) p.kill();
     this.#running.clear();

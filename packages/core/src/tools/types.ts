@@ -74,15 +74,17 @@ export interface ToolErrorResult {
 }
 
 /**
- * Where `requiresSandbox` tools run. `run(fn)` wraps a tool's `sandboxExecute` (which receives the
- * sandbox and runs its work through it); `exec` runs a command inside the sandbox (what
- * `SandboxShell` and most `sandboxExecute` functions use). See docs/workspace.md.
+ * Where `requiresSandbox` tools run. A tool's `sandboxExecute` receives the sandbox and does its
+ * work through `exec`, which runs a command inside the sandbox (what `SandboxShell` uses too).
+ * `run(fn)`, when an adapter offers it, runs the whole `sandboxExecute` under the adapter; only
+ * `NoopSandbox` does (in this process, on purpose). An adapter with neither cannot run a sandboxed
+ * tool, which is then refused (`SandboxRequiredError`). See docs/workspace.md.
  */
 export interface SandboxAdapter {
-  /** A name for messages (`'subprocess'`, `'docker'`, …). */
+  /** A name for messages (`'subprocess'`, `'bubblewrap'`, …). */
   readonly name?: string;
-  /** Runs `fn` (a tool's `sandboxExecute`) under the sandbox's bookkeeping. */
-  run<T>(fn: () => Promise<T> | T): Promise<T>;
+  /** Runs `fn` (a tool's `sandboxExecute`) under the adapter. Offered only where that is what it says. */
+  run?<T>(fn: () => Promise<T> | T): Promise<T>;
   /** Runs a command line (`/bin/sh -c`), or an argv without a shell, inside the sandbox. */
   exec?(command: string | readonly string[], options?: ExecOptions): Promise<ExecResult>;
   /** Releases what the sandbox holds and kills anything still running in it. */

@@ -93,6 +93,9 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
   const maxGrepOutputChars = positiveInt(options, 'maxGrepOutputChars');
   const maxWalkEntries = positiveInt(options, 'maxWalkEntries');
   const skipDirs = new Set(options.skipDirs ?? ['.git', 'node_modules']);
+  // An absolute path inside the provider's root is the same file as its relative path.
+  const root = typeof fs.root === 'string' && fs.root.startsWith('/') ? fs.root : undefined;
+  const confine = (path: string) => confinePath(path, root);
 
   /** A text file's content, refusing directories, binary files and (for edits) files too large to hold. */
   const readText = async (path: string, purpose: 'read' | 'edit'): Promise<{ text: string; size: number; partial: boolean }> => {
@@ -122,7 +125,7 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
       limit: z.number().int().min(1).optional().describe(`How many lines (default ${defaultReadLines})`),
     }),
     async execute({ path, offset = 1, limit = defaultReadLines }) {
-      const rel = confinePath(path);
+      const rel = confine(path);
       const { text, size, partial } = await readText(rel, 'read');
       const lines = text.split('\n');
       if (lines.length > 1 && lines[lines.length - 1] === '') lines.pop();
@@ -157,10 +160,12 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
     }),
     needsApproval: options.approveWrites === true,
     async execute({ path, content }) {
-      const rel = confinePath(path);
+      const rel = confine(path);
       if (rel === '') throw unsuitable(rel, 'The workspace root is a directory.');
       const before = await fs.stat(rel);
       if (before?.type === 'directory') throw unsuitable(rel, `'${rel}' is a directory.`);
+      // A FIFO, a device or a socket is never written: a FIFO would block the call forever.
+      if (before && before.type !== 'file') throw unsuitable(rel, `'${rel}' is not a regular file; write_file only creates or replaces regular files.`);
       await fs.writeFile(rel, content);
       return { path: rel, created: !before, bytes: new TextEncoder().encode(content).length, lines: content === '' ? 0 : content.split('\n').length - (content.endsWith('\n') ? 1 : 0) };
     },
@@ -179,7 +184,7 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
     }),
     needsApproval: options.approveWrites === true,
     async execute({ path, old_string: oldString, new_string: newString, replace_all: replaceAll = false }) {
-      const rel = confinePath(path);
+      const rel = confine(path);
       if (oldString === newString) throw noMatch(rel, 'old_string and new_string are the same; nothing would change.');
       const { text } = await readText(rel, 'edit');
       const positions = occurrences(text, oldString);
@@ -211,7 +216,7 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
     description: 'List the entries of a workspace directory (name, type, size).',
     input: z.object({ path: z.string().optional().describe('Directory relative to the workspace root (default: the root)') }),
     async execute({ path = '.' }) {
-      const rel = confinePath(path);
+      const rel = confine(path);
       const stat = await fs.stat(rel);
       if (!stat) throw notFound(displayPath(rel), 'No directory');
       if (stat.type !== 'directory') throw unsuitable(rel, `'${displayPath(rel)}' is not a directory.`, 'Use read_file for a file.');
@@ -230,7 +235,7 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
       path: z.string().optional().describe('Directory to search from (default: the root)'),
     }),
     async execute({ pattern, path = '.' }, ctx) {
-      const base = confinePath(path);
+      const base = confine(path);
       const isMatch = compileGlob(pattern);
       const matches: string[] = [];
       let more = false;
@@ -266,7 +271,7 @@ function buildFsTools(fs: FsProvider, options: FsToolsOptions) {
       const regex = compileGrepPattern(pattern, ignoreCase);
       try {
         const limit = Math.min(wanted ?? maxGrepMatches, maxGrepMatches);
-        const base = confinePath(path);
+        const base = confine(path);
         const fileMatch = fileGlob ? compileGlob(fileGlob) : undefined;
         const matches: { path: string; line: number; text: string }[] = [];
         let chars = 0;

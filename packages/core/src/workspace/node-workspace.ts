@@ -1,7 +1,8 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { nodeBuiltin } from '../runtime/node-builtins.js';
 import type { NodeFileHandle, NodeDirent, NodeFs, NodePath, NodeStats } from '../runtime/node-types.js';
-import { minimalEnv, runProcess } from '../sandbox/run-process.js';
+import { BubblewrapSandbox } from '../sandbox/bubblewrap-sandbox.js';
+import { minimalEnv, newRunTag, RUN_TAG_VARIABLE, runProcess } from '../sandbox/run-process.js';
 import { notFound, outsideRoot, unsuitable, WorkspaceError } from './errors.js';
 import { confinePath, displayPath } from './paths.js';
 import type { ExecOptions, ExecResult, FsEntry, FsEntryType, FsProvider, FsStat, ShellProvider } from './types.js';
@@ -23,21 +24,29 @@ export interface NodeWorkspaceOptions {
   timeoutMs?: number;
   /** Default cap on each of stdout and stderr (default 1 MiB). */
   maxOutputBytes?: number;
+  /**
+   * Commands run confined to the root in a `BubblewrapSandbox` (default true; Linux with
+   * bubblewrap, else `exec` fails with `LOUSHO_SANDBOX_UNAVAILABLE`). `false` runs them as plain
+   * child processes that see the whole machine: only for commands you trust.
+   */
+  confineCommands?: boolean;
 }
 
 /**
  * A real directory as a workspace: files (`FsProvider`) and commands (`ShellProvider`). Every path
  * is confined to `root`: `..`, absolute paths elsewhere and symlinks that lead out are refused
- * (`LOUSHO_WORKSPACE_PATH_OUTSIDE`). Commands run in the root (or a directory inside it) with a
- * minimal environment, in a process group that a timeout or an abort kills whole. The commands
- * themselves are not confined to the root: give the agent a `SandboxShell` over a container for
- * that. Node only (loaded through `process.getBuiltinModule`).
+ * (`LOUSHO_WORKSPACE_PATH_OUTSIDE`). Writes are atomic (a temporary file in the same directory,
+ * then a rename) and only ever replace regular files. Commands run in the root (or a directory
+ * inside it) with a minimal environment, confined to the root by a `BubblewrapSandbox` (see
+ * `confineCommands`); a timeout or an abort kills everything they started.
+ * Node only (loaded through `process.getBuiltinModule`).
  */
 export class NodeWorkspace implements FsProvider, ShellProvider {
   /** The root as given. */
   readonly root: string;
   readonly #options: NodeWorkspaceOptions;
   #realRoot: string | undefined;
+  #sandbox: BubblewrapSandbox | undefined;
 
   constructor(options: NodeWorkspaceOptions) {
     if (typeof options?.root !== 'string' || !options.root.startsWith('/')) {
@@ -152,19 +161,39 @@ export class NodeWorkspace implements FsProvider, ShellProvider {
     }
   }
 
+  /**
+   * Replaces or creates a file atomically: the data goes to a temporary file in the same directory,
+   * which is then renamed over the target, so a reader sees the old content or the new, never a
+   * part. Only a regular file is replaced (a FIFO, a device or a socket is refused); its mode is kept.
+   */
   async writeFile(path: string, data: string | Uint8Array): Promise<void> {
     const { rel, real, exists } = await this.#resolve(path, true);
     if (rel === '') throw unsuitable(rel, 'The workspace root is a directory.');
     const fs = this.#fs();
+    const p = this.#path();
+    let mode = 0o644;
+    if (exists) {
+      const s = await fs.promises.lstat(real).catch((error: unknown) => {
+        throw ioError(path, error);
+      });
+      if (s.isDirectory()) throw unsuitable(rel, `'${displayPath(rel)}' is a directory.`);
+      if (!s.isFile()) throw unsuitable(rel, `'${displayPath(rel)}' is not a regular file; only regular files are written.`);
+      mode = s.mode & 0o777;
+    }
+    const dir = p.dirname(real);
+    const temp = `${dir}/.${p.basename(real)}.${globalThis.crypto.randomUUID().slice(0, 8)}.tmp`;
     try {
-      if (!exists) await fs.promises.mkdir(this.#path().dirname(real), { recursive: true });
-      const handle = await fs.promises.open(real, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_TRUNC | fs.constants.O_NOFOLLOW, 0o644);
+      if (!exists) await fs.promises.mkdir(dir, { recursive: true });
+      // O_EXCL | O_NOFOLLOW: the temporary name is new, never something planted there.
+      const handle = await fs.promises.open(temp, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, mode);
       try {
         await handle.writeFile(data);
       } finally {
         await handle.close();
       }
+      await fs.promises.rename(temp, real);
     } catch (error) {
+      await fs.promises.unlink(temp).catch(() => {});
       throw ioError(path, error);
     }
   }
@@ -197,11 +226,24 @@ export class NodeWorkspace implements FsProvider, ShellProvider {
     const s = await this.#fs().promises.stat(real);
     if (!s.isDirectory()) throw unsuitable(rel, `'${displayPath(rel)}' is not a directory; commands run in a directory.`);
     const o = this.#options;
+    if (o.confineCommands !== false) {
+      this.#sandbox ??= new BubblewrapSandbox({
+        root: realRoot,
+        ...(o.env ? { env: o.env } : {}),
+        ...(o.inheritEnv ? { inheritEnv: o.inheritEnv } : {}),
+        ...(o.shell ? { shell: o.shell } : {}),
+        timeoutMs: o.timeoutMs ?? 120_000,
+        ...(o.maxOutputBytes ? { maxOutputBytes: o.maxOutputBytes } : {}),
+      });
+      return this.#sandbox.exec(command, { ...options, cwd: real });
+    }
+    const tag = newRunTag();
     return runProcess(
       {
         argv: [o.shell ?? '/bin/sh', '-c', command],
         cwd: real,
-        env: minimalEnv(o.inheritEnv ?? ['PATH'], realRoot, { ...o.env, ...options.env }),
+        env: { ...minimalEnv(o.inheritEnv ?? ['PATH'], realRoot, { ...o.env, ...options.env }), [RUN_TAG_VARIABLE]: tag },
+        tag,
         timeoutMs: options.timeoutMs ?? o.timeoutMs ?? 120_000,
         maxOutputBytes: options.maxOutputBytes ?? o.maxOutputBytes ?? 1024 * 1024,
         ...(options.signal ? { signal: options.signal } : {}),

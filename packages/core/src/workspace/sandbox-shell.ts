@@ -4,7 +4,8 @@ import type { ExecOptions, ExecResult, ShellProvider } from './types.js';
 
 /**
  * A `ShellProvider` whose commands run in a `SandboxAdapter` (`sandbox.exec`): give it to
- * `createShellTool()` so the agent's shell runs in a subprocess sandbox or a container.
+ * `createShellTool()` so the agent's shell runs in the sandbox. A coding agent's shell:
+ * `new SandboxShell(new BubblewrapSandbox({ root }))`.
  */
 export class SandboxShell implements ShellProvider {
   readonly #sandbox: SandboxAdapter;
@@ -13,7 +14,7 @@ export class SandboxShell implements ShellProvider {
   constructor(sandbox: SandboxAdapter, defaults: Omit<ExecOptions, 'signal' | 'stdin'> = {}) {
     if (!sandbox || typeof sandbox.exec !== 'function') {
       throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `SandboxShell needs a sandbox that can run commands (exec); ${sandbox?.name ? `'${sandbox.name}'` : 'this one'} cannot.`, {
-        hint: 'Use SubprocessSandbox, or a container adapter that implements exec(command, options).',
+        hint: 'Use BubblewrapSandbox (commands confined to a workspace root, Linux), SubprocessSandbox, or an adapter that implements exec(command, options).',
       });
     }
     this.#sandbox = sandbox;

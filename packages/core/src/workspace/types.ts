@@ -21,6 +21,8 @@ export interface FsEntry {
  * (`src/index.ts`); a provider refuses any path that leaves its root with `LOUSHO_WORKSPACE_PATH_OUTSIDE`.
  */
 export interface FsProvider {
+  /** The absolute directory the paths are relative to, when there is one: the tools accept an absolute path inside it too. */
+  readonly root?: string;
   /** Metadata of a path (following a symlink that stays inside the root), or undefined when nothing is there. */
   stat(path: string): Promise<FsStat | undefined>;
   /** The file's bytes from the start, at most `maxBytes` of them (all when omitted). */

@@ -17,6 +17,7 @@ const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const ENVIRONMENT_VARIABLES = new Set([
   'LOUSHO_MODEL', // the model string the demos and providerFromEnv() read
   'LOUSHO_SHUTDOWN_TIMEOUT_MS', // how long `lousho build`'s server drains on SIGTERM
+  'LOUSHO_SANDBOX_RUN', // the tag SubprocessSandbox finds a command's processes by
   'LOUSHO_ATTR', // not a code: the tracing stage's table of `lousho.*` span attribute names
 ]);
 

@@ -113,7 +113,9 @@ describe('execute and needsApproval get the parsed (output) type', () => {
       sandboxExecute: async ({ cmd }, sandbox, ctx) => {
         expectTypeOf(cmd).toEqualTypeOf<string>();
         expectTypeOf(ctx.toolCallId).toEqualTypeOf<string>();
-        return sandbox.run(() => cmd);
+        // run(fn) is optional: only an adapter that means it offers it.
+        expectTypeOf(sandbox.run).toEqualTypeOf<(<T>(fn: () => Promise<T> | T) => Promise<T>) | undefined>();
+        return (await sandbox.exec!(cmd)).stdout;
       },
     });
   });

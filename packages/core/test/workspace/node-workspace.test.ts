@@ -1,8 +1,12 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync, existsSync, linkSync, lstatSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync, existsSync, linkSync, lstatSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createFsTools, createShellTool, NodeWorkspace, type ToolExecutionContext } from '../../src/index.js';
+
+// Commands are confined by bubblewrap: installed in CI (where these must run), skipped elsewhere without it.
+const bwrap = existsSync('/usr/bin/bwrap');
+if (!bwrap && process.env.CI !== 'true') console.warn('bubblewrap (/usr/bin/bwrap) is not installed: the NodeWorkspace command tests are skipped.');
 
 const ctx: ToolExecutionContext = { toolCallId: 'call_1', messages: [] };
 let base: string;
@@ -137,6 +141,58 @@ describe('NodeWorkspace with the fs tools: huge and binary files', () => {
     rmSync(join(root, 'pipe'));
   });
 
+  it('refuses to write a FIFO (it would block forever) or any other non-regular file', async () => {
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('mkfifo', [join(root, 'pipe-w')]);
+    try {
+      const [, writeFile, editFile] = createFsTools(ws);
+      await expect(writeFile.execute({ path: 'pipe-w', content: 'x' }, ctx)).rejects.toMatchObject({ code: 'LOUSHO_WORKSPACE_FILE_UNSUITABLE' });
+      await expect(editFile.execute({ path: 'pipe-w', old_string: 'a', new_string: 'b' }, ctx)).rejects.toMatchObject({ code: 'LOUSHO_WORKSPACE_FILE_UNSUITABLE' });
+      // The provider itself refuses too, whoever calls it.
+      await expect(ws.writeFile('pipe-w', 'x')).rejects.toMatchObject({ code: 'LOUSHO_WORKSPACE_FILE_UNSUITABLE' });
+      expect(lstatSync(join(root, 'pipe-w')).isFIFO()).toBe(true);
+    } finally {
+      rmSync(join(root, 'pipe-w'));
+    }
+  });
+
+  it('writes atomically: a reader racing the writes sees the old content or the new, never a part', async () => {
+    const a = 'a'.repeat(2 * 1024 * 1024);
+    const b = 'b'.repeat(2 * 1024 * 1024);
+    await ws.writeFile('race.txt', a);
+    const seen = new Set<number>();
+    let writing = true;
+    const reader = (async () => {
+      while (writing) {
+        const bytes = await ws.readFile('race.txt');
+        seen.add(bytes.length);
+      }
+    })();
+    for (let i = 0; i < 30; i++) await ws.writeFile('race.txt', i % 2 ? a : b);
+    writing = false;
+    await reader;
+    expect([...seen]).toEqual([a.length]);
+    // Nothing is left behind: no temporary file next to it.
+    expect(readdirSync(root).filter((name) => name.includes('race.txt'))).toEqual(['race.txt']);
+    rmSync(join(root, 'race.txt'));
+  });
+
+  it("keeps a replaced file's mode", async () => {
+    writeFileSync(join(root, 'run.sh'), 'echo 1\n', { mode: 0o755 });
+    await ws.writeFile('run.sh', 'echo 2\n');
+    expect(statSync(join(root, 'run.sh')).mode & 0o777).toBe(0o755);
+    rmSync(join(root, 'run.sh'));
+  });
+
+  it('the file tools accept an absolute path inside the root, and refuse one outside', async () => {
+    const [readFile, writeFile] = createFsTools(ws);
+    expect(await readFile.execute({ path: join(root, 'src/app.ts') }, ctx)).toMatchObject({ path: 'src/app.ts', startLine: 1 });
+    expect(await writeFile.execute({ path: join(root, 'abs.txt'), content: 'x' }, ctx)).toMatchObject({ path: 'abs.txt', created: true });
+    await expect(readFile.execute({ path: join(base, 'secret.txt') }, ctx)).rejects.toMatchObject(refused);
+    await expect(readFile.execute({ path: '/etc/passwd' }, ctx)).rejects.toMatchObject(refused);
+    rmSync(join(root, 'abs.txt'));
+  });
+
   it('a hard link is the one thing path checks cannot see (documented): it reads as the file it is', async () => {
     linkSync(join(base, 'secret.txt'), join(root, 'hardlink.txt'));
     expect(new TextDecoder().decode(await ws.readFile('hardlink.txt'))).toBe('outside the root');
@@ -144,7 +200,7 @@ describe('NodeWorkspace with the fs tools: huge and binary files', () => {
   });
 });
 
-describe('NodeWorkspace commands', () => {
+describe.skipIf(!bwrap && process.env.CI !== 'true')('NodeWorkspace commands', () => {
   it('run in the root (or a directory inside it) with a minimal environment', async () => {
     process.env.LOUSHO_TEST_SECRET = 'do-not-leak';
     try {
@@ -174,6 +230,17 @@ describe('NodeWorkspace commands', () => {
     expect(loud.stdout.startsWith('1\n2\n')).toBe(true);
     expect(loud.stdout.trimEnd().endsWith('99999\n100000')).toBe(true);
     expect(loud.stdout).toMatch(/bytes of output omitted/);
+  });
+
+  it('are confined to the root (bubblewrap): nothing outside it is read or written', async () => {
+    const result = await ws.exec(`cat ${join(base, 'secret.txt')}; echo x > ${join(base, 'escaped-by-shell.txt')}; echo made > inside.txt`);
+    expect(result.stdout).not.toContain('outside the root');
+    expect(existsSync(join(base, 'escaped-by-shell.txt'))).toBe(false);
+    expect(readFileSync(join(root, 'inside.txt'), 'utf8')).toBe('made\n');
+    rmSync(join(root, 'inside.txt'));
+    // confineCommands: false is the explicit way out: the same command then reaches the file.
+    const unconfined = new NodeWorkspace({ root, confineCommands: false });
+    expect((await unconfined.exec(`cat ${join(base, 'secret.txt')}`)).stdout).toBe('outside the root');
   });
 
   it('refuses a root that is not absolute, and reports a missing one clearly', async () => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -77,6 +77,35 @@ describe('SubprocessSandbox', () => {
     expect(await eventually(() => !alive(pid))).toBe(true);
   });
 
+  it('kills what left the process group (setsid, double fork, nohup): when the command ends, on timeout and on dispose', async () => {
+    const file = join(dir, 'escapees.pids');
+    // Each escapee records its own pid (`exec sleep` keeps it), so the test can check it is gone.
+    const escape = (seconds: number) =>
+      [`setsid sh -c 'echo $$ >> ${file}; exec sleep ${seconds}' > /dev/null 2>&1 &`, `(sh -c 'echo $$ >> ${file}; exec sleep ${seconds}' > /dev/null 2>&1 &)`, `nohup sh -c 'echo $$ >> ${file}; exec sleep ${seconds}' > /dev/null 2>&1 &`].join('\n');
+    const recorded = () => (existsSync(file) ? readFileSync(file, 'utf8').trim().split('\n').map(Number) : []);
+    const sandbox = new SubprocessSandbox({ cwd: dir, killGraceMs: 100 });
+
+    await sandbox.exec(`${escape(300201)}\nsleep 0.2; echo done`);
+    expect(recorded()).toHaveLength(3);
+    expect(await eventually(() => recorded().every((pid) => !alive(pid)))).toBe(true);
+
+    rmSync(file);
+    expect(await sandbox.exec(`${escape(300202)}\nsleep 300`, { timeoutMs: 400 })).toMatchObject({ timedOut: true });
+    expect(recorded()).toHaveLength(3);
+    expect(await eventually(() => recorded().every((pid) => !alive(pid)))).toBe(true);
+
+    rmSync(file);
+    const running = sandbox.exec(`${escape(300203)}\nsleep 300`);
+    await eventually(() => recorded().length === 3);
+    await sandbox.dispose();
+    await running;
+    expect(await eventually(() => recorded().every((pid) => !alive(pid)))).toBe(true);
+  });
+
+  it('offers no run(fn): it would have run the function in this process', () => {
+    expect('run' in new SubprocessSandbox()).toBe(false);
+  });
+
   it('does not pass the host environment on (only PATH and what is given)', async () => {
     process.env.LOUSHO_SANDBOX_SECRET = 'sk-should-not-leak';
     try {
@@ -151,6 +180,15 @@ describe('requiresSandbox tools', () => {
     const result = await agent.send('build');
     expect(ran).toEqual([]);
     expect(result.toolCalls[0]).toMatchObject({ isError: false, result: 'built app' });
+  });
+
+  it('an adapter that can neither run commands nor functions refuses the tool (SandboxRequiredError)', async () => {
+    const ran: string[] = [];
+    const agent = createAgent({ provider: mockModel([{ toolCalls: [{ name: 'build', args: { target: 'app' } }] }, 'done']), tools: [sandboxed(ran)], sandbox: { name: 'empty' } });
+    const result = await agent.send('build');
+    expect(ran).toEqual([]);
+    expect(result.toolCalls[0]).toMatchObject({ isError: true, error: { kind: 'sandbox', error: 'SandboxRequiredError' } });
+    expect(result.toolCalls[0]!.error!.message).toMatch(/can neither run commands/);
   });
 
   it('NoopSandbox runs sandboxExecute in this process and cannot back a SandboxShell', async () => {

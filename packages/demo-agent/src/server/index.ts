@@ -23,3 +23,4 @@ export {
   type SessionOrigin,
   type SessionSummary,
 } from './session-list.js';
+export { createDemoCoding, type ServerCoding } from './coding.js';
