@@ -77,11 +77,18 @@ export interface ToolCallRef {
 }
 
 /**
- * Replaces the part of `call` (searched from the end, where the live calls are) with the part
- * and what `change(arg, part)` returns over it; when there is no such part, appends a new part
- * for `call` with what `change(arg)` returns (its display name defaults to its name). When
- * `change` returns nothing (undefined or null), returns that. (A function and its argument
- * rather than a closure: no allocation per event.)
+ * Replaces the part of `call` with the part and what `change(arg, part)` returns over it; when
+ * there is no such part, appends a new part for `call` with what `change(arg)` returns (its
+ * display name defaults to its name). When `change` returns nothing (undefined or null), returns
+ * that. (A function and its argument rather than a closure: no allocation per event.)
+ *
+ * A call id names a call only within one model response (providers may number calls per response,
+ * `call_0`, and a transcript shortened by compaction lets a model's ids come again), so the part
+ * of a call is looked for only in the open reply, the current run's, searched from the end (the
+ * latest call with that id); and an event that starts a call (`tool.input.start`, `tool.call`)
+ * whose id's latest part there has ended (done, failed or rejected) starts a new part: it is a
+ * later step's call. A call of one run never reaches a part of another (docs/protocol.md, "Tool
+ * call ids").
  */
 export function updateToolPart<A>(
   list: MessageList,
@@ -92,22 +99,28 @@ export function updateToolPart<A>(
 ): MessageList | undefined | null {
   const { toolCallId, toolName } = call;
   const ids = (list.shared ??= toolCallIds(list));
-  // A call no version of this conversation ever had is not here: no need to look.
-  for (let m = ids.has(toolCallId) ? list.length : 0; m--; ) {
-    const message = list.at(m)!;
-    const parts = partsOf(message);
-    for (let p = parts.length; p--; ) {
-      const part = parts.at(p)!;
-      // A tool part, or a flow node part (approvals reach both by `toolCallId`).
-      if ((part as UIToolPart).toolCallId === toolCallId) {
-        const fields = change(arg, part as UIToolPart);
-        return fields && withParts(list, m, message, parts.set(p, merge(part as UIToolPart, fields)));
-      }
+  const m = list.length - 1;
+  const reply = list.at(m);
+  // Only the open reply holds the current run's calls; a call no version of this conversation
+  // ever had is not in it either: no need to look.
+  const parts = cursor & CURSOR_OPEN && reply && ids.has(toolCallId) ? partsOf(reply) : undefined;
+  for (let p = parts ? parts.length : 0; p--; ) {
+    const part = parts!.at(p) as UIToolPart;
+    // A tool part, or a flow node part (approvals reach both by `toolCallId`).
+    if (part.toolCallId === toolCallId) {
+      if (ENDED.test(part.state) && STARTS.test((call as { type?: string }).type!)) break;
+      const fields = change(arg, part);
+      return fields && withParts(list, m, reply!, parts!.set(p, merge(part, fields)));
     }
   }
   const fields = change(arg);
   return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, { type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName, ...fields } as UIToolPart));
 }
+
+/** The states of a call that has ended: a call-starting event with its id is a new call (`rejected` too; `cancelled` is not: an interrupted leg runs its cut calls again). */
+const ENDED = /^(done|error|rejected)$/;
+/** The events that start a call: `tool.input.start`, `tool.call`. */
+const STARTS = /^tool\.(input\.start|call)$/;
 
 /** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */
 function toolCallIds(list: MessageList): Set<string> {

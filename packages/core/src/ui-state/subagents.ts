@@ -42,20 +42,25 @@ function nestEvent(list: MessageList, event: AgentStreamEvent, ref: SubagentRef,
   return hit && updateToolPart(list, CURSOR_OPEN, parts[hit[0]] as UIToolPart, (subagent) => ({ subagent }), hit[1]);
 }
 
-/** The part of `parts` (searched from the end) whose sub-agent takes the event, and that sub-agent's next state. */
-function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentRef, reduceReply: ReduceReply): [number, UISubagent] | undefined {
+/**
+ * The part of `parts` (searched from the end) whose sub-agent takes the event, and that
+ * sub-agent's next state. `parts` are a transcript at `depth` (1: the lead's reply): the call
+ * that started the sub-agent is looked for only at the sub-agent's own depth, since the runs at
+ * each depth number their calls on their own (an id of the lead's may come again in a sub-agent).
+ */
+function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentRef, reduceReply: ReduceReply, depth = 1): [number, UISubagent] | undefined {
   for (let i = parts.length; i--; ) {
     const part = parts[i] as UIToolPart;
     const sub = part.subagent;
     let inner: readonly UIPart[] | undefined;
-    if (part.toolCallId === ref.toolCallId) {
+    if (depth < ref.depth) {
+      const hit = sub && route(sub.parts, event, ref, reduceReply, depth + 1);
+      if (!hit) continue;
+      (inner = sub.parts.slice())[hit[0]] = Object.assign({}, sub.parts[hit[0]], { subagent: hit[1] });
+    } else if (part.toolCallId === ref.toolCallId) {
       // The sub-agent's parts are a reply of their own: the reducer applies the event to them.
       const own = adoptState({ messages: [{ id: '', role: 'assistant', parts: sub ? sub.parts : [] }], status: 'streaming' });
       inner = reduceReply(own, { ...event, subagent: undefined }).messages[0]!.parts;
-    } else if (sub) {
-      const hit = route(sub.parts, event, ref, reduceReply);
-      if (!hit) continue;
-      (inner = sub.parts.slice())[hit[0]] = Object.assign({}, sub.parts[hit[0]], { subagent: hit[1] });
     } else continue;
     // A call waiting for a person pauses the sub-agent (and every one it runs in).
     return [i, { name: (sub || ref).name, status: event.type === 'approval.requested' ? 'awaiting-approval' : 'running', parts: inner }];
