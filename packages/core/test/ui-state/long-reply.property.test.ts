@@ -10,14 +10,6 @@ import { numbered, reduceAll, usage } from './helpers.js';
 // eager limit, where parts are kept in a persistent list and shown lazily), parallel calls whose
 // results arrive in any order, and call ids that come back in later steps.
 
-interface Call {
-  id: string;
-  args: number;
-  /** What ends it: a result, or an error. */
-  outcome: 'done' | 'error';
-  progress: boolean;
-}
-
 const arbStep = fc.record({
   text: fc.array(fc.constantFrom('a', 'b ', 'ç', '😀'), { maxLength: 3 }),
   // Ids from a pool larger than the window, so a step may reuse a call of an earlier step.
