@@ -14,8 +14,8 @@ export type PartFields = Partial<UIToolPart> | Partial<UIFlowNodePart>;
  * before it.
  *
  * The list's `shared` slot holds the ids of every tool call the versions of one conversation
- * have seen (all branches): a new call, absent from it, is appended without a scan of every part;
- * a known one is searched from the end, where the live calls are.
+ * have seen (all branches): a new call, absent from it, is appended without a scan of the reply;
+ * a known id is searched in the open reply only, from the end (see `updateToolPart`).
  */
 export type MessageList = PersistentList<UIMessage, Set<string>>;
 type Parts = PersistentList<UIPart>;
