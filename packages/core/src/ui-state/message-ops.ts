@@ -1,6 +1,6 @@
 import type { Message } from '../messages.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
-import { CURSOR_OPEN } from './snapshot.js';
+import { CURSOR_OPEN, CURSOR_STEP_SHIFT } from './snapshot.js';
 import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart } from './types.js';
 
 /** What an event changes on a tool part or a flow node part. */
@@ -86,9 +86,12 @@ export interface ToolCallRef {
  * `call_0`, and a transcript shortened by compaction lets a model's ids come again), so the part
  * of a call is looked for only in the open reply, the current run's, searched from the end (the
  * latest call with that id); and an event that starts a call (`tool.input.start`, `tool.call`)
- * whose id's latest part there has ended (done, failed or rejected) starts a new part: it is a
- * later step's call. A call of one run never reaches a part of another (docs/protocol.md, "Tool
- * call ids").
+ * looks only among the current step's parts, when the cursor knows where they begin: a part of an
+ * earlier step with the same id is another call. Where it does not know (a state from JSON, a
+ * sub-agent's transcript), a call-starting event whose id's part there has ended (done, failed,
+ * rejected) starts a new part. After `run.interrupted` the whole reply counts as the step: the
+ * resumed leg runs its cut calls again, which keep their parts. A call of one run never reaches a
+ * part of another (docs/protocol.md, "Tool call ids").
  */
 export function updateToolPart<A>(
   list: MessageList,
@@ -104,11 +107,13 @@ export function updateToolPart<A>(
   // Only the open reply holds the current run's calls; a call no version of this conversation
   // ever had is not in it either: no need to look.
   const parts = cursor & CURSOR_OPEN && reply && ids.has(toolCallId) ? partsOf(reply) : undefined;
+  // Where the current step's parts begin (0 when not known: see `CURSOR_STEP_SHIFT`).
+  const stepStart = (cursor >> CURSOR_STEP_SHIFT) - 1;
   for (let p = parts ? parts.length : 0; p--; ) {
     const part = parts!.at(p) as UIToolPart;
     // A tool part, or a flow node part (approvals reach both by `toolCallId`).
     if (part.toolCallId === toolCallId) {
-      if (ENDED.test(part.state) && STARTS.test((call as { type?: string }).type!)) break;
+      if (STARTS.test((call as { type?: string }).type!) && (stepStart < 0 ? ENDED.test(part.state) : p < stepStart)) break;
       const fields = change(arg, part);
       return fields && withParts(list, m, reply!, parts!.set(p, merge(part, fields)));
     }
@@ -117,10 +122,17 @@ export function updateToolPart<A>(
   return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, { type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName, ...fields } as UIToolPart));
 }
 
-/** The states of a call that has ended: a call-starting event with its id is a new call (`rejected` too; `cancelled` is not: an interrupted leg runs its cut calls again). */
+/** The states of a call that has ended: where the step's start is not known, a call-starting event with its id is a later call. */
 const ENDED = /^(done|error|rejected)$/;
 /** The events that start a call: `tool.input.start`, `tool.call`. */
 const STARTS = /^tool\.(input\.start|call)$/;
+
+/** The cursor of a step that begins now: its parts start after the open reply's (or a new reply's first). */
+export function stepCursor(list: MessageList, cursor: number): number {
+  const reply = list.at(list.length - 1);
+  const start = cursor & CURSOR_OPEN && reply?.role === 'assistant' ? partsOf(reply).length : 0;
+  return (cursor & ((1 << CURSOR_STEP_SHIFT) - 1)) | ((start + 1) << CURSOR_STEP_SHIFT);
+}
 
 /** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */
 function toolCallIds(list: MessageList): Set<string> {

@@ -3,7 +3,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { runAfterApproval } from './approvals.js';
 import { updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, Snapshot } from './snapshot.js';
+import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, Snapshot } from './snapshot.js';
 import type { AgentUIState, UIPart, UISubagent, UIToolPart } from './types.js';
 
 // Sub-agent nesting, a module of the full reducer (reduce-agent-events.ts): a browser client loads
@@ -28,7 +28,7 @@ export function applySubagentEvent(s: Snapshot, event: AgentStreamEvent, ref: Su
   // The run, its usage and its end stay the lead's: a sub-agent's `step.done` carries its own usage.
   // (The reply is open: a sub-agent's events only come while the lead's tool calls run, inside its reply.)
   const { error, usage, finishReason, runId, guardrail } = s;
-  return new Snapshot(nested || list, CURSOR_OPEN, { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: event.seq });
+  return new Snapshot(nested || list, (cursorOfState(s) & ~CURSOR_STEP_BOUNDARY) | CURSOR_OPEN, { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: event.seq });
 }
 
 /**
