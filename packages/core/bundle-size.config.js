@@ -7,7 +7,7 @@ export default [
     name: 'createAgentClient over HTTP (client core, HTTP transport, SSE parser, reducer; the in-process transport on demand)',
     entry: './src/index.ts',
     imports: ['createAgentClient'],
-    limit: 5750,
+    limit: 6144,
   },
   {
     name: 'createHttpAgentClient (the same without the in-process loader)',

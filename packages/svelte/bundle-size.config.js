@@ -8,6 +8,6 @@ export default [
     entry: './src/index.ts',
     imports: ['loushoAgent'],
     external: ['svelte'],
-    limit: 6000,
+    limit: 6656,
   },
 ];

@@ -8,6 +8,6 @@ export default [
     entry: './src/index.ts',
     imports: ['useLoushoAgent'],
     external: ['vue'],
-    limit: 6000,
+    limit: 6656,
   },
 ];

@@ -7,6 +7,16 @@ import { DEMO_SERVER_DIR } from './paths.js';
 /** The webhook trigger's bearer token on servers the tests start (the webhook scenario posts with it). */
 export const E2E_WEBHOOK_TOKEN = 'e2e-webhook-token';
 
+/**
+ * How the demo model names its calls in the tests (the server's `LOUSHO_DEMO_CALL_IDS`, the page's
+ * `localStorage['lousho:demo:call-ids']`): numbered per response, `call_0` in every turn, as an
+ * OpenAI-compatible server may. Every scenario then runs on ids that come again, which the library
+ * must never confuse (the long-chat scenario checks each turn's card).
+ */
+export const E2E_CALL_IDS = 'per-response';
+/** The page's switch (`DEMO_CALL_IDS_STORAGE_KEY` of @lousho/demo-agent). */
+export const DEMO_CALL_IDS_STORAGE_KEY = 'lousho:demo:call-ids';
+
 /** A server the tests started; also what a global setup serves the run from. */
 export interface RunningServer {
   url: string;
@@ -35,7 +45,7 @@ export interface DemoServerOptions {
 /**
  * Starts apps/demo-server (which serves the React demo at / and the Vue demo at /vue/) as a child
  * process on 127.0.0.1, by default on a free port (PORT=0: the server prints the address it got),
- * and resolves once it answers. Always the offline demo model.
+ * and resolves once it answers. Always the offline demo model, its call ids numbered per response (`E2E_CALL_IDS`).
  */
 export async function startDemoServer(options: DemoServerOptions = {}): Promise<RunningDemoServer> {
   const ownDataDir = options.dataDir === undefined ? mkdtempSync(join(tmpdir(), 'lousho-e2e-data-')) : undefined;
@@ -48,7 +58,7 @@ export async function startDemoServer(options: DemoServerOptions = {}): Promise<
       name: 'The demo server',
       args: ['--import', 'tsx', '--conditions=@lousho/source', 'src/main.ts'],
       cwd: DEMO_SERVER_DIR,
-      env: { ...process.env, PORT: String(options.port ?? 0), HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production', DEMO_WEBHOOK_PORT: '0', DEMO_WEBHOOK_TOKEN: E2E_WEBHOOK_TOKEN, DEMO_DATA_DIR: options.dataDir ?? ownDataDir },
+      env: { ...process.env, PORT: String(options.port ?? 0), HOST: '127.0.0.1', LOUSHO_MODEL: '', NODE_ENV: 'production', DEMO_WEBHOOK_PORT: '0', DEMO_WEBHOOK_TOKEN: E2E_WEBHOOK_TOKEN, LOUSHO_DEMO_CALL_IDS: E2E_CALL_IDS, DEMO_DATA_DIR: options.dataDir ?? ownDataDir },
       readyWhen: /running at (http:\/\/127\.0\.0\.1:\d+\/)/,
     });
   } catch (error) {

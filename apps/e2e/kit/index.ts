@@ -22,7 +22,7 @@ export {
 } from './page-driver.js';
 export { describeViolations, seriousA11yViolations, type AxeViolation } from './accessibility.js';
 export { failStarted, freePort, startProcess, type StartedProcess, type StartProcessOptions } from './child-process.js';
-export { E2E_WEBHOOK_TOKEN, startDemoServer, type DemoServerOptions, type RunningDemoServer, type RunningServer } from './demo-server.js';
+export { E2E_CALL_IDS, E2E_WEBHOOK_TOKEN, startDemoServer, type DemoServerOptions, type RunningDemoServer, type RunningServer } from './demo-server.js';
 export { buildIfStale, type AppBuild } from './build-if-stale.js';
 export { demoGlobalSetup, type DemoGlobalSetup } from './global-setup.js';
 export { REPO_ROOT, inRepo } from './paths.js';

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { newContext, type Browser } from './chromium.js';
+import { DEMO_CALL_IDS_STORAGE_KEY, E2E_CALL_IDS } from './demo-server.js';
 import type { DemoMode, DemoTarget } from './demo-target.js';
 
 // Drives the chat the three demos share: the same ids, test ids and data attributes in each.
@@ -41,6 +42,8 @@ export async function waitForTakeOver(target: DemoTarget, page: Page): Promise<v
 /** Opens the demo in `mode` for a new visitor (a new context: no cookies, empty storage). */
 export async function openDemo(browser: Browser, target: DemoTarget, mode: DemoMode, options: OpenDemoOptions = {}): Promise<DemoPage> {
   const context = await newContext(browser, options.colorScheme ? { colorScheme: options.colorScheme } : {});
+  // The in-page agent's model numbers its calls per response, as the test servers' model does.
+  await context.addInitScript(([key, value]) => localStorage.setItem(key, value), [DEMO_CALL_IDS_STORAGE_KEY, E2E_CALL_IDS] as const);
   const page = await context.newPage();
   const pageErrors = collectErrors(page);
   await page.goto(target.url(mode, options.serverUrl));

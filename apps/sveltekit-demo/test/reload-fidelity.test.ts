@@ -9,14 +9,15 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentClient, createAgentHandler, memoryStore, type AgentStore, type AgentUIState } from '@lousho/build-ai-agent';
 import { PostgresStore } from '@lousho/build-ai-agent/postgres';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
-import { plannedAgent, playSession, sessionPlans, type SessionPlan } from '@lousho/conformance';
+import { cardsByTurn, plannedAgent, plannedCards, playSession, sessionPlans, type SessionPlan } from '@lousho/conformance';
 import { AGENT_PATH } from '$lib/server/agent';
 import { SESSION_COOKIE } from '$lib/session-cookie';
 import { load } from '../src/routes/+page.server';
 
 /**
  * The reload rule, over random conversations (tool calls, approvals, rejections with notes,
- * questions, artifacts, failures, stops, several turns): the state a client builds live, the state
+ * questions, artifacts, failures, stops, several turns, call ids unique or numbered per response
+ * so that they come again): each turn's tool cards hold their own calls, and the state a client builds live, the state
  * `GET /sessions/:id` returns, the state a client shows after a reload, and the state this app's
  * `load` puts into the first paint (serialized as SvelteKit serializes it) are deep-equal, whatever
  * the store.
@@ -87,6 +88,7 @@ async function check(open: () => Promise<AgentStore>, plan: SessionPlan): Promis
   const live = client.getSnapshot();
   const sessionId = client.sessionId!;
   client.destroy();
+  expect(cardsByTurn(live), 'the cards of each turn').toMatchObject(plannedCards(plan));
 
   const read = (await (await handler(new Request(`${url}/sessions/${sessionId}`))).json()) as { state: AgentUIState };
   const reloaded = createAgentClient({ url, fetch, sessionId });
@@ -124,10 +126,10 @@ it('a conversation with every kind of turn keeps, after a reload, what the trans
   const state = await firstPaint(handler, client.sessionId!);
   const parts = state!.messages.flatMap((message) => message.parts);
   expect(parts).toContainEqual({ type: 'reasoning', text: 'Think' });
-  expect(parts).toContainEqual(expect.objectContaining({ toolName: 'lookup', displayName: 'Look up', progress: { searching: 'q0' }, artifacts: [expect.objectContaining({ title: 'Source' })] }));
+  expect(parts).toContainEqual(expect.objectContaining({ toolName: 'lookup', displayName: 'Look up', progress: { searching: 'q0.0.0' }, artifacts: [expect.objectContaining({ title: 'Source' })] }));
   expect(parts).toContainEqual(expect.objectContaining({ toolName: 'flaky', displayName: 'Flaky service', state: 'error' }));
   expect(parts).toContainEqual(expect.objectContaining({ toolName: 'send_email', state: 'rejected', approval: expect.objectContaining({ approved: false, note: 'not to externals' }) }));
-  expect(parts).toContainEqual(expect.objectContaining({ toolName: 'ask_question', state: 'done', approval: expect.objectContaining({ question: 'Which one?', answer: 'Paris' }) }));
+  expect(parts).toContainEqual(expect.objectContaining({ toolName: 'ask_question', state: 'done', approval: expect.objectContaining({ question: 'Which one? q2.0.0', answer: 'Paris' }) }));
   expect(state).toMatchObject({ status: 'aborted', finishReason: 'aborted' });
   client.destroy();
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { createAgent, defineTool, withArtifacts, type AgentClient, type AgentStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, withArtifacts, type AgentClient, type AgentStore, type AgentUIState, type GenerateOptions, type LLMProvider, type Message, type StreamChunk, type UIToolPart } from '@lousho/core';
 
 /**
  * Random conversations for the properties that hold whatever a session went through: several
@@ -36,6 +36,12 @@ export interface PlannedTurn {
 
 export interface SessionPlan {
   turns: PlannedTurn[];
+  /**
+   * How the model names its calls: `unique` (`call_<turn>_<step>_<index>`), or `per-response`
+   * (`call_<index>`, numbered in each response as an OpenAI-compatible server may: the ids come
+   * again in every step and turn). Default `unique`.
+   */
+  ids?: 'unique' | 'per-response';
 }
 
 const arbWords = fc.array(fc.constantFrom('Sure', ' thing', ', ', 'let', ' me', ' look', '.', ' Done', ' ✓', ' 東京'), { minLength: 1, maxLength: 4 });
@@ -51,21 +57,26 @@ const arbStep: fc.Arbitrary<PlannedStep> = fc.record({
   calls: fc.array(arbCall, { minLength: 1, maxLength: 2 }),
 });
 
-/** Random conversations of 1 to `maxTurns` turns. */
+/** Random conversations of 1 to `maxTurns` turns, their call ids unique or numbered per response. */
 export function sessionPlans(maxTurns = 4): fc.Arbitrary<SessionPlan> {
   return fc
-    .array(
-      fc.record({
-        steps: fc.array(arbStep, { maxLength: 2 }),
-        answer: arbWords,
-        end: fc.constantFrom('answer', 'answer', 'answer', 'stop', 'fail' as const),
-      }),
-      { minLength: 1, maxLength: maxTurns },
+    .tuple(
+      fc.array(
+        fc.record({
+          steps: fc.array(arbStep, { maxLength: 2 }),
+          answer: arbWords,
+          end: fc.constantFrom('answer', 'answer', 'answer', 'stop', 'fail' as const),
+        }),
+        { minLength: 1, maxLength: maxTurns },
+      ),
+      fc.constantFrom('unique' as const, 'per-response' as const),
     )
-    .map((turns) => ({ turns: turns.map((turn, i) => ({ ...turn, input: `Turn ${i + 1}` })) }));
+    .map(([turns, ids]) => ({ turns: turns.map((turn, i) => ({ ...turn, input: `Turn ${i + 1}` })), ids }));
 }
 
-const callId = (turn: number, step: number, index: number) => `call_${turn}_${step}_${index}`;
+const callId = (plan: SessionPlan, turn: number, step: number, index: number) => (plan.ids === 'per-response' ? `call_${index}` : `call_${turn}_${step}_${index}`);
+/** What the `lookup` and `flaky` calls of a turn's step are asked: it names the call, so a card that shows another call's arguments or result is seen. */
+export const plannedQuery = (turn: number, step: number, index: number) => `q${turn}.${step}.${index}`;
 /** What a turn that is stopped streams before it waits to be stopped. */
 export const STOP_MARKER = 'Working on it';
 
@@ -109,8 +120,8 @@ export function plannedModel(plan: SessionPlan): LLMProvider {
       for (const text of current.reasoning) yield { type: 'reasoning-delta', text };
       for (const text of current.text) yield { type: 'text-delta', text };
       for (const [index, call] of current.calls.entries()) {
-        const args = JSON.stringify(call.tool === 'ask_question' ? { question: 'Which one?' } : call.tool === 'send_email' ? { to: 'eve@example.com' } : { query: `q${turn}` });
-        yield { type: 'tool-call-start', index, id: callId(turn, step, index), name: call.tool };
+        const args = JSON.stringify(call.tool === 'ask_question' ? { question: `Which one? ${plannedQuery(turn, step, index)}` } : call.tool === 'send_email' ? { to: `${plannedQuery(turn, step, index)}@example.com` } : { query: plannedQuery(turn, step, index) });
+        yield { type: 'tool-call-start', index, id: callId(plan, turn, step, index), name: call.tool };
         yield { type: 'tool-call-delta', index, argumentsDelta: args.slice(0, 5) };
         yield { type: 'tool-call-delta', index, argumentsDelta: args.slice(5) };
       }
@@ -188,4 +199,36 @@ export async function playSession(client: AgentClient, plan: SessionPlan): Promi
       result = 'answer' in decision ? await client.answer(decision.answer) : decision.approve ? await client.approve(decision.note) : await client.reject(decision.note);
     }
   }
+}
+
+/**
+ * The tool cards each turn of `plan` shows once played (`playSession`), in call order: each with
+ * its own arguments and outcome (fields to match, e.g. with `toMatchObject`). A stopped or failed
+ * turn shows none.
+ */
+export function plannedCards(plan: SessionPlan): Record<string, unknown>[][] {
+  return plan.turns.map((turn, t) =>
+    turn.end !== 'answer' ? [] : turn.steps.flatMap((step, s) => step.calls.map((call, i) => plannedCard(call, plannedQuery(t, s, i)))),
+  );
+}
+
+function plannedCard(call: PlannedCall, query: string): Record<string, unknown> {
+  const { tool, decision } = call;
+  if (tool === 'lookup') return { toolName: tool, state: 'done', args: { query }, result: { found: query }, progress: { searching: query } };
+  if (tool === 'flaky') return { toolName: tool, state: 'error', args: { query } };
+  if (tool === 'ask_question') return { toolName: tool, state: 'done', args: { question: `Which one? ${query}` }, result: (decision as { answer: string }).answer };
+  const to = `${query}@example.com`;
+  const { approve, note } = decision as { approve: boolean; note?: string };
+  const approval = { approved: approve, ...(note !== undefined && { note }) };
+  return approve ? { toolName: tool, state: 'done', args: { to }, result: { sent: to }, approval } : { toolName: tool, state: 'rejected', args: { to }, approval };
+}
+
+/** The tool cards of each turn of a state (the parts after each user message, up to the next one), to compare with `plannedCards`. */
+export function cardsByTurn(state: Pick<AgentUIState, 'messages'>): UIToolPart[][] {
+  const turns: UIToolPart[][] = [];
+  for (const message of state.messages) {
+    if (message.role === 'user') turns.push([]);
+    else turns.at(-1)?.push(...message.parts.filter((part): part is UIToolPart => part.type === 'tool'));
+  }
+  return turns;
 }

@@ -9,6 +9,7 @@ import {
   type StreamChunk,
 } from '@lousho/build-ai-agent';
 import { readUserIntent, type PlannedCall } from './intents.js';
+import { callId, checkCallIds, switchedCallIds, type DemoCallIds } from './call-ids.js';
 import { DEMO_MODEL_ID, DEMO_PROVIDER_NAME } from './notice.js';
 import { pause } from './pause.js';
 import { chatReply, echoReply, htmlReply, missingToolsReply } from './replies.js';
@@ -24,6 +25,12 @@ export interface DemoModelOptions {
   charDelayMs?: number;
   /** Words per text chunk (default 1). */
   wordsPerChunk?: number;
+  /**
+   * How calls are named (see `DemoCallIds`): `unique` random ids, or `per-response` (`call_0`, …
+   * in every response). Default: what the demo switch says (`LOUSHO_DEMO_CALL_IDS` on a server,
+   * `localStorage['lousho:demo:call-ids']` in a page), else `unique`.
+   */
+  callIds?: DemoCallIds;
 }
 
 export const DEFAULT_CHAR_DELAY_MS = 4;
@@ -67,10 +74,11 @@ export function createDemoModel(options: DemoModelOptions = {}): LLMProvider {
       hint: 'Use 1 (the default) to stream word by word, or a larger whole number.',
     });
   }
+  const ids = options.callIds === undefined ? switchedCallIds() : checkCallIds(options.callIds, 'createDemoModel(): callIds');
   return Object.freeze({
     name: DEMO_PROVIDER_NAME,
     defaultModel: DEMO_MODEL_ID,
-    stream: (request: GenerateOptions) => streamReply(request, charDelayMs, wordsPerChunk),
+    stream: (request: GenerateOptions) => streamReply(request, charDelayMs, wordsPerChunk, ids),
   });
 }
 
@@ -102,7 +110,7 @@ export function decideDemoReply(request: Pick<GenerateOptions, 'messages' | 'too
   }
 }
 
-async function* streamReply(request: GenerateOptions, charDelayMs: number, wordsPerChunk: number): AsyncGenerator<StreamChunk> {
+async function* streamReply(request: GenerateOptions, charDelayMs: number, wordsPerChunk: number, ids: DemoCallIds): AsyncGenerator<StreamChunk> {
   const { signal } = request;
   throwIfAborted(signal);
   const reply = decideDemoReply(request);
@@ -116,8 +124,8 @@ async function* streamReply(request: GenerateOptions, charDelayMs: number, words
     const args = JSON.stringify(call.args);
     replyChars += call.name.length + args.length;
     await pause(charDelayMs * call.name.length, signal);
-    // Ids only need to be unique within a transcript, and it grows with every turn.
-    yield { type: 'tool-call-start', index, id: `call_demo_${request.messages.length}_${index + 1}`, name: call.name };
+    // Unique ids, as the big providers make them (a transcript's length is not unique: compaction shortens it).
+    yield { type: 'tool-call-start', index, id: callId(ids, index), name: call.name };
     for (const piece of splitEvery(args, ARGUMENT_PIECE)) {
       await pause(charDelayMs * piece.length, signal);
       yield { type: 'tool-call-delta', index, argumentsDelta: piece };

@@ -11,6 +11,7 @@ export {
   type DemoModelOptions,
   type DemoReply,
 } from './demo-model.js';
+export { DEMO_CALL_IDS_ENV, DEMO_CALL_IDS_STORAGE_KEY, type DemoCallIds } from './call-ids.js';
 export { DEMO_SUMMARY_MODEL_ID, summarizeConversation } from './summary.js';
 export { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME, demoSuggestions, type DemoSuggestion } from './notice.js';
 export { KNOWN_CITIES, DEFAULT_CITY } from './cities.js';

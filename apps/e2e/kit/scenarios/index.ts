@@ -4,6 +4,7 @@ import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
 import { describeCompaction } from './compaction.js';
 import { describeGuardrail } from './guardrail.js';
+import { describeLongChat } from './long-chat.js';
 import { describeMcpNotes } from './mcp-notes.js';
 import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
@@ -13,7 +14,7 @@ import { describeSubagents } from './subagents.js';
 import { describeTriage } from './triage.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeLongChat, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -29,6 +30,7 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeMcpNotes(target, browser);
   describeTriage(target, browser);
   describeCompaction(target, browser);
+  describeLongChat(target, browser);
   describeSubagents(target, browser);
   describeTriggerSessions(target, browser);
 }

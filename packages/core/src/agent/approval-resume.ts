@@ -177,8 +177,10 @@ async function delegationGoesOn(scope: CallScope, call: ToolCall, resume: ChildR
  */
 function unsavedBatch(record: ApprovalRecord): Pick<BatchContinuation, 'batch' | 'restNotRun'> {
   const { messages, steps } = record.snapshot;
-  const answered = new Set(messages.flatMap((m) => (m.role === 'tool' && m.toolCallId !== undefined ? [m.toolCallId] : [])));
-  const turn = messages.findLast((m) => m.role === 'assistant' && m.toolCalls?.some((c) => c.id === record.toolCallId));
+  const at = messages.findLastIndex((m) => m.role === 'assistant' && m.toolCalls?.some((c) => c.id === record.toolCallId));
+  const turn = messages[at];
+  // Only the results after the turn answer its calls: an earlier step's call may have had the same id.
+  const answered = new Set(messages.slice(at + 1).flatMap((m) => (m.role === 'tool' && m.toolCallId !== undefined ? [m.toolCallId] : [])));
   const paused = turn?.toolCalls?.find((c) => c.id === record.toolCallId) ?? { id: record.toolCallId, name: record.toolName, arguments: JSON.stringify(record.args ?? {}) };
   const rest = (turn?.toolCalls ?? []).filter((c) => c.id !== record.toolCallId && !answered.has(c.id));
   return { batch: { calls: [paused, ...rest], index: 0, step: steps }, restNotRun: true };

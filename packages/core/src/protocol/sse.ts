@@ -45,7 +45,8 @@ export const CALL_SCOPED = /^to/;
  * `id:` is the event's `seq` (not repeated in the JSON); `data:` is the event as one line of
  * JSON without `runId` and `sessionId` when the last event that said them said the same values,
  * without the `step` of a `STEP_SCOPED` type when it is the step last said, without the
- * `toolCallId` of a `CALL_SCOPED` type when it is the call last said, and without
+ * `toolCallId` of a `CALL_SCOPED` type when it is the call last said in the same run (a call id
+ * is unique only within a model response, so a new run says it again), and without
  * `run.done`'s `text` (the deltas before it carried the reply). A text delta is `id: N` +
  * `data: {"type":"text.delta","delta":"…"}` (the spaces after the colons are optional in SSE;
  * they cost 2 bytes and keep hand-written `data: ` readers working). The reader
@@ -58,6 +59,8 @@ export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
   return (event) => {
     const { type } = event;
     const scoped = STEP_SCOPED.test(type);
+    // A new run says its calls' ids again: an id left out always names a call of the same run.
+    if (event.runId !== runId) call = undefined;
     let json = '{';
     for (const key in event) {
       const value = (event as unknown as Record<string, unknown>)[key];

@@ -1,6 +1,6 @@
 import type { Message } from '../messages.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
-import { CURSOR_OPEN } from './snapshot.js';
+import { CURSOR_OPEN, CURSOR_STEP_SHIFT } from './snapshot.js';
 import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart } from './types.js';
 
 /** What an event changes on a tool part or a flow node part. */
@@ -14,8 +14,8 @@ export type PartFields = Partial<UIToolPart> | Partial<UIFlowNodePart>;
  * before it.
  *
  * The list's `shared` slot holds the ids of every tool call the versions of one conversation
- * have seen (all branches): a new call, absent from it, is appended without a scan of every part;
- * a known one is searched from the end, where the live calls are.
+ * have seen (all branches): a new call, absent from it, is appended without a scan of the reply;
+ * a known id is searched in the open reply only, from the end (see `updateToolPart`).
  */
 export type MessageList = PersistentList<UIMessage, Set<string>>;
 type Parts = PersistentList<UIPart>;
@@ -77,11 +77,21 @@ export interface ToolCallRef {
 }
 
 /**
- * Replaces the part of `call` (searched from the end, where the live calls are) with the part
- * and what `change(arg, part)` returns over it; when there is no such part, appends a new part
- * for `call` with what `change(arg)` returns (its display name defaults to its name). When
- * `change` returns nothing (undefined or null), returns that. (A function and its argument
- * rather than a closure: no allocation per event.)
+ * Replaces the part of `call` with the part and what `change(arg, part)` returns over it; when
+ * there is no such part, appends a new part for `call` with what `change(arg)` returns (its
+ * display name defaults to its name). When `change` returns nothing (undefined or null), returns
+ * that. (A function and its argument rather than a closure: no allocation per event.)
+ *
+ * A call id names a call only within one model response (providers may number calls per response,
+ * `call_0`, and a transcript shortened by compaction lets a model's ids come again), so the part
+ * of a call is looked for only in the open reply, the current run's, searched from the end (the
+ * latest call with that id); and an event that starts a call (`tool.input.start`, `tool.call`)
+ * looks only among the current step's parts, when the cursor knows where they begin: a part of an
+ * earlier step with the same id is another call. Where it does not know (a state from JSON, a
+ * sub-agent's transcript), a call-starting event whose id's part there has ended (done, failed,
+ * rejected) starts a new part. After `run.interrupted` the whole reply counts as the step: the
+ * resumed leg runs its cut calls again, which keep their parts. A call of one run never reaches a
+ * part of another (docs/protocol.md, "Tool call ids").
  */
 export function updateToolPart<A>(
   list: MessageList,
@@ -92,21 +102,36 @@ export function updateToolPart<A>(
 ): MessageList | undefined | null {
   const { toolCallId, toolName } = call;
   const ids = (list.shared ??= toolCallIds(list));
-  // A call no version of this conversation ever had is not here: no need to look.
-  for (let m = ids.has(toolCallId) ? list.length : 0; m--; ) {
-    const message = list.at(m)!;
-    const parts = partsOf(message);
-    for (let p = parts.length; p--; ) {
-      const part = parts.at(p)!;
-      // A tool part, or a flow node part (approvals reach both by `toolCallId`).
-      if ((part as UIToolPart).toolCallId === toolCallId) {
-        const fields = change(arg, part as UIToolPart);
-        return fields && withParts(list, m, message, parts.set(p, merge(part as UIToolPart, fields)));
-      }
+  const m = list.length - 1;
+  const reply = list.at(m);
+  // Only the open reply holds the current run's calls; a call no version of this conversation
+  // ever had is not in it either: no need to look.
+  const parts = cursor & CURSOR_OPEN && reply && ids.has(toolCallId) ? partsOf(reply) : undefined;
+  // Where the current step's parts begin (0 when not known: see `CURSOR_STEP_SHIFT`).
+  const stepStart = (cursor >> CURSOR_STEP_SHIFT) - 1;
+  for (let p = parts ? parts.length : 0; p--; ) {
+    const part = parts!.at(p) as UIToolPart;
+    // A tool part, or a flow node part (approvals reach both by `toolCallId`).
+    if (part.toolCallId === toolCallId) {
+      if (STARTS.test((call as { type?: string }).type!) && (stepStart < 0 ? ENDED.test(part.state) : p < stepStart)) break;
+      const fields = change(arg, part);
+      return fields && withParts(list, m, reply!, parts!.set(p, merge(part, fields)));
     }
   }
   const fields = change(arg);
   return fields && (ids.add(toolCallId), appendReplyPart(list, cursor, { type: 'tool', toolCallId, toolName, displayName: call.displayName ?? toolName, ...fields } as UIToolPart));
+}
+
+/** The states of a call that has ended: where the step's start is not known, a call-starting event with its id is a later call. */
+const ENDED = /^(done|error|rejected)$/;
+/** The events that start a call: `tool.input.start`, `tool.call`. */
+const STARTS = /^tool\.(input\.start|call)$/;
+
+/** The cursor of a step that begins now: its parts start after the open reply's (or a new reply's first). */
+export function stepCursor(list: MessageList, cursor: number): number {
+  const reply = list.at(list.length - 1);
+  const start = cursor & CURSOR_OPEN && reply?.role === 'assistant' ? partsOf(reply).length : 0;
+  return (cursor & ((1 << CURSOR_STEP_SHIFT) - 1)) | ((start + 1) << CURSOR_STEP_SHIFT);
 }
 
 /** The ids of the tool calls in `list`: one scan, when a conversation's first tool event arrives. */

@@ -4,7 +4,7 @@ import { flowNodeFields } from './flow-nodes.js';
 import { reduceEvent, setPartFields } from './reduce.js';
 import { appendReplyPart, type MessageList } from './message-ops.js';
 import { listOf, PersistentList } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
+import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
 import type { AgentUIState, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
 
@@ -51,8 +51,9 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
         ? // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes
           // on from there and streams it again), and the next leg's `run.start` goes on in the reply
           // the checkpoint kept, if the last message is one, of which only the parts the checkpoint
-          // covers stay. Then it ends the leg as a `run.done` would.
-          reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN, s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
+          // covers stay; the whole reply counts as the step in progress, so the calls the leg runs
+          // again keep their parts. Then it ends the leg as a `run.done` would.
+          reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN | (1 << CURSOR_STEP_SHIFT), s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
         : reduceEvent(s, event);
   return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
 }
@@ -73,8 +74,9 @@ function keptByCheckpoint(all: readonly UIMessage[], messages: number, parts: nu
  */
 function applyCompaction(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot {
   const { status, pendingApproval, error, usage, finishReason, guardrail } = s;
-  const list = appendReplyPart(listOf<MessageList>(s)!, cursorOfState(s), { type: 'compaction' });
-  return new Snapshot(list, CURSOR_OPEN, {
+  const cursor = cursorOfState(s);
+  const list = appendReplyPart(listOf<MessageList>(s)!, cursor, { type: 'compaction' });
+  return new Snapshot(list, (cursor & ~CURSOR_STEP_BOUNDARY) | CURSOR_OPEN, {
     status: status === 'submitted' || status === 'idle' ? 'streaming' : status,
     pendingApproval,
     error,

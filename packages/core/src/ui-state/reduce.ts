@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyPart, contentParts, endLegParts, pushMessage, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
+import { appendReplyPart, contentParts, endLegParts, pushMessage, stepCursor, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
@@ -82,7 +82,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     }
 
     case 'step.start':
-      cursor |= CURSOR_STEP_BOUNDARY;
+      // (Where its parts begin: a call-starting event looks for its call only among them.)
+      cursor = stepCursor(list, cursor) | CURSOR_STEP_BOUNDARY;
       break;
 
     case 'run.start': {
@@ -130,7 +131,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
   if (reply) {
     // Reply content arrived: the reply is open, the run is streaming.
     list = reply;
-    cursor = CURSOR_OPEN;
+    cursor = (cursor & ~CURSOR_STEP_BOUNDARY) | CURSOR_OPEN;
     if (status === 'submitted' || status === 'idle') status = 'streaming';
   }
   // Every event says which run the state is in now.

@@ -10,6 +10,12 @@ import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIToolPart 
 export const CURSOR_OPEN = 1;
 /** A new step began: the next text or reasoning starts a new part. */
 export const CURSOR_STEP_BOUNDARY = 2;
+/**
+ * The bits above these two (`cursor >> 2`): 1 + the index in the reply of the current step's first
+ * part, 0 when not known (a state from JSON, after `run.interrupted`): where a call-starting event
+ * looks for its call (see `updateToolPart`).
+ */
+export const CURSOR_STEP_SHIFT = 2;
 
 /** The cursor bits of a state the reducer made. */
 export { cursorOfView as cursorOfState } from './persistent-list.js';

@@ -3,7 +3,7 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { runAfterApproval } from './approvals.js';
 import { updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, Snapshot } from './snapshot.js';
+import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, Snapshot } from './snapshot.js';
 import type { AgentUIState, UIPart, UISubagent, UIToolPart } from './types.js';
 
 // Sub-agent nesting, a module of the full reducer (reduce-agent-events.ts): a browser client loads
@@ -28,7 +28,7 @@ export function applySubagentEvent(s: Snapshot, event: AgentStreamEvent, ref: Su
   // The run, its usage and its end stay the lead's: a sub-agent's `step.done` carries its own usage.
   // (The reply is open: a sub-agent's events only come while the lead's tool calls run, inside its reply.)
   const { error, usage, finishReason, runId, guardrail } = s;
-  return new Snapshot(nested || list, CURSOR_OPEN, { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: event.seq });
+  return new Snapshot(nested || list, (cursorOfState(s) & ~CURSOR_STEP_BOUNDARY) | CURSOR_OPEN, { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: event.seq });
 }
 
 /**
@@ -42,20 +42,25 @@ function nestEvent(list: MessageList, event: AgentStreamEvent, ref: SubagentRef,
   return hit && updateToolPart(list, CURSOR_OPEN, parts[hit[0]] as UIToolPart, (subagent) => ({ subagent }), hit[1]);
 }
 
-/** The part of `parts` (searched from the end) whose sub-agent takes the event, and that sub-agent's next state. */
-function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentRef, reduceReply: ReduceReply): [number, UISubagent] | undefined {
+/**
+ * The part of `parts` (searched from the end) whose sub-agent takes the event, and that
+ * sub-agent's next state. `parts` are a transcript at `depth` (1: the lead's reply): the call
+ * that started the sub-agent is looked for only at the sub-agent's own depth, since the runs at
+ * each depth number their calls on their own (an id of the lead's may come again in a sub-agent).
+ */
+function route(parts: readonly UIPart[], event: AgentStreamEvent, ref: SubagentRef, reduceReply: ReduceReply, depth = 1): [number, UISubagent] | undefined {
   for (let i = parts.length; i--; ) {
     const part = parts[i] as UIToolPart;
     const sub = part.subagent;
     let inner: readonly UIPart[] | undefined;
-    if (part.toolCallId === ref.toolCallId) {
+    if (depth < ref.depth) {
+      const hit = sub && route(sub.parts, event, ref, reduceReply, depth + 1);
+      if (!hit) continue;
+      (inner = sub.parts.slice())[hit[0]] = Object.assign({}, sub.parts[hit[0]], { subagent: hit[1] });
+    } else if (part.toolCallId === ref.toolCallId) {
       // The sub-agent's parts are a reply of their own: the reducer applies the event to them.
       const own = adoptState({ messages: [{ id: '', role: 'assistant', parts: sub ? sub.parts : [] }], status: 'streaming' });
       inner = reduceReply(own, { ...event, subagent: undefined }).messages[0]!.parts;
-    } else if (sub) {
-      const hit = route(sub.parts, event, ref, reduceReply);
-      if (!hit) continue;
-      (inner = sub.parts.slice())[hit[0]] = Object.assign({}, sub.parts[hit[0]], { subagent: hit[1] });
     } else continue;
     // A call waiting for a person pauses the sub-agent (and every one it runs in).
     return [i, { name: (sub || ref).name, status: event.type === 'approval.requested' ? 'awaiting-approval' : 'running', parts: inner }];

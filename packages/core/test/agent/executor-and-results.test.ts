@@ -253,4 +253,32 @@ describe('documented behaviour of the builder and of old approval records', () =
     const answeredIds = provider.calls[1]!.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId).sort();
     expect(answeredIds).toEqual(assistant.toolCalls!.map((c) => c.id).sort());
   });
+
+  it('an approval saved without its batch, whose ids an earlier step used too: each call of its turn still gets one result', async () => {
+    const pay = defineTool({ name: 'pay', description: 'pay', input: z.object({ amount: z.number() }), needsApproval: true, execute: async ({ amount }) => `paid ${amount}` });
+    const note = defineTool({ name: 'note', description: 'note', input: z.object({ text: z.string() }), execute: async () => 'noted' });
+    const approvalStore = new InMemoryApprovalStore();
+    const agent = AgentBuilder.create('payer').addTool(pay).addTool(note).build();
+    // Ids numbered per response: the second step's `call_2` is not the first step's.
+    const provider = mockModel([
+      { toolCalls: [{ name: 'note', id: 'call_2', args: { text: 'first' } }] },
+      { toolCalls: [{ name: 'note', id: 'call_0', args: { text: 'a' } }, { name: 'pay', id: 'call_1', args: { amount: 5 } }, { name: 'note', id: 'call_2', args: { text: 'b' } }] },
+      'Done.',
+    ]);
+    const paused = await AgentExecutor.execute({ agent, input: 'pay 5', provider, approvalStore });
+    expect(paused.finishReason).toBe('awaiting-approval');
+    const record = approvalStore.get(paused.approvalId!)!;
+    delete record.snapshot.paused;
+    approvalStore.save(record);
+
+    const done = await resumeAfterApproval({ agent, provider, approvalStore, approvalId: paused.approvalId!, approved: true });
+    expect(done.finishReason).toBe('stop');
+    const request = provider.calls[2]!.messages;
+    const turn = request.findLastIndex((m) => m.role === 'assistant');
+    expect(request.slice(turn + 1).map((m) => [m.toolCallId, m.isError ? JSON.parse(String(m.content)).kind : m.content])).toEqual([
+      ['call_0', 'noted'],
+      ['call_1', 'paid 5'],
+      ['call_2', 'not-run'],
+    ]);
+  });
 });

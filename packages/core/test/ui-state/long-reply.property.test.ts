@@ -10,14 +10,6 @@ import { numbered, reduceAll, usage } from './helpers.js';
 // eager limit, where parts are kept in a persistent list and shown lazily), parallel calls whose
 // results arrive in any order, and call ids that come back in later steps.
 
-interface Call {
-  id: string;
-  args: number;
-  /** What ends it: a result, or an error. */
-  outcome: 'done' | 'error';
-  progress: boolean;
-}
-
 const arbStep = fc.record({
   text: fc.array(fc.constantFrom('a', 'b ', 'ç', '😀'), { maxLength: 3 }),
   // Ids from a pool larger than the window, so a step may reuse a call of an earlier step.
@@ -70,21 +62,24 @@ function states(events: readonly AgentStreamEvent[]): AgentUIState[] {
 const toolPartsOf = (state: AgentUIState): UIToolPart[] => state.messages.flatMap((m) => m.parts.filter((p): p is UIToolPart => p.type === 'tool'));
 
 describe('reduceAgentEvents on long tool-heavy replies (properties)', () => {
-  it('each call has one part, in the order the calls started, holding what its last event said', () => {
+  it('each call has a part of its own, in the order the calls started, holding what its own events said', () => {
     fc.assert(
       fc.property(arbLongRun, ({ events, steps }) => {
         const state = reduceAll(events);
-        // A call id that comes back in a later step updates its part (there is one part per id).
-        const expected = new Map<string, { step: number; call: Call }>();
-        steps.forEach(({ calls }, s) => calls.forEach((call) => expected.set(call.id, { step: s + 1, call })));
+        // A call id that comes back in a later step is a new call (ids are unique only within one
+        // model response): it gets a part of its own, and the earlier call's part keeps its result.
+        const expected = steps.flatMap(({ calls }, s) => calls.map((call) => ({ step: s + 1, call })));
         const parts = toolPartsOf(state);
-        expect(parts.map((p) => p.toolCallId)).toEqual([...new Set(steps.flatMap((s) => s.calls.map((c) => c.id)))]);
-        for (const part of parts) {
-          const { step, call } = expected.get(part.toolCallId)!;
+        expect(parts.map((p) => p.toolCallId)).toEqual(expected.map(({ call }) => call.id));
+        parts.forEach((part, i) => {
+          const { step, call } = expected[i]!;
           expect(part.args).toEqual({ n: call.args });
+          expect(part.argsText).toBe(`{"n":${call.args}}`);
           if (call.outcome === 'done') expect(part).toMatchObject({ state: 'done', result: { n: call.args, step } });
           else expect(part).toMatchObject({ state: 'error', error: { message: `failed ${step}` } });
-        }
+          if (call.progress) expect(part.progress).toEqual({ at: call.args });
+          else expect(part.progress).toBeUndefined();
+        });
         expect(state.messages).toHaveLength(2);
       }),
       { numRuns: 150 },
