@@ -1,7 +1,7 @@
 // The shared demo agent of the Lousho demos. Isomorphic: nothing here may import a Node-only module.
 export { createDemoAgent, DEMO_AGENT_INSTRUCTIONS, DEMO_CONTEXT_WINDOW, DEMO_NOTES_INSTRUCTIONS, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
 export { createDemoResearcher, DEMO_RESEARCHER_DESCRIPTION, DEMO_RESEARCHER_INSTRUCTIONS, type DemoResearcherOptions } from './researcher.js';
-export { createInPageDemoAgent, IN_PAGE_DATABASE, IN_PAGE_SESSION_KEY } from './in-page-agent.js';
+export { createInPageDemoAgent, createInPageTriageAgent, IN_PAGE_DATABASE, IN_PAGE_SESSION_KEY, IN_PAGE_TRIAGE_DATABASE, IN_PAGE_TRIAGE_SESSION_KEY } from './in-page-agent.js';
 export {
   createDemoModel,
   decideDemoReply,

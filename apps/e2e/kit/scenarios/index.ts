@@ -11,9 +11,10 @@ import { describeSafety } from './safety.js';
 import { describeStop } from './stop.js';
 import { describeSubagents } from './subagents.js';
 import { describeTriage } from './triage.js';
+import { describeTriageKept } from './triage-kept.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -31,4 +32,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeCompaction(target, browser);
   describeSubagents(target, browser);
   describeTriggerSessions(target, browser);
+  describeTriageKept(target, browser);
 }
