@@ -17,6 +17,7 @@ export { KNOWN_CITIES, DEFAULT_CITY } from './cities.js';
 export type { PlannedCall } from './intents.js';
 export * from './tools/index.js';
 // Display helpers the three demos share (framework-neutral).
+export { compactionNote } from './display/compaction.js';
 export { readProgress, type ReadProgress } from './display/progress.js';
 export { humanize, linkList, optionsOf, questionOf, safeHref, safeJson } from './display/values.js';
 export { demoLinks, DEMO_SERVER_PORT, SVELTEKIT_DEMO_PORT, type DemoLink, type DemoName } from './display/demo-links.js';

@@ -3,6 +3,7 @@ import type { DemoTarget } from '../demo-target.js';
 import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
 import { describeCompaction } from './compaction.js';
+import { describeCompactionNotes } from './compaction-notes.js';
 import { describeGuardrail } from './guardrail.js';
 import { describeMcpNotes } from './mcp-notes.js';
 import { describeQuestionAndError } from './question-and-error.js';
@@ -14,7 +15,7 @@ import { describeTriage } from './triage.js';
 import { describeTriageKept } from './triage-kept.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeCompaction, describeCompactionNotes, describeGuardrail, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -33,4 +34,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeSubagents(target, browser);
   describeTriggerSessions(target, browser);
   describeTriageKept(target, browser);
+  describeCompactionNotes(target, browser);
 }

@@ -1,5 +1,6 @@
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AgentUIStatus, UIMessage, UIPart } from '@lousho/build-ai-agent';
+import { compactionNote } from '@lousho/demo-agent';
 import { ToolCard } from './ToolCard.tsx';
 
 interface MessageListProps {
@@ -99,7 +100,7 @@ function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; stre
         </details>
       );
     case 'compaction':
-      return <CompactionDivider />;
+      return <CompactionDivider note={compactionNote(part)} />;
     case 'tool':
       return <ToolCard part={part} />;
     case 'image':
@@ -111,13 +112,11 @@ function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; stre
   }
 }
 
-/** Where the agent shortened earlier tool results to fit the model's context window: a quiet note, not a message. */
-export const COMPACTION_NOTE = "Earlier tool results were shortened to fit the model's context.";
-
-function CompactionDivider() {
+/** Where the agent shortened or summarized older turns to fit the model's context window: a quiet note, not a message. */
+function CompactionDivider({ note }: { note: string }) {
   return (
     <div className="compaction-divider" role="separator" data-testid="compaction">
-      <span>{COMPACTION_NOTE}</span>
+      <span>{note}</span>
     </div>
   );
 }
