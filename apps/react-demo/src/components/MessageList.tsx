@@ -1,16 +1,19 @@
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AgentUIStatus, UIMessage, UIPart } from '@lousho/build-ai-agent';
-import { compactionNote } from '@lousho/demo-agent';
+import { compactionNote, interruptedNote } from '@lousho/demo-agent';
+import type { Mode } from '../mode.ts';
 import { ToolCard } from './ToolCard.tsx';
 
 interface MessageListProps {
   messages: readonly UIMessage[];
   busy: boolean;
   status: AgentUIStatus;
+  /** The last reply was cut (`finishReason: 'interrupted'`) in this mode: a note says by what, and what to do. */
+  interrupted?: Mode | undefined;
 }
 
 /** The transcript; keeps the newest content in view unless the reader scrolled up. */
-export function MessageList({ messages, busy, status }: MessageListProps) {
+export function MessageList({ messages, busy, status, interrupted }: MessageListProps) {
   const end = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -34,11 +37,21 @@ export function MessageList({ messages, busy, status }: MessageListProps) {
   return (
     <div className="messages" aria-live="polite" aria-busy={busy}>
       {messages.map((message) => (
-        <MessageRow key={message.id} message={message} streaming={busy && message === last && message.role === 'assistant'} />
+        <MessageRow
+          key={message.id}
+          message={message}
+          streaming={busy && message === last && message.role === 'assistant'}
+          cut={status === 'idle' && message === last ? interrupted : undefined}
+        />
       ))}
       {status === 'aborted' ? (
         <div className="run-note" data-testid="run-note">
           You stopped this reply.
+        </div>
+      ) : null}
+      {status === 'idle' && interrupted ? (
+        <div className="run-note" data-testid="run-note">
+          {interruptedNote(interrupted)}
         </div>
       ) : null}
       {thinking ? (
@@ -59,7 +72,8 @@ export function MessageList({ messages, busy, status }: MessageListProps) {
 }
 
 /** One message. Memoized: while a reply streams, earlier messages keep their identity and are skipped. */
-const MessageRow = memo(function MessageRow({ message, streaming }: { message: UIMessage; streaming: boolean }) {
+// `cut`: the reply was cut (`run.interrupted`) in this mode; its unfinished cards say so.
+const MessageRow = memo(function MessageRow({ message, streaming, cut }: { message: UIMessage; streaming: boolean; cut?: Mode | undefined }) {
   const isUser = message.role === 'user';
   return (
     <div className={isUser ? 'message message-user' : 'message message-assistant'} data-testid="message" data-role={message.role}>
@@ -75,6 +89,7 @@ const MessageRow = memo(function MessageRow({ message, streaming }: { message: U
             part={part}
             isUser={isUser}
             streaming={streaming && index === message.parts.length - 1}
+            cut={cut}
           />
         ))}
       </div>
@@ -82,7 +97,7 @@ const MessageRow = memo(function MessageRow({ message, streaming }: { message: U
   );
 });
 
-function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; streaming: boolean }) {
+function Part({ part, isUser, streaming, cut }: { part: UIPart; isUser: boolean; streaming: boolean; cut: Mode | undefined }) {
   switch (part.type) {
     case 'text':
       // Text nodes only: React escapes it, so model text can never become HTML.
@@ -102,7 +117,7 @@ function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; stre
     case 'compaction':
       return <CompactionDivider note={compactionNote(part)} />;
     case 'tool':
-      return <ToolCard part={part} />;
+      return <ToolCard part={part} cut={cut} />;
     case 'image':
       return <div className="attachment">Image{part.mimeType ? ` (${part.mimeType})` : ''}</div>;
     case 'file':
