@@ -60,7 +60,7 @@ export function describeSessionsPanel(target: DemoTarget, browser: () => Browser
       expect(await page.locator('.messages').innerText()).toContain(WEBHOOK_INPUT);
       expect(new URL(page.url()).searchParams.get('session')).toBe(sessionId);
       // The status bar tells sessions apart (not "session webhook-" for every webhook run).
-      expect(await page.locator('.status-bar .session-id').textContent()).toBe(`session ${sessionId.slice('webhook-'.length, 'webhook-'.length + 8)}`);
+      expect((await page.locator('.status-bar .session-id').textContent())?.trim()).toBe(`session ${sessionId.slice('webhook-'.length, 'webhook-'.length + 8)}`);
       await screenshot(target, page, 'sessions-panel-opened-http');
 
       // A reload shows the opened session again, its approval still pending.
@@ -78,7 +78,8 @@ export function describeSessionsPanel(target: DemoTarget, browser: () => Browser
       await waitForStatus(page, 'idle');
       await page.getByRole('button', { name: 'New chat' }).click();
       await page.getByRole('region', { name: 'Getting started' }).waitFor();
-      expect(new URL(page.url()).searchParams.get('session')).toBeNull();
+      await page.waitForURL((url) => !url.searchParams.has('session'));
+      await page.getByRole('region', { name: 'Getting started' }).waitFor();
       await page.reload();
       await waitForTakeOver(target, page);
       await page.getByRole('region', { name: 'Getting started' }).waitFor();
