@@ -11,7 +11,7 @@ import { readMode, writeMode, type Mode } from './mode.ts';
 import { useServerInfo, type ModelInfo } from './server-info.ts';
 import { useSessionList } from './sessions.ts';
 import { httpSource, inPageSource, triageHttpSource, triageInPageSource } from './sources.ts';
-import { readView, writeView, type View } from '@lousho/demo-agent';
+import { offersDemoSuggestions, readOpenedSession, readView, writeOpenedSession, writeView, type View } from '@lousho/demo-agent';
 
 const OFFLINE_MODEL: ModelInfo = { kind: 'demo', provider: DEMO_PROVIDER_NAME, model: DEMO_MODEL_ID, notice: DEMO_MODEL_NOTICE };
 
@@ -19,8 +19,13 @@ export function App() {
   const [mode, setMode] = useState<Mode>(readMode);
   const [view, setView] = useState<View>(readView);
   const server = useServerInfo();
-  // A session chosen in the Sessions panel (HTTP only): the chat follows it through the binding's `sessionId`.
-  const [opened, setOpened] = useState<string | undefined>(undefined);
+  // A session chosen in the Sessions panel (HTTP only): the chat follows it through the binding's
+  // `sessionId`. It is in the URL (`?session=`), so a reload shows it again; New chat leaves it.
+  const [opened, setOpened] = useState<string | undefined>(readOpenedSession);
+  const open = (sessionId: string | undefined): void => {
+    writeOpenedSession(sessionId);
+    setOpened(sessionId);
+  };
   const source = useMemo(() => (mode === 'page' ? inPageSource() : { ...httpSource(), ...(opened ? { sessionId: opened } : {}) }), [mode, opened]);
   const sessions = useSessionList(mode === 'http');
   const triageSource = useMemo(() => (mode === 'page' ? triageInPageSource() : triageHttpSource()), [mode]);
@@ -52,8 +57,8 @@ export function App() {
       </header>
       <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
       {/* A client per mode: each mode has its own session, restored when the mode comes back. */}
-      {mode === 'http' && view !== 'triage' ? <SessionsPanel sessions={sessions} current={opened} onOpen={setOpened} /> : null}
-      {view === 'triage' ? <TriageFlow key={`triage-${mode}`} source={triageSource} mode={mode} /> : <Chat key={mode} source={source} mode={mode} />}
+      {mode === 'http' && view !== 'triage' ? <SessionsPanel sessions={sessions} current={opened} onOpen={open} /> : null}
+      {view === 'triage' ? <TriageFlow key={`triage-${mode}`} source={triageSource} mode={mode} /> : <Chat key={mode} source={source} mode={mode} suggestions={offersDemoSuggestions(model)} onNewChat={opened ? () => open(undefined) : undefined} />}
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { createInPageDemoAgent, createTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
+import { createInPageDemoAgent, createInPageTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
 
 /** The demo server's agent route (proxied to the demo server by `vite dev`). */
 export const AGENT_URL = '/api/agent';
@@ -25,12 +25,15 @@ export function httpSource(): { url: string; storage: Storage } {
 /** The triage flow's route on the demo server. */
 export const TRIAGE_URL = '/api/triage';
 
-let pageTriage: TriageAgent | undefined;
+let pageTriage: { agent: TriageAgent; kept: boolean } | undefined;
 
-/** The triage flow running in this page (served like an agent, in process). */
+/**
+ * The triage flow running in this page (served like an agent, in process): made once, with its runs
+ * in IndexedDB, so a reload, a switch to the chat or a mode switch finds a pending review again.
+ */
 export function triageInPageSource(): { agent: TriageAgent } {
-  pageTriage ??= createTriageAgent();
-  return { agent: pageTriage };
+  pageTriage ??= createInPageTriageAgent();
+  return { agent: pageTriage.agent };
 }
 
 /** The triage flow on the demo server; its session is kept apart from the chat's. */

@@ -818,6 +818,8 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
         const state = b.state();
         expect(state.messages[1]!.parts.map((part) => part.type)).toEqual(['tool', 'tool', 'compaction', 'text']);
+        // The divider says what was done: one older tool result shortened, nothing summarized.
+        expect(state.messages[1]!.parts[2]).toStrictEqual({ type: 'compaction', pruned: 1, summarized: 0 });
         expect(lastText(state)).toBe('Both pages read.');
         // The client passes on the events that change its state: `compaction.done` (the log has both).
         expect(events.filter((event) => event.type.startsWith('compaction.'))).toEqual([expect.objectContaining({ type: 'compaction.done', step: 3, pruned: 1, summarized: 0 })]);

@@ -13,6 +13,12 @@ export interface DemoSuggestion {
   prompt: string;
 }
 
+/**
+ * Whether the demos offer `demoSuggestions`: they are written for the offline demo model (which
+ * answers them by keyword), so not with a real model (`kind: 'real'`); while the model is not known yet, yes.
+ */
+export const offersDemoSuggestions = (model: { kind: 'demo' | 'real' } | null | undefined): boolean => model?.kind !== 'real';
+
 /** Example prompts that show each feature of the demo. */
 export const demoSuggestions: readonly DemoSuggestion[] = Object.freeze([
   { label: 'Weather', prompt: "What's the weather in Paris and Tokyo?" },

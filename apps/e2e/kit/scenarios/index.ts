@@ -2,19 +2,24 @@ import { useBrowser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
 import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
+import { describeApprovalNotesAndSuggestions } from './approval-notes-and-suggestions.js';
 import { describeCompaction } from './compaction.js';
+import { describeCompactionNotes } from './compaction-notes.js';
 import { describeGuardrail } from './guardrail.js';
 import { describeLongChat } from './long-chat.js';
 import { describeMcpNotes } from './mcp-notes.js';
+import { describePageInterrupted } from './page-interrupted.js';
 import { describeQuestionAndError } from './question-and-error.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
+import { describeSessionsPanel } from './sessions-panel.js';
 import { describeStop } from './stop.js';
 import { describeSubagents } from './subagents.js';
 import { describeTriage } from './triage.js';
+import { describeTriageKept } from './triage-kept.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeCompaction, describeGuardrail, describeLongChat, describeMcpNotes, describeQuestionAndError, describeReload, describeSafety, describeStop, describeSubagents, describeTriage, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeApprovalNotesAndSuggestions, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -33,4 +38,9 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeLongChat(target, browser);
   describeSubagents(target, browser);
   describeTriggerSessions(target, browser);
+  describeTriageKept(target, browser);
+  describeCompactionNotes(target, browser);
+  describePageInterrupted(target, browser);
+  describeSessionsPanel(target, browser);
+  describeApprovalNotesAndSuggestions(target, browser);
 }

@@ -68,8 +68,9 @@ export function describeSubagents(target: DemoTarget, browser: () => Browser): v
       await waitForChildApproval(page);
       expect(await nestedCard(page, 'research_topic').getAttribute('data-state')).toBe('done');
       expect(await nestedCard(page, 'save_findings').getByTestId('nested-approval').innerText()).toContain('solar power');
-      // The pending approval is the run's: the dock's panel names the sub-agent too.
-      expect(await page.getByTestId('approval-panel').innerText()).toContain('researcher sub-agent');
+      // Shown once, in the card: the dock has no second approval panel, it points at the card.
+      expect(await page.getByTestId('approval-panel').count()).toBe(0);
+      expect(await page.getByTestId('approval-pointer').innerText()).toContain('researcher sub-agent');
       const violations = await seriousA11yViolations(page);
       expect(violations, describeViolations(violations)).toEqual([]);
       await screenshot(target, page, `subagent-approval-${mode}`);

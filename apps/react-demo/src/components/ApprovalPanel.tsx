@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import type { PendingApprovalInfo } from '@lousho/build-ai-agent';
+import { approvalNotePlaceholder } from '@lousho/demo-agent';
 import { Value } from './Value.tsx';
 
 interface ApprovalPanelProps {
@@ -48,7 +49,7 @@ export function ApprovalPanel({ approval, onApprove, onReject, hint = 'The agent
         rows={2}
         value={note}
         onChange={(event) => setNote(event.target.value)}
-        placeholder="Not to external addresses, please…"
+        placeholder={approvalNotePlaceholder(approval.toolName)}
       />
       <div className="pause-actions">
         <button type="button" className="button button-danger" disabled={sent} onClick={() => decide(false)}>

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
 import type { UIMessage } from '@lousho/build-ai-agent';
-import { IN_PAGE_SESSION_KEY, type DemoAgent } from '@lousho/demo-agent';
+import { approvalShownInCard, IN_PAGE_SESSION_KEY, subagentApprovalPointer, type DemoAgent } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { ApprovalActionsContext } from './ApprovalActions.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
@@ -16,7 +16,15 @@ import { Suggestions } from './Suggestions.tsx';
 export type ChatSource = { agent: DemoAgent } | { url: string; storage: Storage };
 
 /** One conversation with the demo agent: the transcript, the pause panels, the composer and the status line. */
-export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
+interface ChatProps {
+  source: ChatSource;
+  mode: Mode;
+  /** Offer the suggestion chips (written for the offline demo model: not with a real one). */
+  suggestions: boolean;
+  onNewChat?: (() => void) | undefined;
+}
+
+export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
   // Failures of actions that never became a run error (e.g. the server is down) also reach the user.
   const [actionError, setActionError] = useState<ShownError | null>(null);
   const [dismissed, setDismissed] = useState<ShownError | null>(null);
@@ -51,6 +59,7 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
     setActionError(null);
     setDismissed(null);
     agent.reset();
+    onNewChat?.();
   };
 
   const approvalActions = useMemo(
@@ -72,11 +81,11 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
               It can look up the weather, run a slow research task with progress, send an email once you approve it, ask you a question, and work on a tiny code project behind a guardrail.
               Pick a suggestion or write your own message.
             </p>
-            <Suggestions onPick={send} disabled={busy || pendingApproval !== null} />
+            {suggestions ? <Suggestions onPick={send} disabled={busy || pendingApproval !== null} /> : null}
           </section>
         ) : (
           <ApprovalActionsContext.Provider value={approvalActions}>
-            <MessageList messages={messages} busy={busy} status={status} />
+            <MessageList messages={messages} busy={busy} status={status} interrupted={finishReason === 'interrupted' ? mode : undefined} />
           </ApprovalActionsContext.Provider>
         )}
       </div>
@@ -84,7 +93,12 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
       <div className="dock">
         {guardrail ? <GuardrailNotice guardrail={guardrail} /> : null}
         {shownError ? <ErrorBanner error={shownError} onRetry={lastUserText(messages) !== undefined ? retry : undefined} onDismiss={dismiss} /> : null}
-        {pendingApproval?.kind === 'tool' ? (
+        {pendingApproval && approvalShownInCard(pendingApproval) ? (
+          // A sub-agent's call: its card holds the decision; shown once, the dock points there.
+          <p className="run-note" data-testid="approval-pointer" role="status">
+            {subagentApprovalPointer(pendingApproval)}
+          </p>
+        ) : pendingApproval?.kind === 'tool' ? (
           <ApprovalPanel
             key={pendingApproval.approvalId}
             approval={pendingApproval}
@@ -95,7 +109,7 @@ export function Chat({ source, mode }: { source: ChatSource; mode: Mode }) {
           <QuestionForm key={pendingApproval.approvalId} approval={pendingApproval} onAnswer={(text) => void agent.answer(text)} />
         ) : (
           <>
-            {!empty && !busy ? <Suggestions compact onPick={send} disabled={busy} /> : null}
+            {suggestions && !empty && !busy ? <Suggestions compact onPick={send} disabled={busy} /> : null}
             <Composer busy={busy} onSend={send} onStop={() => void agent.stop()} />
           </>
         )}

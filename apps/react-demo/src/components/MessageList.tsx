@@ -1,16 +1,20 @@
 import { memo, useEffect, useLayoutEffect, useRef } from 'react';
 import type { AgentUIStatus, UIMessage, UIPart } from '@lousho/build-ai-agent';
 import { MarkdownText } from './MarkdownText.tsx';
+import { compactionNote, interruptedNote } from '@lousho/demo-agent';
+import type { Mode } from '../mode.ts';
 import { ToolCard } from './ToolCard.tsx';
 
 interface MessageListProps {
   messages: readonly UIMessage[];
   busy: boolean;
   status: AgentUIStatus;
+  /** The last reply was cut (`finishReason: 'interrupted'`) in this mode: a note says by what, and what to do. */
+  interrupted?: Mode | undefined;
 }
 
 /** The transcript; keeps the newest content in view unless the reader scrolled up. */
-export function MessageList({ messages, busy, status }: MessageListProps) {
+export function MessageList({ messages, busy, status, interrupted }: MessageListProps) {
   const end = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -35,11 +39,21 @@ export function MessageList({ messages, busy, status }: MessageListProps) {
     <div className="messages" aria-live="polite" aria-busy={busy}>
       {messages.map((message) => (
         // Only while text streams: a new run starts 'submitted' before its user message shows, and the previous reply must not flash a caret.
-        <MessageRow key={message.id} message={message} streaming={status === 'streaming' && message === last && message.role === 'assistant'} />
+        <MessageRow
+          key={message.id}
+          message={message}
+          streaming={status === 'streaming' && message === last && message.role === 'assistant'}
+          cut={status === 'idle' && message === last ? interrupted : undefined}
+        />
       ))}
       {status === 'aborted' ? (
         <div className="run-note" data-testid="run-note">
           You stopped this reply.
+        </div>
+      ) : null}
+      {status === 'idle' && interrupted ? (
+        <div className="run-note" data-testid="run-note">
+          {interruptedNote(interrupted)}
         </div>
       ) : null}
       {thinking ? (
@@ -60,7 +74,8 @@ export function MessageList({ messages, busy, status }: MessageListProps) {
 }
 
 /** One message. Memoized: while a reply streams, earlier messages keep their identity and are skipped. */
-const MessageRow = memo(function MessageRow({ message, streaming }: { message: UIMessage; streaming: boolean }) {
+// `cut`: the reply was cut (`run.interrupted`) in this mode; its unfinished cards say so.
+const MessageRow = memo(function MessageRow({ message, streaming, cut }: { message: UIMessage; streaming: boolean; cut?: Mode | undefined }) {
   const isUser = message.role === 'user';
   return (
     <div className={isUser ? 'message message-user' : 'message message-assistant'} data-testid="message" data-role={message.role}>
@@ -76,6 +91,7 @@ const MessageRow = memo(function MessageRow({ message, streaming }: { message: U
             part={part}
             isUser={isUser}
             streaming={streaming && index === message.parts.length - 1}
+            cut={cut}
           />
         ))}
       </div>
@@ -83,7 +99,7 @@ const MessageRow = memo(function MessageRow({ message, streaming }: { message: U
   );
 });
 
-function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; streaming: boolean }) {
+function Part({ part, isUser, streaming, cut }: { part: UIPart; isUser: boolean; streaming: boolean; cut: Mode | undefined }) {
   switch (part.type) {
     case 'text':
       // The user's words as text nodes (React escapes them); the agent's as sanitized Markdown.
@@ -105,9 +121,9 @@ function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; stre
         </details>
       );
     case 'compaction':
-      return <CompactionDivider />;
+      return <CompactionDivider note={compactionNote(part)} />;
     case 'tool':
-      return <ToolCard part={part} />;
+      return <ToolCard part={part} cut={cut} />;
     case 'image':
       return <div className="attachment">Image{part.mimeType ? ` (${part.mimeType})` : ''}</div>;
     case 'file':
@@ -117,13 +133,11 @@ function Part({ part, isUser, streaming }: { part: UIPart; isUser: boolean; stre
   }
 }
 
-/** Where the agent shortened earlier tool results to fit the model's context window: a quiet note, not a message. */
-export const COMPACTION_NOTE = "Earlier tool results were shortened to fit the model's context.";
-
-function CompactionDivider() {
+/** Where the agent shortened or summarized older turns to fit the model's context window: a quiet note, not a message. */
+function CompactionDivider({ note }: { note: string }) {
   return (
     <div className="compaction-divider" role="separator" data-testid="compaction">
-      <span>{COMPACTION_NOTE}</span>
+      <span>{note}</span>
     </div>
   );
 }

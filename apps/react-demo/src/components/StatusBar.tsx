@@ -1,11 +1,11 @@
 import { formatUsage, type AgentUIStatus, type RunUsage } from '@lousho/build-ai-agent';
-import { INTERRUPTED_HINT, INTERRUPTED_LABEL, RUN_STATUS_LABELS } from '@lousho/demo-agent';
+import { INTERRUPTED_LABEL, interruptedHint, RUN_STATUS_LABELS, shortSessionId } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { inPageChatKept } from '../sources.ts';
 
 interface StatusBarProps {
   status: AgentUIStatus;
-  /** The last reply was cut by a server that stopped (`finishReason: 'interrupted'`). */
+  /** The last reply was cut by a server that stopped, or in the page by a reload (`finishReason: 'interrupted'`). */
   interrupted: boolean;
   usage: RunUsage | null;
   sessionId: string | undefined;
@@ -18,7 +18,7 @@ export function StatusBar({ status, interrupted, usage, sessionId, mode, onNewCh
   const label = status === 'idle' && interrupted ? INTERRUPTED_LABEL : RUN_STATUS_LABELS[status];
   return (
     <div className="status-bar">
-      <span className={`status-pill status-${status}`} data-testid="status" data-status={status} title={label === INTERRUPTED_LABEL ? INTERRUPTED_HINT : undefined}>
+      <span className={`status-pill status-${status}`} data-testid="status" data-status={status} title={label === INTERRUPTED_LABEL ? interruptedHint(mode) : undefined}>
         <span className="status-dot" aria-hidden="true" />
         {label}
       </span>
@@ -36,7 +36,7 @@ export function StatusBar({ status, interrupted, usage, sessionId, mode, onNewCh
                 ? 'Kept in this browser (IndexedDB): a reload restores this chat'
                 : 'This browser keeps no site data: this chat ends with the page'
           }>
-          session {sessionId.slice(0, 8)}
+          session {shortSessionId(sessionId)}
         </span>
       ) : null}
       {onNewChat ? (

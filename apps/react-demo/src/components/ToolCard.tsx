@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { UIToolPart, UIToolState } from '@lousho/build-ai-agent';
-import { questionOf, readProgress, safeHref } from '@lousho/demo-agent';
+import { cutCardNote, questionOf, readProgress, safeHref } from '@lousho/demo-agent';
+import type { Mode } from '../mode.ts';
 import { Value } from './Value.tsx';
 import { useApprovalActions } from './ApprovalActions.tsx';
 import { SubagentCard } from './SubagentCard.tsx';
@@ -20,7 +21,7 @@ const STATE_LABELS: Readonly<Record<UIToolState, string>> = {
  * delegation shows its sub-agent's work inside; a sub-agent's call (`nested`) that waits for a
  * person carries the approve / reject buttons itself, since the dock is far from it.
  */
-export function ToolCard({ part, nested = false }: { part: UIToolPart; nested?: boolean }) {
+export function ToolCard({ part, nested = false, cut }: { part: UIToolPart; nested?: boolean; cut?: Mode | undefined }) {
   const progress = readProgress(part.progress);
   const showProgress = progress !== undefined && (part.state === 'running' || part.state === 'cancelled');
   const hasArgs = part.args !== undefined && !(typeof part.args === 'object' && part.args !== null && Object.keys(part.args).length === 0);
@@ -106,6 +107,13 @@ export function ToolCard({ part, nested = false }: { part: UIToolPart; nested?: 
         <section className="tool-section" aria-label="Result" data-testid="tool-result">
           <h4>Result</h4>
           <Value value={part.result} />
+        </section>
+      ) : null}
+
+      {/* Cut by a reload or a stopped server (`cut`): not a Stop, which gives the call an error. */}
+      {part.state === 'cancelled' && !part.error && cut ? (
+        <section className="tool-section tool-error" data-testid="tool-cut">
+          <span className="v-str">{cutCardNote(cut)}</span>
         </section>
       ) : null}
 

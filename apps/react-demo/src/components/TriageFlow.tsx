@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
-import { flowInputText, flowNodesOf, flowReplyText, triageSuggestions, type TriageAgent } from '@lousho/demo-agent';
+import { flowInputText, flowNodesOf, flowReplyText, IN_PAGE_TRIAGE_SESSION_KEY, triageSuggestions, type TriageAgent } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { ErrorBanner, type ShownError } from './ErrorBanner.tsx';
@@ -17,7 +17,13 @@ export type TriageSource = { agent: TriageAgent } | { url: string; storage: Stor
 export function TriageFlow({ source, mode }: { source: TriageSource; mode: Mode }) {
   const [text, setText] = useState('');
   const [actionError, setActionError] = useState<ShownError | null>(null);
-  const flow = useLoushoAgent(source, { onError: (error) => setActionError({ code: error.code, message: error.message }) });
+  // In the page the run's session id is kept in this tab too (over HTTP the source says where), so a
+  // reload, a switch to the chat or a mode switch comes back to the same run.
+  const flow = useLoushoAgent(source, {
+    storage: window.sessionStorage,
+    storageKey: IN_PAGE_TRIAGE_SESSION_KEY,
+    onError: (error) => setActionError({ code: error.code, message: error.message }),
+  });
   const { messages, status, pendingApproval, error, usage, finishReason } = flow;
   const busy = status === 'submitted' || status === 'streaming';
   const nodes = flowNodesOf(messages);

@@ -1,5 +1,5 @@
 import { browser } from '$app/environment';
-import { createDemoAgent, createInPageDemoAgent, createTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
+import { createDemoAgent, createInPageDemoAgent, createInPageTriageAgent, createTriageAgent, type DemoAgent, type TriageAgent } from '@lousho/demo-agent';
 import type { AgentUIState } from '@lousho/build-ai-agent';
 import { SESSION_COOKIE, sessionCookieStorage } from './session-cookie.js';
 
@@ -35,13 +35,17 @@ export const TRIAGE_URL = '/api/triage';
 
 export type TriageSource = { agent: TriageAgent } | { url: string; storage?: Storage; storageKey: string };
 
-let pageTriage: TriageAgent | undefined;
+let pageTriage: { agent: TriageAgent; kept: boolean } | undefined;
 
-/** The triage flow running in this page (served like an agent, in process); a throwaway one when rendered on the server. */
+/**
+ * The triage flow running in this page (served like an agent, in process): made once in the
+ * browser, with its runs in IndexedDB, so a reload, a switch to the chat or a mode switch finds a
+ * pending review again; a throwaway one when rendered on the server.
+ */
 export function triageInPageSource(): { agent: TriageAgent } {
   if (!browser) return { agent: createTriageAgent() };
-  pageTriage ??= createTriageAgent();
-  return { agent: pageTriage };
+  pageTriage ??= createInPageTriageAgent();
+  return { agent: pageTriage.agent };
 }
 
 /** The triage flow on this app's server; its session id is kept in sessionStorage (the browser restores it). */

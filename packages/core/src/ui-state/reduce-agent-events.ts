@@ -69,13 +69,15 @@ function keptByCheckpoint(all: readonly UIMessage[], messages: number, parts: nu
 
 /**
  * A compaction's divider: a part of its own (never joined: two compactions in one step show as
- * two), which opens the reply like any reply content does in `reduceEvent` (`compaction.start`
- * shows nothing: ignored).
+ * two) that says what was done, which opens the reply like any reply content does in `reduceEvent`
+ * (`compaction.start` shows nothing: ignored). A compaction that changed nothing shows nothing.
  */
-function applyCompaction(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot {
+function applyCompaction(s: Snapshot, event: AgentStreamEvent & { type: 'compaction.done' }, seq: number): Snapshot | undefined {
+  const { pruned, summarized } = event;
+  if (!(pruned > 0) && !(summarized > 0)) return undefined;
   const { status, pendingApproval, error, usage, finishReason, guardrail } = s;
   const cursor = cursorOfState(s);
-  const list = appendReplyPart(listOf<MessageList>(s)!, cursor, { type: 'compaction' });
+  const list = appendReplyPart(listOf<MessageList>(s)!, cursor, { type: 'compaction', pruned, summarized });
   return new Snapshot(list, (cursor & ~CURSOR_STEP_BOUNDARY) | CURSOR_OPEN, {
     status: status === 'submitted' || status === 'idle' ? 'streaming' : status,
     pendingApproval,

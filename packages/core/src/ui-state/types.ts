@@ -31,10 +31,15 @@ export interface UIReasoningPart {
 
 /**
  * Earlier parts of the conversation were compacted here to fit the model's context window (old tool
- * results shortened, or old turns summarized). UIs show a quiet divider.
+ * results shortened, or old turns summarized). UIs show a quiet divider that says which: one part
+ * per compaction that changed the transcript (one that changed nothing leaves no part).
  */
 export interface UICompactionPart {
   type: 'compaction';
+  /** Older tool results replaced by a `[pruned: ...]` marker. */
+  pruned: number;
+  /** Older messages replaced by a summary (0 when only tool results were shortened). */
+  summarized: number;
 }
 
 /** An image the user attached (as in the transcript). */

@@ -220,13 +220,23 @@ describe('reduceAgentEvents: rules', () => {
     expect(reduceAgentEvents(state, unknown)).toBe(state);
   });
 
-  it('a compaction.done is a divider part of its own: exactly { type: compaction }, never joined, a second one a second divider', () => {
-    const done = (seq: number) => ({ type: 'compaction.done', seq, runId: 'run_1', step: 2, tokensBefore: 3900, tokensAfter: 1200, pruned: 3, summarized: 0 }) as const;
-    const next = reduceAll([{ type: 'step.start', seq: 6, runId: 'run_1', step: 2 }, done(7), done(8), { type: 'text.delta', seq: 9, runId: 'run_1', step: 2, delta: 'Hi' }], state);
+  it('a compaction.done is a divider part of its own that says what was done, never joined, a second one a second divider', () => {
+    const done = (seq: number, pruned: number, summarized: number) => ({ type: 'compaction.done', seq, runId: 'run_1', step: 2, tokensBefore: 3900, tokensAfter: 1200, pruned, summarized }) as const;
+    const next = reduceAll([{ type: 'step.start', seq: 6, runId: 'run_1', step: 2 }, done(7, 3, 0), done(8, 0, 12), { type: 'text.delta', seq: 9, runId: 'run_1', step: 2, delta: 'Hi' }], state);
     const parts = next.messages.at(-1)!.parts;
-    expect(parts.slice(1)).toStrictEqual([{ type: 'compaction' }, { type: 'compaction' }, { type: 'text', text: 'Hi' }]);
+    expect(parts.slice(1)).toStrictEqual([
+      { type: 'compaction', pruned: 3, summarized: 0 },
+      { type: 'compaction', pruned: 0, summarized: 12 },
+      { type: 'text', text: 'Hi' },
+    ]);
     // The same after JSON (no key holding undefined or NaN).
     expect(JSON.parse(JSON.stringify(parts))).toStrictEqual(parts);
+  });
+
+  it('a compaction.done that changed nothing adds no divider (same state object)', () => {
+    const started = reduceAll([{ type: 'step.start', seq: 6, runId: 'run_1', step: 2 }], state);
+    const noop = { type: 'compaction.done', seq: 7, runId: 'run_1', step: 2, tokensBefore: 3900, tokensAfter: 3900, pruned: 0, summarized: 0 } as const;
+    expect(reduceAgentEvents(started, noop)).toBe(started);
   });
 
   it('ignores an event whose seq was already applied (same state object, no duplicated text)', () => {

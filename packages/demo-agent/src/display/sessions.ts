@@ -6,6 +6,14 @@ export const SESSION_ORIGIN_LABELS: Readonly<Record<'chat' | 'webhook' | 'cron' 
   slack: 'Slack',
 };
 
+/** A row's title before its session has a user message: what started it. */
+export const SESSION_ORIGIN_TITLES: Readonly<Record<'chat' | 'webhook' | 'cron' | 'slack', string>> = {
+  chat: 'New chat',
+  webhook: 'Webhook run',
+  cron: 'Scheduled run',
+  slack: 'Slack message',
+};
+
 /** And what it is doing (the server's session status). */
 export const SESSION_STATE_LABELS: Readonly<Record<'idle' | 'running' | 'awaiting-approval' | 'interrupted', string>> = {
   idle: 'Idle',
@@ -21,6 +29,8 @@ export type SessionOrigin = keyof typeof SESSION_ORIGIN_LABELS;
 export interface SessionSummary {
   sessionId: string;
   origin: SessionOrigin;
+  /** What the row shows: the first user message (cut), or what started the session (`SESSION_ORIGIN_TITLES`). */
+  title: string;
   status: keyof typeof SESSION_STATE_LABELS;
   /** The kind of pause when the session waits for a person. */
   pending: 'tool' | 'question' | null;
@@ -64,7 +74,43 @@ export function sessionItemAttributes(session: SessionSummary, current: string |
   };
 }
 
-/** What a row says: where the session came from, and what it is doing (a pause for a person wins over the status). */
-export function sessionItemLabels(session: SessionSummary): { origin: string; state: string } {
-  return { origin: SESSION_ORIGIN_LABELS[session.origin], state: SESSION_STATE_LABELS[session.pending ? 'awaiting-approval' : session.status] };
+/** What a row says: where the session came from, its title, and what it is doing (a pause for a person wins over the status). */
+export function sessionItemLabels(session: SessionSummary): { origin: string; title: string; state: string } {
+  return {
+    origin: SESSION_ORIGIN_LABELS[session.origin],
+    // (A server from before titles: what started the session, never the raw id.)
+    title: session.title || SESSION_ORIGIN_TITLES[session.origin],
+    state: SESSION_STATE_LABELS[session.pending ? 'awaiting-approval' : session.status],
+  };
+}
+
+/** Trigger adapters prefix their ids (`webhook-`, `cron-`, `slack:<channel>:`): the part that tells sessions apart. */
+const TRIGGER_PREFIX = /^(?:webhook-|cron-|slack:[^:]*:)/;
+
+/** A session id short enough for the status bar: its first 8 characters after any trigger prefix (`session webhook-` told nothing). */
+export function shortSessionId(id: string): string {
+  return id.replace(TRIGGER_PREFIX, '').slice(0, 8);
+}
+
+/** The session opened from the Sessions panel lives in the URL (`?session=<id>`), so a reload keeps it. */
+export function openedSessionOf(url: URL): string | undefined {
+  return url.searchParams.get('session') || undefined;
+}
+
+/** The page's URL with `id` as the opened session (none: the tab's own chat). */
+export function urlForSession(id: string | undefined, current: URL): URL {
+  const url = new URL(current);
+  if (id) url.searchParams.set('session', id);
+  else url.searchParams.delete('session');
+  return url;
+}
+
+/** The opened session of the page's own URL (the React and Vue demos; SvelteKit reads `page.url`). */
+export function readOpenedSession(): string | undefined {
+  return openedSessionOf(new URL(window.location.href));
+}
+
+/** Puts the opened session into the page's URL without a navigation. */
+export function writeOpenedSession(id: string | undefined): void {
+  window.history.replaceState(window.history.state, '', urlForSession(id, new URL(window.location.href)));
 }
