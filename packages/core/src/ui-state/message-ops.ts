@@ -1,4 +1,5 @@
 import type { Message } from '../messages.js';
+import { withheldReplyText } from '../guardrails/withheld.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
 import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart } from './types.js';
@@ -134,6 +135,20 @@ export function endLegParts(list: MessageList): MessageList {
   // Tool parts and flow node parts alike (a text part has no `state`).
   const parts = last?.parts.map((part) => ((part as UIToolPart).state === 'input-streaming' || (part as UIToolPart).state === 'running' ? ((changed = 1), merge(part as UIToolPart, { state: 'cancelled' })) : part));
   return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
+}
+
+/**
+ * The last message with its reply text withheld: the text parts after its last tool part (the final
+ * step's reply, which an output guardrail read) give way to one part saying it was withheld.
+ */
+export function withholdReply(list: MessageList, guardrail: string): MessageList {
+  const last = list.at(list.length - 1);
+  if (last?.role !== 'assistant') return list;
+  let start = last.parts.length;
+  while (start > 0 && (last.parts[start - 1]!.type === 'text' || last.parts[start - 1]!.type === 'reasoning')) start--;
+  const parts = last.parts.filter((part, i) => i < start || part.type !== 'text');
+  parts.push({ type: 'text', text: withheldReplyText(guardrail) });
+  return withParts(list, list.length - 1, last, PersistentList.from(parts));
 }
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */
