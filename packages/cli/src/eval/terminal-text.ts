@@ -16,6 +16,7 @@ const ESCAPES = new RegExp(
   ].join('|'),
   'g',
 );
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const CONTROLS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 const BREAKS = /[\t\n\r]/g;
 
