@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { EncryptionKey } from '../utils/encryption.js';
+import { fromBase64 } from '../utils/bytes.js';
 
 /**
  * The `encryption` option of the SQLite, PostgreSQL, IndexedDB stores and of `FileStorageService`:
@@ -56,10 +57,50 @@ export function sealMismatch(store: string, sealed: boolean): SDKError {
 }
 
 /** No encryption: values go in as they are, and a sealed value is refused (the key is missing). */
-export function plainSealer(store: string): TextSealer & AsyncTextSealer {
-  const open = (text: string) => {
-    if (isSealed(text)) throw sealMismatch(store, true);
-    return text;
+export function plainSealer(store: string): TextSealer {
+  return {
+    encrypted: false,
+    seal: (text) => text,
+    open(text) {
+      if (isSealed(text)) throw sealMismatch(store, true);
+      return text;
+    },
   };
-  return { encrypted: false, seal: (text: string) => text, open } as TextSealer & AsyncTextSealer;
+}
+
+/**
+ * A sealer over Web Crypto (`EncryptionUtils`), for stores that run in a browser (IndexedDB). The
+ * same format and context binding as the Node stores' sealer: a value either one sealed opens with
+ * `EncryptionUtils.decrypt(value, key, 'lousho:' + context)`.
+ */
+export function webCryptoSealer(option: unknown, store: string, utils: { encrypt(text: string, key: EncryptionKey, ad?: string): Promise<string>; decrypt(text: string, key: EncryptionKey, ad?: string): Promise<string> }): AsyncTextSealer {
+  const key = encryptionKeyOf(option, store);
+  if (key === undefined) {
+    const plain = plainSealer(store);
+    return { encrypted: false, seal: async (text) => text, open: async (text, context) => plain.open(text, context) };
+  }
+  const raw = rawKey(key);
+  // Imported once (not per value); a CryptoKey is used as it is.
+  let imported: Promise<EncryptionKey> | undefined;
+  const cryptoKey = () => (imported ??= raw ? crypto.subtle.importKey('raw', raw as BufferSource, { name: 'AES-GCM' }, false, ['encrypt', 'decrypt']) : Promise.resolve(key));
+  return {
+    encrypted: true,
+    seal: async (text, context) => utils.encrypt(text, await cryptoKey(), `lousho:${context}`),
+    async open(text, context) {
+      if (!isSealed(text)) throw sealMismatch(store, false);
+      return utils.decrypt(text, await cryptoKey(), `lousho:${context}`);
+    },
+  };
+}
+
+/** The 32 bytes of a key given as text or bytes (checked now, so a bad key fails at once); undefined for a CryptoKey. */
+function rawKey(key: EncryptionKey): Uint8Array | undefined {
+  if (typeof CryptoKey !== 'undefined' && key instanceof CryptoKey) return undefined;
+  const raw = typeof key === 'string' ? fromBase64(key.trim()) : key instanceof Uint8Array ? key : undefined;
+  if (!raw || raw.length !== 32) {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_ENCRYPTION_KEY, `A store's encryption key must be a 256-bit AES key (32 bytes), got ${typeof key === 'string' ? (raw ? `${raw.length} bytes of base64` : 'text that is not base64') : raw ? `${raw.length} bytes` : 'a value of another type'}.`, {
+      hint: 'Create one with EncryptionUtils.generateKey() and keep it as a secret; pass it as that base64url text.',
+    });
+  }
+  return raw;
 }
