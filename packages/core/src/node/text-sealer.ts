@@ -1,6 +1,6 @@
 import { KeyObject, createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { encryptionKeyOf, isSealed, plainSealer, sealMismatch, type TextSealer } from '../stores/store-encryption.js';
+import { encryptionKeyOf, isSealed, plainSealer, rawKey, sealMismatch, type TextSealer } from '../stores/store-encryption.js';
 import { fromBase64, fromUtf8, toBase64Url, utf8 } from '../utils/bytes.js';
 import type { EncryptionKey } from '../utils/encryption.js';
 
@@ -45,18 +45,11 @@ export function textSealer(option: unknown, store: string): TextSealer {
 }
 
 function keyObject(key: EncryptionKey): KeyObject {
-  if (typeof CryptoKey !== 'undefined' && key instanceof CryptoKey) {
-    const algorithm = key.algorithm as AesKeyAlgorithm;
-    if (algorithm.name === 'AES-GCM' && algorithm.length === 256) return KeyObject.from(key);
-    throw invalidKey(`a CryptoKey for ${algorithm.name}`);
-  }
-  const raw = typeof key === 'string' ? fromBase64(key.trim()) : key instanceof Uint8Array ? key : undefined;
-  if (!raw || raw.length !== 32) throw invalidKey(typeof key === 'string' ? (raw ? `${raw.length} bytes of base64` : 'text that is not base64') : raw ? `${raw.length} bytes` : 'a value of another type');
-  return createSecretKey(raw);
-}
-
-function invalidKey(got: string): SDKError {
-  return new SDKError(ERROR_CODES.LOUSHO_INVALID_ENCRYPTION_KEY, `A store's encryption key must be a 256-bit AES key (32 bytes), got ${got}.`, {
+  const raw = rawKey(key);
+  if (raw) return createSecretKey(raw);
+  const algorithm = (key as CryptoKey).algorithm as AesKeyAlgorithm;
+  if (algorithm.name === 'AES-GCM' && algorithm.length === 256) return KeyObject.from(key as CryptoKey);
+  throw new SDKError(ERROR_CODES.LOUSHO_INVALID_ENCRYPTION_KEY, `A store's encryption key must be a 256-bit AES key, got a CryptoKey for ${algorithm.name}.`, {
     hint: 'Create one with EncryptionUtils.generateKey() and keep it as a secret; pass it as that base64url text.',
   });
 }

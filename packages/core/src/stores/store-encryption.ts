@@ -94,7 +94,7 @@ export function webCryptoSealer(option: unknown, store: string, utils: { encrypt
 }
 
 /** The 32 bytes of a key given as text or bytes (checked now, so a bad key fails at once); undefined for a CryptoKey. */
-function rawKey(key: EncryptionKey): Uint8Array | undefined {
+export function rawKey(key: EncryptionKey): Uint8Array | undefined {
   if (typeof CryptoKey !== 'undefined' && key instanceof CryptoKey) return undefined;
   const raw = typeof key === 'string' ? fromBase64(key.trim()) : key instanceof Uint8Array ? key : undefined;
   if (!raw || raw.length !== 32) {
