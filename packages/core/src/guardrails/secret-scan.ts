@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../errors.js';
 import type { Guardrail, GuardrailContext, GuardrailResult } from './types.js';
 
 /** A secret found in a text: what kind, and where (never the secret itself). */
@@ -129,7 +130,7 @@ export function scanSecrets(text: string): SecretFinding[] {
 export const SECRET_SCAN_LIMITS = Object.freeze({ maxChars: 1_000_000, maxNodes: 100_000 });
 
 /** The code in the reason of a block for arguments past `SECRET_SCAN_LIMITS`. */
-export const SECRET_SCAN_LIMIT_CODE = 'LOUSHO_SECRET_SCAN_LIMIT';
+export const SECRET_SCAN_LIMIT_CODE = ERROR_CODES.LOUSHO_SECRET_SCAN_LIMIT;
 
 /**
  * The text of a tool call's arguments, every key and every value at any depth, one per line (a

@@ -32,7 +32,7 @@ export interface AsyncTextSealer {
 export function encryptionKeyOf(option: unknown, store: string): EncryptionKey | undefined {
   if (option === undefined) return undefined;
   if (typeof option !== 'object' || option === null || !('key' in option)) {
-    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `${store}: the encryption option must be { key }.`, { hint: 'encryption: { key: process.env.LOUSHO_STORE_KEY } (a key from EncryptionUtils.generateKey()).' });
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `${store}: the encryption option must be { key }.`, { hint: 'encryption: { key: process.env.AGENT_STORE_KEY } (a key from EncryptionUtils.generateKey()).' });
   }
   const extra = Object.keys(option).filter((name) => name !== 'key');
   if (extra.length > 0) {
