@@ -1,5 +1,4 @@
 import type { Message } from '../messages.js';
-import { withheldReplyText } from '../guardrails/withheld.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN } from './snapshot.js';
 import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart } from './types.js';
@@ -43,7 +42,7 @@ class ListMessage extends ListView implements UIMessage {
 /** A message's parts as a list (a plain message, e.g. one restored from JSON, is converted). */
 const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
 
-const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
+export const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
 
 export const pushMessage = (list: MessageList, role: UIMessage['role'], parts: UIPart[]): MessageList =>
   list.push(new ListMessage(`m${list.length}`, role, PersistentList.from(parts)));
@@ -135,20 +134,6 @@ export function endLegParts(list: MessageList): MessageList {
   // Tool parts and flow node parts alike (a text part has no `state`).
   const parts = last?.parts.map((part) => ((part as UIToolPart).state === 'input-streaming' || (part as UIToolPart).state === 'running' ? ((changed = 1), merge(part as UIToolPart, { state: 'cancelled' })) : part));
   return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
-}
-
-/**
- * The last message with its reply text withheld: the text parts after its last tool part (the final
- * step's reply, which an output guardrail read) give way to one part saying it was withheld.
- */
-export function withholdReply(list: MessageList, guardrail: string): MessageList {
-  const last = list.at(list.length - 1);
-  if (last?.role !== 'assistant') return list;
-  let start = last.parts.length;
-  while (start > 0 && (last.parts[start - 1]!.type === 'text' || last.parts[start - 1]!.type === 'reasoning')) start--;
-  const parts = last.parts.filter((part, i) => i < start || part.type !== 'text');
-  parts.push({ type: 'text', text: withheldReplyText(guardrail) });
-  return withParts(list, list.length - 1, last, PersistentList.from(parts));
 }
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */

@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '../events/types.js';
-import { appendReplyPart, contentParts, endLegParts, pushMessage, updateToolPart, withholdReply, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
+import { appendReplyPart, contentParts, endLegParts, pushMessage, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
@@ -117,8 +117,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       error = failed ? event.error : null;
       // (An `error` event has no guardrail.)
       guardrail = (event as { guardrail?: GuardrailInfo }).guardrail || null;
-      // A reply an output guardrail blocked is withheld on screen too (the stored log says the same).
-      if (guardrail?.stage === 'output') list = withholdReply(list, guardrail.name);
+      // A reply an output guardrail blocked is withheld: the full reducer's (reduce-agent-events.ts).
+      if (guardrail?.stage === 'output') return;
       if (!failed) usage = event.usage;
       break;
     }
