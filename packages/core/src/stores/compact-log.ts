@@ -79,10 +79,11 @@ function withholdBlockedReplies(events: readonly AgentStreamEvent[]): readonly A
       if (event.type !== 'text.delta' || (step ??= event.step) !== event.step) continue;
       reply.push(i);
     }
-    if (reply.length === 0) continue;
-    out ??= events.slice();
-    // Walking back: the last index found is the reply's first delta.
-    reply.forEach((i, k) => (out![i] = copyWithSharedShape(events[i]!, { delta: k === reply.length - 1 ? withheldReplyText(done.guardrail!.name) : '' })));
+    // Walking back: the last index found is the reply's first delta. (A log withheld already stays as it is.)
+    reply.forEach((i, k) => {
+      const delta = k === reply.length - 1 ? withheldReplyText(done.guardrail!.name) : '';
+      if ((events[i] as { delta: string }).delta !== delta) (out ??= events.slice())[i] = copyWithSharedShape(events[i]!, { delta });
+    });
   }
   return out ?? events;
 }
