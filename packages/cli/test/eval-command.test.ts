@@ -43,6 +43,18 @@ describe('lousho eval', () => {
     expect(stdout).toContain('2 evals: 1 passed, 1 failed');
   }, 30_000);
 
+  it('strips terminal escape codes and control characters from model text it prints', async () => {
+    const { code, stdout, stderr } = await lousho(['eval', fixture('evals/escapes/escapes.eval.ts')]);
+    expect(code).toBe(1);
+    // The model text is there (the reason and the error name it), without a single control character.
+    expect(stdout).toContain('✗ reply › exactMatch: Expected "something else", got "xred PASS forged".');
+    expect(stdout).toContain('✗ crash: Error: boom xred PASS forged');
+    for (const text of [stdout, stderr]) {
+      expect(text).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202e]/);
+      expect(text).not.toMatch(/^PASS forged/m);
+    }
+  }, 30_000);
+
   it('--junit writes JUnit XML that a real XML parser accepts, with a failure, an error and escaped replies', async () => {
     const dir = await tempDir();
     const { code } = await lousho(['eval', failing, '--junit', join(dir, 'reports/junit.xml')]);

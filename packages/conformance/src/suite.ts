@@ -296,7 +296,17 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(await b.send('what is my key?')).toMatchObject({ ok: true, finishReason: 'guardrail' });
         const guardrail = { name: 'no-keys', stage: 'output', reason: 'The reply holds a key.' };
         await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail, error: null }));
-        expect(shown(b.state())).toEqual(shown(w.fromLog(b.state().sessionId!)));
+        // The streamed reply gives way to the placeholder the transcript keeps, live and in the stored log.
+        expect(lastText(b.state())).toBe("[This reply was withheld by the guardrail 'no-keys'.]");
+        expect(JSON.stringify(b.state().messages)).not.toContain('sk-live-1234');
+        const sessionId = b.state().sessionId!;
+        expect(JSON.stringify(w.agent.sessions.eventsAfter(sessionId, 0))).not.toContain('sk-live-1234');
+        expect(shown(b.state())).toEqual(shown(w.fromLog(sessionId)));
+        // A reload shows what the live page shows: never the reply.
+        const reloaded = await w.mount({}, sessionId);
+        await eventually(() => expect(reloaded.state()).toMatchObject({ status: 'idle', finishReason: 'guardrail', guardrail }));
+        expect(shown(reloaded.state())).toEqual(shown(b.state()));
+        await w.unmount(reloaded);
         expect(await b.send('hi')).toMatchObject({ ok: true, finishReason: 'stop' });
         await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop', guardrail: null }));
         expect(JSON.stringify(w.model.calls[1])).not.toContain('sk-live-1234');

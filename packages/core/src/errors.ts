@@ -133,6 +133,8 @@ export const ERROR_CODES = {
   LOUSHO_CASSETTE_MISMATCH: 'LOUSHO_CASSETTE_MISMATCH',
   /** A `recordReplay` cassette was asked for more model calls than it holds. */
   LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
+  /** `secretScanGuardrail` blocked tool arguments too large to read whole (the reason starts with this code). */
+  LOUSHO_SECRET_SCAN_LIMIT: 'LOUSHO_SECRET_SCAN_LIMIT',
   /** A guardrail's check threw (or a guardrail is malformed): the run fails rather than passing unchecked. */
   LOUSHO_GUARDRAIL_FAILED: 'LOUSHO_GUARDRAIL_FAILED',
   /** `parseShell()` could not read a command line (the command guardrail blocks such a line). */

@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs';
-import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Command } from 'commander';
 import { getAdapter, listAdapters, registerAdapter, type DeploymentAdapter } from '@lousho/core';
 import { registerBuiltinAdapters } from '../deploy/builtin.js';
+import { markOutDir, prepareOutDir } from '../deploy/out-dir.js';
 import { deployError } from '../errors.js';
 import type { CliIo } from '../program.js';
 
@@ -15,6 +16,7 @@ interface BuildFlags {
   basePath: string;
   adapter: string[];
   conditions?: string;
+  sourcemap?: boolean;
 }
 
 /** `lousho build [entry] --target <name>`: runs the deployment adapter registered under that name. */
@@ -28,6 +30,7 @@ export function buildCommand(io: CliIo): Command {
     .option('--base-path <path>', 'where the agent HTTP handler is mounted', '/api/agent')
     .option('--adapter <module>', 'a module that registers a deployment adapter (repeatable)', (value: string, all: string[]) => [...all, value], [] as string[])
     .option('--conditions <list>', 'extra package.json export conditions, comma-separated')
+    .option('--sourcemap', 'also write source maps (they hold the full sources; off by default, and never copied into a Docker image)')
     .addHelpText('after', () => `\nTargets:\n${listAdapters().map((a) => `  ${a.name.padEnd(10)} ${a.description}`).join('\n')}\n`)
     .action(async (entryArg: string | undefined, flags: BuildFlags) => {
       const cwd = io.cwd;
@@ -38,13 +41,12 @@ export function buildCommand(io: CliIo): Command {
       }
       const entry = findEntry(cwd, entryArg);
       const outDir = resolve(cwd, flags.out ?? join('.lousho', adapter.name));
-      // The output directory is emptied first: never the project itself or a directory above it.
-      if (outDir === cwd || cwd.startsWith(`${outDir}${sep}`) || dirname(outDir) === outDir) {
-        throw deployError('LOUSHO_DEPLOY_INVALID', `Refusing to use ${outDir} as the output directory (it is emptied first).`, 'Pass --out with a directory of its own, e.g. dist/server.');
-      }
+      // The output directory is emptied first: never the project, its sources, or a folder above them.
+      await prepareOutDir(outDir, { cwd, entry });
       const basePath = flags.basePath === '/' ? '' : flags.basePath.replace(/\/+$/, '');
       const conditions = flags.conditions ? flags.conditions.split(',').map((c) => c.trim()).filter(Boolean) : [];
-      const result = await adapter.build({ entry, outDir, cwd, basePath, conditions, log: (line) => io.stdout(`  ${line}\n`) });
+      const result = await adapter.build({ entry, outDir, cwd, basePath, conditions, sourcemap: flags.sourcemap === true, log: (line) => io.stdout(`  ${line}\n`) });
+      await markOutDir(outDir);
       io.stdout(`Built ${adapter.name} into ${outDir}:\n${result.files.map((file) => `  ${file}\n`).join('')}Next: ${result.instructions}\n`);
     });
 }

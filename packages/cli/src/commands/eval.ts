@@ -7,6 +7,7 @@ import { barProgress, lineProgress, type Progress } from '../eval/progress.js';
 import { junitXml } from '../eval/junit.js';
 import { readBaseline, type EvalRunFile } from '../eval/report-file.js';
 import { evalSummary, evalTable } from '../eval/table.js';
+import { terminalText } from '../eval/terminal-text.js';
 import type { CliIo } from '../program.js';
 
 interface EvalFlags {
@@ -81,7 +82,7 @@ export function evalCommand(io: CliIo): Command {
       if (comparison) {
         io.stdout(`\nBaseline ${flags.baseline}: ${regressions.length === 0 ? 'no regressions' : `${regressions.length} regression${regressions.length > 1 ? 's' : ''}`}\n`);
         for (const r of regressions) {
-          const where = [r.eval, r.case, r.scorer].filter(Boolean).join(' › ');
+          const where = terminalText([r.eval, r.case, r.scorer].filter(Boolean).join(' › '));
           io.stdout(`  ▼ ${where}: ${r.kind === 'passed' && r.scorer === undefined ? 'passed before, fails now' : `${r.before.toFixed(2)} → ${r.after.toFixed(2)}`}\n`);
         }
       }

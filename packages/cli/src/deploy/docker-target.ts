@@ -8,7 +8,7 @@ export const NODE_IMAGE = 'node:20.19-bookworm-slim';
 /**
  * Two stages: `deps` installs the native modules the bundle leaves out (compilers stay in that
  * stage), the final stage holds the bundle and those modules only, and runs as the unprivileged
- * `node` user.
+ * `node` user. A source map (`--sourcemap`) is never copied into the image: it holds the full sources.
  */
 export function dockerfile(): string {
   return `# syntax=docker/dockerfile:1
@@ -22,12 +22,12 @@ FROM ${NODE_IMAGE} AS runtime
 ENV NODE_ENV=production PORT=3000
 WORKDIR /app
 COPY --from=deps --chown=node:node /app/node_modules ./node_modules
-COPY --chown=node:node package.json server.mjs server.mjs.map healthcheck.mjs ./
+COPY --chown=node:node package.json server.mjs healthcheck.mjs ./
 USER node
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --retries=3 CMD ["node", "healthcheck.mjs"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--enable-source-maps", "server.mjs"]
+CMD ["node", "server.mjs"]
 `;
 }
 
@@ -42,6 +42,8 @@ fetch(\`http://127.0.0.1:\${port}/healthz\`, { signal: AbortSignal.timeout(4000)
 const DOCKERIGNORE = `node_modules
 npm-debug.log
 .lousho
+.lousho-output.json
+*.map
 `;
 
 export const dockerAdapter: DeploymentAdapter = {

@@ -28,11 +28,11 @@ export async function buildNodeServer(context: DeploymentBuildContext): Promise<
     conditions: [...context.conditions],
     external: NATIVE_EXTERNALS,
     banner: { js: REQUIRE_SHIM },
-    sourcemap: 'linked',
+    sourcemap: context.sourcemap ? 'linked' : false,
   });
   const dependencies = await externalDependencies(metafile, context.entry);
   const manifest = { name: 'lousho-agent-server', private: true, type: 'module', scripts: { start: 'node server.mjs' }, engines: { node: '>=20.19' }, dependencies };
-  const files = ['server.mjs', 'server.mjs.map', await writeText(context.outDir, 'package.json', `${JSON.stringify(manifest, null, 2)}\n`)];
+  const files = ['server.mjs', ...(context.sourcemap ? ['server.mjs.map'] : []), await writeText(context.outDir, 'package.json', `${JSON.stringify(manifest, null, 2)}\n`)];
   await import('node:fs/promises').then(({ rm }) => rm(`${context.outDir}/.lousho`, { recursive: true, force: true }));
   return { files, dependencies };
 }

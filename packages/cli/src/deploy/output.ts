@@ -1,4 +1,4 @@
-import { createRequire } from 'node:module';
+import { createRequire, isBuiltin } from 'node:module';
 import { readFile, rm, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Metafile } from 'esbuild';
@@ -19,9 +19,11 @@ export async function externalDependencies(metafile: Metafile, entry: string): P
   const names = new Set<string>();
   for (const output of Object.values(metafile.outputs)) {
     for (const imported of output.imports) {
-      if (!imported.external || imported.path.startsWith('node:')) continue;
+      // Node's own modules (`node:fs`, or bare `buffer`) are never npm dependencies.
+      if (!imported.external || isBuiltin(imported.path)) continue;
       const parts = imported.path.split('/');
-      names.add(imported.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!);
+      const name = imported.path.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+      if (!isBuiltin(name)) names.add(name);
     }
   }
   const require = createRequire(entry);

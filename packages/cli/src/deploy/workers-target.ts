@@ -32,7 +32,7 @@ export const workersAdapter: DeploymentAdapter = {
       target: 'es2022',
       conditions: [...WORKER_CONDITIONS, ...context.conditions],
       mainFields: ['browser', 'module', 'main'],
-      sourcemap: 'linked',
+      sourcemap: context.sourcemap ? 'linked' : false,
     });
     const external = Object.values(metafile.outputs).flatMap((output) => output.imports.filter((imported) => imported.external).map((imported) => imported.path));
     if (external.length > 0) {
@@ -41,7 +41,7 @@ export const workersAdapter: DeploymentAdapter = {
     await rm(`${context.outDir}/.lousho`, { recursive: true, force: true });
     const wrangler = `# Cloudflare Workers: npx wrangler deploy\nname = "lousho-agent"\nmain = "worker.mjs"\ncompatibility_date = "2025-06-01"\n`;
     return {
-      files: ['worker.mjs', 'worker.mjs.map', await writeText(context.outDir, 'wrangler.toml', wrangler)],
+      files: ['worker.mjs', ...(context.sourcemap ? ['worker.mjs.map'] : []), await writeText(context.outDir, 'wrangler.toml', wrangler)],
       instructions: `cd ${context.outDir} && npx wrangler deploy   (or import worker.mjs's default { fetch } in any Fetch runtime)`,
     };
   },

@@ -1,6 +1,7 @@
 import { SingleBar } from 'cli-progress';
 import type { EvalProgressEvent } from '@lousho/evals';
 import { formatDuration } from './format.js';
+import { terminalText } from './terminal-text.js';
 
 /** What the command shows while evals run. */
 export interface Progress {
@@ -23,10 +24,10 @@ export function barProgress(stream: NodeJS.WritableStream, totalRuns: number): P
   bar.start(totalRuns, 0, { eval: '', failed });
   return {
     event(_file, event) {
-      if (event.type === 'eval.start') bar.update({ eval: event.eval });
+      if (event.type === 'eval.start') bar.update({ eval: terminalText(event.eval) });
       if (event.type === 'run.done') {
         if (!event.passed) failed++;
-        bar.increment(1, { eval: event.eval, failed });
+        bar.increment(1, { eval: terminalText(event.eval), failed });
       }
     },
     stop: () => bar.stop(),
@@ -40,7 +41,7 @@ export function lineProgress(write: (text: string) => void): Progress {
       if (event.type !== 'eval.done') return;
       const r = event.report;
       const runs = r.cases.reduce((n, c) => n + c.runs.length, 0);
-      write(`${r.passed ? '✓' : '✗'} ${file} › ${r.name}: ${r.cases.filter((c) => c.passed).length}/${r.cases.length} cases passed, ${runs} runs, ${formatDuration(r.durationMs)}\n`);
+      write(`${r.passed ? '✓' : '✗'} ${terminalText(file)} › ${terminalText(r.name)}: ${r.cases.filter((c) => c.passed).length}/${r.cases.length} cases passed, ${runs} runs, ${formatDuration(r.durationMs)}\n`);
     },
     stop() {},
   };

@@ -3,6 +3,7 @@ import pc from 'picocolors';
 import { formatUsage } from '@lousho/core';
 import type { EvalReport, Regression } from '@lousho/evals';
 import { formatDuration, formatScore } from './format.js';
+import { terminalText as t } from './terminal-text.js';
 
 type Colors = ReturnType<typeof pc.createColors>;
 
@@ -26,7 +27,7 @@ export function evalTable(report: EvalReport, options: { color: boolean; regress
     return `${text} ${c.red(`▼ ${kind === 'passed' && scorer === '' ? 'passed before' : formatScore(r.before)}`)}`;
   };
   const table = new Table({
-    head: ['case', ...report.scorers, ...report.checks.map((k) => `✓ ${k}`), 'score', 'result'],
+    head: ['case', ...report.scorers.map(t), ...report.checks.map((k) => `✓ ${t(k)}`), 'score', 'result'],
     style: { head: options.color ? ['cyan'] : [], border: options.color ? ['grey'] : [] },
     wordWrap: true,
   });
@@ -34,7 +35,7 @@ export function evalTable(report: EvalReport, options: { color: boolean; regress
     const scoreCell = (score: number) => (score >= 1 ? c.green(formatScore(score)) : score > 0 ? c.yellow(formatScore(score)) : c.red(formatScore(score)));
     const errored = row.runs.some((r) => r.error);
     table.push([
-      row.name,
+      t(row.name),
       ...report.scorers.map((s) => mark(row.name, s, 'score', scoreCell(row.scores[s]?.score ?? 0))),
       ...report.checks.map((k) => {
         const check = row.checks[k]!;
@@ -54,17 +55,17 @@ export function evalSummary(report: EvalReport, file: string, options: { color: 
   const lines: string[] = [];
   for (const row of report.cases) {
     for (const run of row.runs) {
-      if (run.error) lines.push(c.red(`  ✗ ${row.name}${row.runs.length > 1 ? ` (run ${run.repetition + 1})` : ''}: ${run.error.code}: ${run.error.message}`));
+      if (run.error) lines.push(c.red(`  ✗ ${t(row.name)}${row.runs.length > 1 ? ` (run ${run.repetition + 1})` : ''}: ${t(run.error.code)}: ${t(run.error.message)}`));
     }
     for (const [name, check] of Object.entries(row.checks)) {
-      if (check.passed < check.runs) lines.push(c.red(`  ✗ ${row.name} › ${name}: ${check.reason}`));
+      if (check.passed < check.runs) lines.push(c.red(`  ✗ ${t(row.name)} › ${t(name)}: ${t(check.reason)}`));
     }
   }
   const threshold = report.threshold !== undefined ? ` (threshold ${report.threshold}${report.score < report.threshold ? c.red(' not reached') : ''})` : '';
   const runs = report.cases.reduce((n, row) => n + row.runs.length, 0);
   const ownRegressions = (options.regressions ?? []).filter((r) => r.eval === report.name);
   lines.push(
-    `${report.passed ? c.green('PASS') : c.red('FAIL')} ${c.bold(report.name)} (${file}): score ${formatScore(report.score)}${threshold}, ${report.cases.filter((row) => row.passed).length}/${report.cases.length} cases passed, ${runs} runs in ${formatDuration(report.durationMs)}${ownRegressions.length > 0 ? c.red(`, ${ownRegressions.length} regression${ownRegressions.length > 1 ? 's' : ''}`) : ''}`,
+    `${report.passed ? c.green('PASS') : c.red('FAIL')} ${c.bold(t(report.name))} (${t(file)}): score ${formatScore(report.score)}${threshold}, ${report.cases.filter((row) => row.passed).length}/${report.cases.length} cases passed, ${runs} runs in ${formatDuration(report.durationMs)}${ownRegressions.length > 0 ? c.red(`, ${ownRegressions.length} regression${ownRegressions.length > 1 ? 's' : ''}`) : ''}`,
   );
   lines.push(`  runs:   ${formatUsage(report.usage.runs)}`);
   if (report.usage.judges.modelCalls > 0) lines.push(`  judges: ${formatUsage(report.usage.judges)}`);

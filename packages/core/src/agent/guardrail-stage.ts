@@ -2,6 +2,7 @@ import type { Message, ToolCall } from '../messages.js';
 import { runGuardrails } from '../guardrails/run-guardrails.js';
 import type { GuardrailInfo, GuardrailStage } from '../guardrails/types.js';
 import { toolErrorResult } from '../tools/errors.js';
+import { withheldReplyText } from '../guardrails/withheld.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import type { CallScope, PreparedCall } from './tool-call.js';
@@ -46,7 +47,7 @@ export async function checkOutputGuardrails(deps: LoopDeps, snapshot: RunSnapsho
   if (last?.role === 'assistant') {
     snapshot.messages[index] = Object.freeze({
       role: 'assistant',
-      content: `[This reply was withheld by the guardrail '${block.name}'.]`,
+      content: withheldReplyText(block.name),
       metadata: { ...last.metadata, guardrail: block.name },
     }) as Message;
   }

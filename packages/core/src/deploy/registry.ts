@@ -4,7 +4,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 export interface DeploymentBuildContext {
   /** Absolute path of the agent module (its default export is an agent, or a function of the environment returning one). */
   entry: string;
-  /** Absolute path of the directory to write into (created, and emptied of previous output). */
+  /** Absolute path of the directory to write into (created and emptied by `lousho build`, which refuses a folder holding anything it did not write). */
   outDir: string;
   /** The project directory (where `lousho build` runs). */
   cwd: string;
@@ -12,6 +12,11 @@ export interface DeploymentBuildContext {
   basePath: string;
   /** Extra package.json export conditions to resolve modules with (e.g. a monorepo's source condition). */
   conditions: readonly string[];
+  /**
+   * Write source maps next to the bundle (`lousho build --sourcemap`; default false). A map holds
+   * the full sources of everything bundled: ship it only where the sources may go.
+   */
+  sourcemap?: boolean;
   /** Progress lines for the person running the build. */
   log(message: string): void;
 }

@@ -1,3 +1,4 @@
+import { ERROR_CODES } from '../errors.js';
 import type { Guardrail, GuardrailContext, GuardrailResult } from './types.js';
 
 /** A secret found in a text: what kind, and where (never the secret itself). */
@@ -121,23 +122,59 @@ export function scanSecrets(text: string): SecretFinding[] {
   return findings.sort((a, b) => a.index - b.index);
 }
 
-/** Most string values of a tool's arguments that are scanned (a safeguard against huge argument trees). */
-const MAX_SCANNED_VALUES = 10_000;
+/**
+ * What one scan of a tool call's arguments reads at most: characters of keys and values, and nodes
+ * (objects, arrays, keys, values). Past either, the call is refused: arguments too large to read whole
+ * are never let through half-read.
+ */
+export const SECRET_SCAN_LIMITS = Object.freeze({ maxChars: 1_000_000, maxNodes: 100_000 });
 
-/** The text of a tool call's arguments: each string value on its own line, after its key (`key: value`). */
-function argumentsText(args: unknown): string {
+/** The code in the reason of a block for arguments past `SECRET_SCAN_LIMITS`. */
+export const SECRET_SCAN_LIMIT_CODE = ERROR_CODES.LOUSHO_SECRET_SCAN_LIMIT;
+
+/**
+ * The text of a tool call's arguments, every key and every value at any depth, one per line (a
+ * string value after its key, `key: value`, so `apiKey: …` reads like an assignment). Walked with an
+ * explicit stack (no recursion limit to hide behind); undefined when it would pass the limits.
+ */
+function argumentsText(args: unknown): string | undefined {
   const lines: string[] = [];
-  const visit = (value: unknown, key: string, depth: number) => {
-    if (lines.length >= MAX_SCANNED_VALUES || depth > 32) return;
-    if (typeof value === 'string') lines.push(`${key}: ${value}`);
-    else if (Array.isArray(value)) value.forEach((v) => visit(v, key, depth + 1));
-    else if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, k, depth + 1);
+  let chars = 0;
+  let nodes = 0;
+  const add = (line: string): boolean => {
+    chars += line.length + 1;
+    lines.push(line);
+    return chars <= SECRET_SCAN_LIMITS.maxChars;
   };
-  visit(args, 'value', 0);
+  const stack: [key: string, value: unknown][] = [['value', args]];
+  const seen = new Set<object>();
+  while (stack.length > 0) {
+    if (++nodes > SECRET_SCAN_LIMITS.maxNodes) return undefined;
+    const [key, value] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (!add(`${key}: ${value}`)) return undefined;
+    } else if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') {
+      if (!add(`${key}: ${String(value)}`)) return undefined;
+    } else if (value !== null && typeof value === 'object') {
+      if (seen.has(value)) continue;
+      seen.add(value);
+      if (Array.isArray(value)) {
+        for (let i = value.length - 1; i >= 0; i--) stack.push([key, value[i]]);
+      } else {
+        const entries = Object.entries(value);
+        for (let i = entries.length - 1; i >= 0; i--) {
+          const [k, v] = entries[i]!;
+          // A key is text the model chose too: a secret used as a key is still a secret.
+          if (typeof v !== 'string' && !add(k)) return undefined;
+          stack.push([k, v]);
+        }
+      }
+    }
+  }
   return lines.join('\n');
 }
 
-function textOf(ctx: GuardrailContext): string {
+function textOf(ctx: GuardrailContext): string | undefined {
   return ctx.stage === 'tool' ? argumentsText(ctx.args) : typeof ctx.text === 'string' ? ctx.text : '';
 }
 
@@ -145,12 +182,19 @@ function textOf(ctx: GuardrailContext): string {
  * Blocks text that carries a well-known secret: cloud and API keys (AWS, GitHub, GitLab, Slack,
  * Stripe, OpenAI, Anthropic, Google, npm, Hugging Face, SendGrid, Azure), private key blocks, JWTs,
  * passwords in URLs, and random-looking values assigned to secret-sounding names. Works in every
- * stage: the input, the final reply, and tool arguments. The reason names the kind, never the secret.
+ * stage: the input, the final reply, and tool arguments (every key and value, at any depth; arguments
+ * past `SECRET_SCAN_LIMITS` are refused with `LOUSHO_SECRET_SCAN_LIMIT`, never let through unread).
+ * The reason names the kind, never the secret.
  */
 export const secretScanGuardrail: Guardrail = Object.freeze({
   name: 'secret-scan',
   check(ctx: GuardrailContext): GuardrailResult {
-    const findings = scanSecrets(textOf(ctx));
+    const text = textOf(ctx);
+    if (text === undefined) {
+      const { maxChars, maxNodes } = SECRET_SCAN_LIMITS;
+      return { block: `${SECRET_SCAN_LIMIT_CODE}: the arguments of '${(ctx as { toolName?: string }).toolName}' are too large to scan for secrets (over ${maxChars} characters or ${maxNodes} values).` };
+    }
+    const findings = scanSecrets(text);
     if (findings.length === 0) return undefined;
     const kinds = [...new Set(findings.map((f) => f.description))];
     const where = ctx.stage === 'tool' ? `the arguments of '${ctx.toolName}'` : ctx.stage === 'input' ? 'the input' : 'the reply';

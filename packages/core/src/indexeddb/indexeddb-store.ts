@@ -7,6 +7,8 @@ import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js
 import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
+import { webCryptoSealer, type AsyncTextSealer, type StoreEncryptionOptions } from '../stores/store-encryption.js';
+import { EncryptionUtils } from '../utils/encryption.js';
 import type {
   CheckpointStore,
   CheckpointWrite,
@@ -38,6 +40,12 @@ export interface IndexedDbStoreOptions {
    * `null` turns it off: leases then only expire after `leaseMs`).
    */
   locks?: LockManagerLike | null;
+  /**
+   * Encrypts what the database keeps (events, transcript, run state, approvals, pending approvals)
+   * with this AES-256 key (Web Crypto); ids, seq numbers, statuses, leases and times stay readable
+   * (docs/durable.md).
+   */
+  encryption?: StoreEncryptionOptions;
 }
 
 /** A session's checkpoint row: the lease, the run's fixed and changing fields (JSON), the list lengths. */
@@ -68,10 +76,15 @@ type Run = <T>(stores: string[], mode: IDBTransactionMode, body: (tx: IDBTransac
 
 const { sessions: SESSIONS, events: EVENTS, checkpoints: CHECKPOINTS, messages: MESSAGES, runItems: RUN_ITEMS, approvals: APPROVALS } = STORES;
 
-const parse = <T>(row: { body: string }): T => JSON.parse(row.body) as T;
-
 /** Values go in as JSON (as in the SQL stores): what is read back is what any other store gives. */
 const plain = <T>(value: T): T => JSON.parse(toJson(value)) as T;
+
+/** Every body opened at once (one Web Crypto call each, in parallel), parsed. */
+const openAll = <T>(sealer: AsyncTextSealer, bodies: readonly string[], context: string): Promise<T[]> =>
+  Promise.all(bodies.map(async (body) => JSON.parse(await sealer.open(body, context)) as T));
+
+/** A session record as stored: with encryption, its pending approval is sealed text. */
+type StoredRecord = Omit<SessionRecord, 'pendingApproval'> & { pendingApproval: SessionRecord['pendingApproval'] | string };
 
 function newRecord(id: string, now: number, owner?: string): SessionRecord {
   return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
@@ -80,37 +93,51 @@ function newRecord(id: string, now: number, owner?: string): SessionRecord {
 /** Sessions and their event logs in IndexedDB (part of `IndexedDbStore`). */
 export class IndexedDbSessionStore implements SessionStore {
   readonly #run: Run;
-  constructor(run: Run) {
+  readonly #sealer: AsyncTextSealer;
+  constructor(run: Run, sealer: AsyncTextSealer) {
     this.#run = run;
+    this.#sealer = sealer;
+  }
+
+  /** The record as read: a sealed pending approval opened (outside the transaction: Web Crypto would end it). */
+  async #record(stored: StoredRecord): Promise<SessionRecord> {
+    const pending = stored.pendingApproval;
+    if (pending && typeof pending !== 'string' && this.#sealer.encrypted) await this.#sealer.open(toJson(pending), `session:${stored.id}`);
+    return typeof pending === 'string' ? { ...stored, pendingApproval: JSON.parse(await this.#sealer.open(pending, `session:${stored.id}`)) } : (stored as SessionRecord);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    return this.#run([SESSIONS], 'readonly', (tx) => request<SessionRecord | undefined>(tx.objectStore(SESSIONS).get(id)));
+    const stored = await this.#run([SESSIONS], 'readonly', (tx) => request<StoredRecord | undefined>(tx.objectStore(SESSIONS).get(id)));
+    return stored && this.#record(stored);
   }
 
   async create(id: string, init: { owner?: string } = {}): Promise<{ created: boolean; record: SessionRecord }> {
-    return this.#run([SESSIONS], 'readwrite', async (tx) => {
+    const answer = await this.#run([SESSIONS], 'readwrite', async (tx) => {
       const store = tx.objectStore(SESSIONS);
-      const existing = await request<SessionRecord | undefined>(store.get(id));
+      const existing = await request<StoredRecord | undefined>(store.get(id));
       if (existing) return { created: false, record: existing };
       const record = newRecord(id, Date.now(), init.owner);
       await request(store.add(record));
-      return { created: true, record };
+      return { created: true, record: record as StoredRecord };
     });
+    return { created: answer.created, record: await this.#record(answer.record) };
   }
 
   async update(id: string, patch: SessionPatch): Promise<void> {
+    const change: Partial<StoredRecord> = plain(patch);
+    if (this.#sealer.encrypted && patch.pendingApproval) change.pendingApproval = await this.#sealer.seal(toJson(patch.pendingApproval), `session:${id}`);
     await this.#run([SESSIONS], 'readwrite', async (tx) => {
       const store = tx.objectStore(SESSIONS);
       const now = Date.now();
-      const record = (await request<SessionRecord | undefined>(store.get(id))) ?? newRecord(id, now);
-      await request(store.put({ ...record, ...plain(patch), updatedAt: now }));
+      const record = (await request<StoredRecord | undefined>(store.get(id))) ?? newRecord(id, now);
+      await request(store.put({ ...record, ...change, updatedAt: now }));
     });
   }
 
   async list(filter: { owner?: string } = {}): Promise<SessionRecord[]> {
-    const all = await this.#run([SESSIONS], 'readonly', (tx) => request<SessionRecord[]>(tx.objectStore(SESSIONS).getAll()));
-    return all.filter((r) => filter.owner === undefined || r.owner === filter.owner).sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const all = await this.#run([SESSIONS], 'readonly', (tx) => request<StoredRecord[]>(tx.objectStore(SESSIONS).getAll()));
+    const records = await Promise.all(all.filter((r) => filter.owner === undefined || r.owner === filter.owner).map((r) => this.#record(r)));
+    return records.sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   }
 
   async delete(id: string): Promise<void> {
@@ -121,6 +148,8 @@ export class IndexedDbSessionStore implements SessionStore {
   }
 
   async appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): Promise<AgentStreamEvent[]> {
+    // The bodies are sealed before the transaction (a body holds neither seq nor session id).
+    const bodies = await Promise.all(events.map(({ runId, event }) => this.#sealer.seal(storedEventBody(stampEvent(event, 0, runId, id)), `event:${id}`)));
     return this.#run([SESSIONS, EVENTS, CHECKPOINTS], 'readwrite', async (tx) => {
       if (options.holder !== undefined) {
         const row = await request<CheckpointRow | undefined>(tx.objectStore(CHECKPOINTS).get(id));
@@ -129,13 +158,13 @@ export class IndexedDbSessionStore implements SessionStore {
       const sessions = tx.objectStore(SESSIONS);
       const log = tx.objectStore(EVENTS);
       const now = Date.now();
-      const record = (await request<SessionRecord | undefined>(sessions.get(id))) ?? newRecord(id, now);
+      const record = (await request<StoredRecord | undefined>(sessions.get(id))) ?? newRecord(id, now);
       const numbered: AgentStreamEvent[] = [];
-      for (const { runId, event } of events) {
+      events.forEach(({ runId, event }, i) => {
         const stamped = stampEvent(event, ++record.lastSeq, runId, id);
-        log.put({ sessionId: id, seq: stamped.seq, body: storedEventBody(stamped) } satisfies EventRow);
+        log.put({ sessionId: id, seq: stamped.seq, body: bodies[i]! } satisfies EventRow);
         numbered.push(stamped);
-      }
+      });
       await request(sessions.put({ ...record, updatedAt: now }));
       return numbered;
     });
@@ -145,21 +174,33 @@ export class IndexedDbSessionStore implements SessionStore {
     const rows = await this.#run([EVENTS], 'readonly', (tx) =>
       request<EventRow[]>(tx.objectStore(EVENTS).getAll(IDBKeyRange.bound([id, afterSeq], [id, []], true))),
     );
-    return rows.map((row) => storedEvent(row.body, row.seq, id));
+    return this.#events(rows, id);
+  }
+
+  #events(rows: readonly EventRow[], id: string): Promise<AgentStreamEvent[]> {
+    return Promise.all(rows.map(async (row) => storedEvent(await this.#sealer.open(row.body, `event:${id}`), row.seq, id)));
   }
 
   async compactEvents(id: string, throughSeq: number, fromSeq = -Infinity): Promise<void> {
+    // Read, compact and seal outside a transaction (Web Crypto would end it); then write in one that
+    // first checks the rows are still the ones read (else another tab compacted them: nothing to do).
+    const range = IDBKeyRange.bound([id, fromSeq], [id, throughSeq]);
+    const rows = await this.#run([EVENTS], 'readonly', (tx) => request<EventRow[]>(tx.objectStore(EVENTS).getAll(range)));
+    const events = await this.#events(rows, id);
+    const compacted = compactEventLog(events);
+    if (compacted === events) return;
+    // Merged deltas go; the last delta of each merged run is rewritten with the joined text.
+    const kept = new Set(compacted.map((event) => event.seq));
+    const original = new Set(events);
+    const rewritten = await Promise.all(
+      compacted.filter((event) => !original.has(event)).map(async (event) => ({ sessionId: id, seq: event.seq, body: await this.#sealer.seal(storedEventBody(event), `event:${id}`) }) satisfies EventRow),
+    );
     await this.#run([EVENTS], 'readwrite', async (tx) => {
       const log = tx.objectStore(EVENTS);
-      const rows = await request<EventRow[]>(log.getAll(IDBKeyRange.bound([id, fromSeq], [id, throughSeq])));
-      const events = rows.map((row) => storedEvent(row.body, row.seq, id));
-      const compacted = compactEventLog(events);
-      if (compacted === events) return;
-      // Merged deltas go; the last delta of each merged run is rewritten with the joined text.
-      const kept = new Set(compacted.map((event) => event.seq));
+      const now = await request<EventRow[]>(log.getAll(range));
+      if (now.length !== rows.length || now.some((row, i) => row.seq !== rows[i]!.seq || row.body !== rows[i]!.body)) return;
       for (const event of events) if (!kept.has(event.seq)) log.delete([id, event.seq]);
-      const original = new Set(events);
-      for (const event of compacted) if (!original.has(event)) log.put({ sessionId: id, seq: event.seq, body: storedEventBody(event) } satisfies EventRow);
+      for (const row of rewritten) log.put(row);
     });
   }
 }
@@ -169,11 +210,21 @@ export class IndexedDbCheckpointStore implements CheckpointStore {
   readonly leaseMs: number;
   readonly #run: Run;
   readonly #liveness: PageLiveness;
+  readonly #sealer: AsyncTextSealer;
 
-  constructor(run: Run, liveness: PageLiveness, leaseMs: number) {
+  constructor(run: Run, liveness: PageLiveness, leaseMs: number, sealer: AsyncTextSealer) {
     this.#run = run;
     this.#liveness = liveness;
     this.leaseMs = leaseMs;
+    this.#sealer = sealer;
+  }
+
+  #seal(value: unknown, kind: string, sessionId: string): Promise<string> {
+    return this.#sealer.seal(toJson(value), `${kind}:${sessionId}`);
+  }
+
+  async #open<T>(text: string | undefined, kind: string, sessionId: string): Promise<T | undefined> {
+    return text === undefined ? undefined : fromJson<T>(await this.#sealer.open(text, `${kind}:${sessionId}`));
   }
 
   #lease(holder: string, now: number): NonNullable<CheckpointRow['lease']> {
@@ -183,19 +234,21 @@ export class IndexedDbCheckpointStore implements CheckpointStore {
   async acquire(sessionId: string, holder: string, options: { force?: boolean } = {}): Promise<LeaseResult> {
     await this.#liveness.ready;
     const live = await this.#liveness.live();
-    return this.#run([CHECKPOINTS, MESSAGES, RUN_ITEMS], 'readwrite', async (tx): Promise<LeaseResult> => {
+    const answer = await this.#run([CHECKPOINTS, MESSAGES, RUN_ITEMS], 'readwrite', async (tx) => {
       const rows = tx.objectStore(CHECKPOINTS);
       const now = Date.now();
       const row = await request<CheckpointRow | undefined>(rows.get(sessionId));
-      if (row?.lease && row.lease.holder !== holder && this.#liveness.holds(row.lease, live, now) && !options.force) return { acquired: false };
+      if (row?.lease && row.lease.holder !== holder && this.#liveness.holds(row.lease, live, now) && !options.force) return { acquired: false as const };
       if (!row) {
         await request(rows.add({ sessionId, lease: this.#lease(holder, now), messageCount: 0, stepCount: 0, toolCount: 0 } satisfies CheckpointRow));
-        return { acquired: true, checkpoint: undefined };
+        return { acquired: true as const, raw: undefined };
       }
       const taken: CheckpointRow = { ...row, lease: this.#lease(holder, now) };
       await request(rows.put(taken));
-      return { acquired: true, checkpoint: await this.#read(tx, taken, live, now) };
+      return { acquired: true as const, raw: await this.#readRows(tx, taken, live, now) };
     });
+    if (!answer.acquired) return { acquired: false };
+    return { acquired: true, checkpoint: answer.raw && (await this.#decode(answer.raw)) };
   }
 
   async renew(sessionId: string, holder: string): Promise<boolean> {
@@ -219,26 +272,35 @@ export class IndexedDbCheckpointStore implements CheckpointStore {
   }
 
   async save(sessionId: string, write: CheckpointWrite): Promise<void> {
+    // Sealed before the transaction (Web Crypto would end it).
+    const seal = (list: ListWrite<unknown>, kind: string) => Promise.all(list.append.map((item) => this.#seal(item, kind, sessionId))).then((append) => ({ keep: list.keep, append }));
+    const [messages, steps, tools, startBody, progressBody] = await Promise.all([
+      seal(write.messages, 'message'),
+      seal(write.run.stepUsage, 'step'),
+      seal(write.run.toolCalls, 'tool'),
+      write.run.start ? this.#seal(write.run.start, 'run-start', sessionId) : undefined,
+      this.#seal(write.run.progress, 'run-progress', sessionId),
+    ]);
     await this.#run([CHECKPOINTS, MESSAGES, RUN_ITEMS], 'readwrite', async (tx) => {
       const rows = tx.objectStore(CHECKPOINTS);
       const row = await request<CheckpointRow | undefined>(rows.get(sessionId));
       if (!row?.lease || row.lease.holder !== write.holder) throw new SessionLeaseLostError(sessionId);
-      const { start, progress } = write.run;
+      const { start } = write.run;
       if (!start && row.runStart === undefined) throw missingRunStartError(sessionId);
-      const messageCount = await writeList(tx.objectStore(MESSAGES), [sessionId], row.messageCount, write.messages);
+      const messageCount = await writeList(tx.objectStore(MESSAGES), [sessionId], row.messageCount, messages);
       let stepCount = row.stepCount;
       let toolCount = row.toolCount;
       if (start) {
         await request(tx.objectStore(RUN_ITEMS).delete(sessionRange(sessionId)));
         stepCount = toolCount = 0;
       }
-      stepCount = await writeList(tx.objectStore(RUN_ITEMS), [sessionId, 'step'], stepCount, write.run.stepUsage);
-      toolCount = await writeList(tx.objectStore(RUN_ITEMS), [sessionId, 'tool'], toolCount, write.run.toolCalls);
+      stepCount = await writeList(tx.objectStore(RUN_ITEMS), [sessionId, 'step'], stepCount, steps);
+      toolCount = await writeList(tx.objectStore(RUN_ITEMS), [sessionId, 'tool'], toolCount, tools);
       const next: CheckpointRow = {
         ...row,
         lease: this.#lease(write.holder, Date.now()),
-        ...(start ? { runStart: toJson(start) } : {}),
-        runProgress: toJson(progress),
+        ...(startBody !== undefined ? { runStart: startBody } : {}),
+        runProgress: progressBody,
         messageCount,
         stepCount,
         toolCount,
@@ -249,10 +311,11 @@ export class IndexedDbCheckpointStore implements CheckpointStore {
 
   async load(sessionId: string): Promise<StoredCheckpoint | undefined> {
     const live = await this.#liveness.live();
-    return this.#run([CHECKPOINTS, MESSAGES, RUN_ITEMS], 'readonly', async (tx) => {
+    const raw = await this.#run([CHECKPOINTS, MESSAGES, RUN_ITEMS], 'readonly', async (tx) => {
       const row = await request<CheckpointRow | undefined>(tx.objectStore(CHECKPOINTS).get(sessionId));
-      return row && this.#read(tx, row, live, Date.now());
+      return row && this.#readRows(tx, row, live, Date.now());
     });
+    return raw && this.#decode(raw);
   }
 
   async delete(sessionId: string): Promise<void> {
@@ -263,85 +326,124 @@ export class IndexedDbCheckpointStore implements CheckpointStore {
     });
   }
 
-  async #read(tx: IDBTransaction, row: CheckpointRow, live: LiveInstances | undefined, now: number): Promise<StoredCheckpoint> {
+  /** The rows of a checkpoint, read in the transaction; `#decode` makes the checkpoint of them after it. */
+  async #readRows(tx: IDBTransaction, row: CheckpointRow, live: LiveInstances | undefined, now: number): Promise<RawCheckpoint> {
     const [messageRows, itemRows] = await Promise.all([
       request<ItemRow[]>(tx.objectStore(MESSAGES).getAll(sessionRange(row.sessionId))),
       request<ItemRow[]>(tx.objectStore(RUN_ITEMS).getAll(sessionRange(row.sessionId))),
     ]);
-    const start = fromJson<RunStart>(row.runStart);
-    const progress = fromJson<RunProgress>(row.runProgress);
-    const items = (kind: string) => itemRows.filter((r) => r.kind === kind).map((r) => parse<unknown>(r));
-    return {
-      sessionId: row.sessionId,
-      messages: messageRows.map((r) => parse<Message>(r)),
-      ...(start && progress ? { run: { ...start, ...progress, stepUsage: items('step') as StepUsage[], toolCalls: items('tool') as ToolCallRecord[] } } : {}),
-      leased: this.#liveness.holds(row.lease, live, now),
-    };
+    return { row, messageRows, itemRows, leased: this.#liveness.holds(row.lease, live, now) };
+  }
+
+  async #decode({ row, messageRows, itemRows, leased }: RawCheckpoint): Promise<StoredCheckpoint> {
+    const id = row.sessionId;
+    const items = (kind: string) => openAll(this.#sealer, itemRows.filter((r) => r.kind === kind).map((r) => r.body), `${kind}:${id}`);
+    const [start, progress, messages, stepUsage, toolCalls] = await Promise.all([
+      this.#open<RunStart>(row.runStart, 'run-start', id),
+      this.#open<RunProgress>(row.runProgress, 'run-progress', id),
+      openAll<Message>(this.#sealer, messageRows.map((r) => r.body), `message:${id}`),
+      items('step') as Promise<StepUsage[]>,
+      items('tool') as Promise<ToolCallRecord[]>,
+    ]);
+    return { sessionId: id, messages, ...(start && progress ? { run: { ...start, ...progress, stepUsage, toolCalls } } : {}), leased };
   }
 }
 
-/** Keeps `keep` of the `stored` items under `prefix`, appends the rest; returns the new length. */
-async function writeList(store: IDBObjectStore, prefix: string[], stored: number, write: ListWrite<unknown>): Promise<number> {
+interface RawCheckpoint {
+  row: CheckpointRow;
+  messageRows: ItemRow[];
+  itemRows: ItemRow[];
+  leased: boolean;
+}
+
+/** Keeps `keep` of the `stored` items under `prefix`, appends the rest (bodies already JSON, sealed or not); returns the new length. */
+async function writeList(store: IDBObjectStore, prefix: string[], stored: number, write: ListWrite<string>): Promise<number> {
   const from = Math.min(write.keep, stored);
   if (from < stored) await request(store.delete(sessionRange(prefix[0]!, ...prefix.slice(1), from)));
   let idx = from;
   for (const item of write.append) {
-    const row: ItemRow = { sessionId: prefix[0]!, ...(prefix[1] !== undefined ? { kind: prefix[1] } : {}), idx: idx++, body: toJson(item) };
+    const row: ItemRow = { sessionId: prefix[0]!, ...(prefix[1] !== undefined ? { kind: prefix[1] } : {}), idx: idx++, body: item };
     store.put(row);
   }
   return idx;
 }
 
+/**
+ * An approval as stored: the record itself, or with encryption its plain columns (id, session,
+ * status, time: what `list` and `claim` need) and the rest sealed in `body` (a decision in `decision`).
+ */
+type ApprovalRow = ApprovalRecord | (Pick<ApprovalRecord, 'approvalId' | 'sessionId' | 'status' | 'createdAt'> & { body: string; decision?: string });
+
 /** Paused approvals in IndexedDB (part of `IndexedDbStore`). */
 export class IndexedDbApprovalStore implements ApprovalStore {
   readonly #run: Run;
-  constructor(run: Run) {
+  readonly #sealer: AsyncTextSealer;
+  constructor(run: Run, sealer: AsyncTextSealer) {
     this.#run = run;
+    this.#sealer = sealer;
   }
 
-  /** Reads the record, lets `change` edit it (or say there is nothing to do), and writes it back. */
-  async #change(id: string, change: (record: ApprovalRecord) => boolean): Promise<ApprovalRecord | undefined> {
-    return this.#run([APPROVALS], 'readwrite', async (tx) => {
+  async #record(row: ApprovalRow): Promise<ApprovalRecord> {
+    if (!('body' in row) || typeof row.body !== 'string') {
+      // A record kept in the clear, read with a key: refused (the sealer says so), never trusted.
+      if (this.#sealer.encrypted) await this.#sealer.open(toJson(row), `approval:${row.approvalId}`);
+      return row as ApprovalRecord;
+    }
+    const id = row.approvalId;
+    const record = JSON.parse(await this.#sealer.open(row.body, `approval:${id}`)) as ApprovalRecord;
+    const decision = row.decision !== undefined ? (JSON.parse(await this.#sealer.open(row.decision, `approval-decision:${id}`)) as ApprovalRecord['decision']) : record.decision;
+    return { ...record, status: row.status, ...(decision ? { decision } : {}) };
+  }
+
+  /** Reads the row, lets `change` edit its plain fields (or say there is nothing to do), and writes it back. */
+  async #change(id: string, change: (row: ApprovalRow) => boolean): Promise<ApprovalRecord | undefined> {
+    const row = await this.#run([APPROVALS], 'readwrite', async (tx) => {
       const store = tx.objectStore(APPROVALS);
-      const record = await request<ApprovalRecord | undefined>(store.get(id));
-      if (!record || !change(record)) return undefined;
-      await request(store.put(record));
-      return record;
+      const found = await request<ApprovalRow | undefined>(store.get(id));
+      if (!found || !change(found)) return undefined;
+      await request(store.put(found));
+      return found;
     });
+    return row && this.#record(row);
   }
 
   async save(record: ApprovalRecord): Promise<void> {
-    await this.#run([APPROVALS], 'readwrite', (tx) => request(tx.objectStore(APPROVALS).put(plain(record))));
+    const row: ApprovalRow = this.#sealer.encrypted
+      ? { approvalId: record.approvalId, sessionId: record.sessionId, status: record.status, createdAt: record.createdAt, body: await this.#sealer.seal(toJson(record), `approval:${record.approvalId}`) }
+      : plain(record);
+    await this.#run([APPROVALS], 'readwrite', (tx) => request(tx.objectStore(APPROVALS).put(row)));
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
-    return this.#run([APPROVALS], 'readonly', (tx) => request<ApprovalRecord | undefined>(tx.objectStore(APPROVALS).get(id)));
+    const row = await this.#run([APPROVALS], 'readonly', (tx) => request<ApprovalRow | undefined>(tx.objectStore(APPROVALS).get(id)));
+    return row && this.#record(row);
   }
 
   async list(filter: { sessionId?: string; status?: ApprovalStatus } = {}): Promise<ApprovalRecord[]> {
-    const records = await this.#run([APPROVALS], 'readonly', (tx) => {
+    const rows = await this.#run([APPROVALS], 'readonly', (tx) => {
       const store = tx.objectStore(APPROVALS);
-      return request<ApprovalRecord[]>(filter.sessionId !== undefined ? store.index('bySession').getAll(filter.sessionId) : store.getAll());
+      return request<ApprovalRow[]>(filter.sessionId !== undefined ? store.index('bySession').getAll(filter.sessionId) : store.getAll());
     });
-    return records
-      .filter((r) => filter.status === undefined || r.status === filter.status)
-      .sort((a, b) => a.createdAt - b.createdAt || (a.approvalId < b.approvalId ? -1 : a.approvalId > b.approvalId ? 1 : 0));
+    const records = await Promise.all(rows.filter((r) => filter.status === undefined || r.status === filter.status).map((r) => this.#record(r)));
+    return records.sort((a, b) => a.createdAt - b.createdAt || (a.approvalId < b.approvalId ? -1 : a.approvalId > b.approvalId ? 1 : 0));
   }
 
   async claim(id: string): Promise<ApprovalRecord | undefined> {
-    return this.#change(id, (record) => record.status === 'pending' && ((record.status = 'resolving'), true));
+    return this.#change(id, (row) => row.status === 'pending' && ((row.status = 'resolving'), true));
   }
 
   async complete(id: string, decision: NonNullable<ApprovalRecord['decision']>): Promise<void> {
-    await this.#change(id, (record) => {
-      record.status = 'resolved';
-      record.decision = plain(decision);
+    const sealed = this.#sealer.encrypted ? await this.#sealer.seal(toJson(decision), `approval-decision:${id}`) : undefined;
+    await this.#change(id, (row) => {
+      row.status = 'resolved';
+      if (sealed !== undefined && 'body' in row && typeof row.body === 'string') (row as { decision?: string }).decision = sealed;
+      else (row as ApprovalRecord).decision = plain(decision);
       return true;
     });
   }
 
   async release(id: string): Promise<void> {
-    await this.#change(id, (record) => record.status === 'resolving' && ((record.status = 'pending'), true));
+    await this.#change(id, (row) => row.status === 'resolving' && ((row.status = 'pending'), true));
   }
 }
 
@@ -383,9 +485,10 @@ export class IndexedDbStore implements CompleteAgentStore {
         throw storeFailure(name, error);
       }
     };
-    this.sessions = new IndexedDbSessionStore(run);
-    this.checkpoints = new IndexedDbCheckpointStore(run, new PageLiveness(name, locks), leaseMs);
-    this.approvals = new IndexedDbApprovalStore(run);
+    const sealer = webCryptoSealer(options.encryption, `IndexedDbStore '${name}'`, EncryptionUtils);
+    this.sessions = new IndexedDbSessionStore(run, sealer);
+    this.checkpoints = new IndexedDbCheckpointStore(run, new PageLiveness(name, locks), leaseMs, sealer);
+    this.approvals = new IndexedDbApprovalStore(run, sealer);
   }
 
   #open(): Promise<IDBDatabase> {

@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { StorageService } from '../storage/storage-service.js';
+import { encryptionKeyOf, type StoreEncryptionOptions } from '../stores/store-encryption.js';
 import { loadNodeFiles } from '../utils/node-only.js';
 import { storageMemory, type StorageMemoryOptions } from './storage-memory.js';
 import type { MemoryProvider } from './types.js';
@@ -8,6 +9,8 @@ import type { MemoryProvider } from './types.js';
 export interface FileMemoryOptions extends StorageMemoryOptions {
   /** The folder memory is kept in (created on first write). */
   dir: string;
+  /** Encrypts every slot with this AES-256 key (see `FileStorageService`'s `encryption`). */
+  encryption?: StoreEncryptionOptions;
 }
 
 /**
@@ -19,10 +22,12 @@ export function fileMemory(options: FileMemoryOptions): MemoryProvider {
   if (typeof options !== 'object' || options === null || typeof options.dir !== 'string' || options.dir === '') {
     throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, 'fileMemory() needs { dir }: the folder to keep memory in.', { hint: "fileMemory({ dir: './memory' })" });
   }
-  const { dir, ...rest } = options;
+  const { dir, encryption, ...rest } = options;
+  // The option's shape is checked now; the key itself when the Node module loads.
+  encryptionKeyOf(encryption, 'fileMemory()');
   let loaded: Promise<StorageService> | undefined;
   const storage = (): Promise<StorageService> => {
-    loaded ??= load(dir);
+    loaded ??= load(dir, encryption);
     loaded.catch(() => (loaded = undefined));
     return loaded;
   };
@@ -37,7 +42,7 @@ export function fileMemory(options: FileMemoryOptions): MemoryProvider {
   return storageMemory(lazy, rest);
 }
 
-async function load(dir: string): Promise<StorageService> {
+async function load(dir: string, encryption: StoreEncryptionOptions | undefined): Promise<StorageService> {
   const module = await loadNodeFiles('fileMemory()', 'In a browser, use storageMemory(new WebStorageService(localStorage)) or inMemoryMemory().');
-  return new module.FileStorageService({ dir });
+  return new module.FileStorageService({ dir, ...(encryption !== undefined ? { encryption } : {}) });
 }

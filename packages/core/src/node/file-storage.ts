@@ -3,6 +3,8 @@ import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/pr
 import { dirname, join, relative, sep } from 'node:path';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { checkStorageKey, type StorageService } from '../storage/storage-service.js';
+import type { StoreEncryptionOptions, TextSealer } from '../stores/store-encryption.js';
+import { textSealer } from './text-sealer.js';
 
 /** Options of `FileStorageService`: the folder, its lock timings, and whether writes are fsynced. */
 export interface FileStorageServiceOptions {
@@ -14,6 +16,11 @@ export interface FileStorageServiceOptions {
   lockTimeoutMs?: number;
   /** `fsync` each file before it replaces the old one, so a power loss keeps the old or the new value (default true). */
   fsync?: boolean;
+  /**
+   * Encrypts every value with this AES-256 key (checkpoints, approvals, memory: whatever is stored);
+   * the keys, which are the file names, stay readable (docs/durable.md).
+   */
+  encryption?: StoreEncryptionOptions;
 }
 
 /** Values are files named `<segment>.v`, so key `a` (`a.v`) and key `a/b` (`a/b.v`) never collide. */
@@ -30,6 +37,7 @@ export class FileStorageService implements StorageService {
   readonly #staleLockMs: number;
   readonly #lockTimeoutMs: number;
   readonly #fsync: boolean;
+  readonly #sealer: TextSealer;
   /** Updates of one key in this process run one after the other (the lock file handles other processes). */
   readonly #queues = new Map<string, Promise<unknown>>();
 
@@ -41,6 +49,7 @@ export class FileStorageService implements StorageService {
     this.#staleLockMs = options.staleLockMs ?? 10_000;
     this.#lockTimeoutMs = options.lockTimeoutMs ?? 15_000;
     this.#fsync = options.fsync ?? true;
+    this.#sealer = textSealer(options.encryption, `FileStorageService ${options.dir}`);
   }
 
   #path(key: string): string {
@@ -49,22 +58,25 @@ export class FileStorageService implements StorageService {
 
   async get(key: string): Promise<string | undefined> {
     const path = this.#path(key);
+    let text: string;
     try {
-      return await readFile(path, 'utf8');
+      text = await readFile(path, 'utf8');
     } catch (error) {
       if (code(error) === 'ENOENT') return undefined;
       throw storageError(`read '${key}'`, error);
     }
+    return this.#sealer.open(text, `file:${key}`);
   }
 
   async set(key: string, value: string): Promise<void> {
     const path = this.#path(key);
+    const sealed = this.#sealer.seal(value, `file:${key}`);
     const temp = `${path}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       await mkdir(dirname(path), { recursive: true });
       const file = await open(temp, 'w', 0o600);
       try {
-        await file.writeFile(value, 'utf8');
+        await file.writeFile(sealed, 'utf8');
         if (this.#fsync) await file.sync();
       } finally {
         await file.close();

@@ -10,6 +10,8 @@ import { compactEventLog } from '../stores/compact-log.js';
 import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { num, sessionRecordOf, type SessionRow } from '../stores/session-row.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
+import type { StoreEncryptionOptions, TextSealer } from '../stores/store-encryption.js';
+import { textSealer } from '../node/text-sealer.js';
 import type {
   CheckpointStore,
   CheckpointWrite,
@@ -58,26 +60,32 @@ export interface PostgresStoreOptions {
   connectTimeoutMs?: number;
   /** Turns the cross-process signals off (one process only): no listening connection. Default false. */
   noSignals?: boolean;
+  /**
+   * Encrypts what the tables keep (events, transcript, run state, approvals, pending approvals) with
+   * this AES-256 key; ids, seq numbers, statuses, leases and times stay readable (docs/durable.md).
+   */
+  encryption?: StoreEncryptionOptions;
 }
 
 /** A stored event: the body keeps everything but the row's key (session and `seq`), see `storedEventBody`. */
 const eventOf =
-  (sessionId: string) =>
+  (db: Db, sessionId: string) =>
   (row: { seq: string | number; body: string }): AgentStreamEvent =>
-    storedEvent(row.body, num(row.seq), sessionId);
-
-const bodyOf = storedEventBody;
+    storedEvent(db.sealer.open(row.body, `event:${sessionId}`), num(row.seq), sessionId);
 
 /** What every part shares: the pool, the schema and the error translation. */
 class Db {
   readonly pool: PgPool;
   readonly s: string;
   readonly url: string;
+  /** Seals the JSON columns (a no-op without encryption). */
+  readonly sealer: TextSealer;
 
-  constructor(pool: PgPool, schema: string, url: string) {
+  constructor(pool: PgPool, schema: string, url: string, sealer: TextSealer) {
     this.pool = pool;
     this.s = ident(schema);
     this.url = url;
+    this.sealer = sealer;
   }
 
   /** Store errors users can act on: a lost lease, a lost connection, a refused query. */
@@ -136,9 +144,14 @@ export class PostgresSessionStore implements SessionStore {
     this.#db = db;
   }
 
+  #record(row: SessionRow): SessionRecord {
+    const pending = row.pending_approval;
+    return sessionRecordOf(pending === null ? row : { ...row, pending_approval: this.#db.sealer.open(pending, `session:${row.id}`) });
+  }
+
   async get(id: string): Promise<SessionRecord | undefined> {
     const { rows } = await this.#db.query<SessionRow>(`SELECT * FROM ${this.#db.s}.lousho_sessions WHERE id = $1`, [id]);
-    return rows[0] && sessionRecordOf(rows[0]);
+    return rows[0] && this.#record(rows[0]);
   }
 
   async create(id: string, init: { owner?: string } = {}): Promise<{ created: boolean; record: SessionRecord }> {
@@ -148,7 +161,7 @@ export class PostgresSessionStore implements SessionStore {
        VALUES ($1, $2, 'idle', NULL, 0, 0, ${s}.lousho_now_ms(), ${s}.lousho_now_ms()) ON CONFLICT (id) DO NOTHING RETURNING *`,
       [id, init.owner ?? null],
     );
-    if (inserted.rows[0]) return { created: true, record: sessionRecordOf(inserted.rows[0]) };
+    if (inserted.rows[0]) return { created: true, record: this.#record(inserted.rows[0]) };
     const record = await this.get(id);
     if (!record) throw queryFailedError(this.#db.url, new Error(`session '${id}' exists and does not at the same time (deleted meanwhile?)`));
     return { created: false, record };
@@ -159,7 +172,7 @@ export class PostgresSessionStore implements SessionStore {
     const values: unknown[] = [id];
     const param = (value: unknown): string => `$${values.push(value)}`;
     const status = patch.status !== undefined ? param(patch.status) : `'idle'`;
-    const pending = patch.pendingApproval !== undefined ? param(patch.pendingApproval === null ? null : toJson(patch.pendingApproval)) : 'NULL';
+    const pending = patch.pendingApproval !== undefined ? param(patch.pendingApproval === null ? null : this.#db.sealer.seal(toJson(patch.pendingApproval), `session:${id}`)) : 'NULL';
     const runStart = patch.runStartIndex !== undefined ? param(patch.runStartIndex) : '0';
     const sets = ['updated_at = excluded.updated_at'];
     if (patch.status !== undefined) sets.push('status = excluded.status');
@@ -180,7 +193,7 @@ export class PostgresSessionStore implements SessionStore {
       filter.owner !== undefined
         ? await this.#db.query<SessionRow>(`SELECT * FROM ${s}.lousho_sessions WHERE owner = $1 ORDER BY created_at, id`, [filter.owner])
         : await this.#db.query<SessionRow>(`SELECT * FROM ${s}.lousho_sessions ORDER BY created_at, id`);
-    return rows.map(sessionRecordOf);
+    return rows.map((row) => this.#record(row));
   }
 
   async delete(id: string): Promise<void> {
@@ -197,7 +210,7 @@ export class PostgresSessionStore implements SessionStore {
         options.holder ?? null,
         // p_reset: the log is never reset any more (it keeps every run); the released function keeps its parameter.
         false,
-        stamped.map((event) => toJson(event)),
+        stamped.map((event) => this.#db.sealer.seal(toJson(event), `event:${id}`)),
       ]);
       first = num(rows[0]!.first);
     } catch (error) {
@@ -213,7 +226,7 @@ export class PostgresSessionStore implements SessionStore {
       `SELECT seq, body FROM ${this.#db.s}.lousho_events WHERE session_id = $1 AND seq > $2 ORDER BY seq`,
       [id, afterSeq],
     );
-    return rows.map(eventOf(id));
+    return rows.map(eventOf(this.#db, id));
   }
 
   async compactEvents(id: string, throughSeq: number, fromSeq = 0): Promise<void> {
@@ -225,7 +238,7 @@ export class PostgresSessionStore implements SessionStore {
         `SELECT seq, body FROM ${s}.lousho_events WHERE session_id = $1 AND seq >= $3 AND seq <= $2 ORDER BY seq`,
         [id, throughSeq, fromSeq],
       );
-      const events = rows.map(eventOf(id));
+      const events = rows.map(eventOf(this.#db, id));
       const compacted = compactEventLog(events);
       if (compacted === events) return;
       // Rows of merged deltas go; the last delta of each merged run is rewritten with the joined text.
@@ -237,7 +250,7 @@ export class PostgresSessionStore implements SessionStore {
       await client.query(
         `UPDATE ${s}.lousho_events AS e SET body = u.body FROM unnest($2::bigint[], $3::text[]) AS u(seq, body)
          WHERE e.session_id = $1 AND e.seq = u.seq`,
-        [id, rewritten.map((event) => event.seq), rewritten.map(bodyOf)],
+        [id, rewritten.map((event) => event.seq), rewritten.map((event) => this.#db.sealer.seal(storedEventBody(event), `event:${id}`))],
       );
     });
   }
@@ -264,6 +277,14 @@ export class PostgresCheckpointStore implements CheckpointStore {
     this.leaseMs = leaseMs;
   }
 
+  #seal(value: unknown, kind: string, sessionId: string): string {
+    return this.#db.sealer.seal(toJson(value), `${kind}:${sessionId}`);
+  }
+
+  #open<T>(text: string | null, kind: string, sessionId: string): T | undefined {
+    return fromJson<T>(text === null ? null : this.#db.sealer.open(text, `${kind}:${sessionId}`));
+  }
+
   /** The checkpoint row with the transcript and run items, read in one statement (one snapshot). */
   async #read(sessionId: string): Promise<StoredCheckpoint | undefined> {
     const s = this.#db.s;
@@ -277,13 +298,13 @@ export class PostgresCheckpointStore implements CheckpointStore {
     );
     const row = rows[0];
     if (!row) return undefined;
-    const start = fromJson<RunStart>(row.run_start);
-    const progress = fromJson<RunProgress>(row.run_progress);
-    const parse = <T>(list: string[]): T[] => list.map((text) => JSON.parse(text) as T);
+    const start = this.#open<RunStart>(row.run_start, 'run-start', sessionId);
+    const progress = this.#open<RunProgress>(row.run_progress, 'run-progress', sessionId);
+    const parse = <T>(list: string[], kind: string): T[] => list.map((text) => this.#open<T>(text, kind, sessionId)!);
     return {
       sessionId,
-      messages: parse<Message>(row.messages),
-      ...(start && progress ? { run: { ...start, ...progress, stepUsage: parse<StepUsage>(row.steps), toolCalls: parse<ToolCallRecord>(row.tools) } } : {}),
+      messages: parse<Message>(row.messages, 'message'),
+      ...(start && progress ? { run: { ...start, ...progress, stepUsage: parse<StepUsage>(row.steps, 'step'), toolCalls: parse<ToolCallRecord>(row.tools, 'tool') } } : {}),
       leased: row.lease_holder !== null && num(row.lease_expires ?? 0) > num(row.now),
     };
   }
@@ -326,13 +347,13 @@ export class PostgresCheckpointStore implements CheckpointStore {
         write.holder,
         this.leaseMs,
         write.messages.keep,
-        write.messages.append.map(toJson),
-        start ? toJson(start) : null,
-        toJson(progress),
+        write.messages.append.map((message) => this.#seal(message, 'message', sessionId)),
+        start ? this.#seal(start, 'run-start', sessionId) : null,
+        this.#seal(progress, 'run-progress', sessionId),
         stepUsage.keep,
-        stepUsage.append.map(toJson),
+        stepUsage.append.map((step) => this.#seal(step, 'step', sessionId)),
         toolCalls.keep,
-        toolCalls.append.map(toJson),
+        toolCalls.append.map((call) => this.#seal(call, 'tool', sessionId)),
       ]);
     } catch (error) {
       throw this.#db.translate(leaseLost(sessionId, error));
@@ -345,13 +366,17 @@ export class PostgresCheckpointStore implements CheckpointStore {
 
   async leaseState(sessionId: string): Promise<LeaseState | undefined> {
     const s = this.#db.s;
-    const { rows } = await this.#db.query<{ leased: boolean; state: RunState | null }>(
-      `SELECT lease_holder IS NOT NULL AND coalesce(lease_expires, 0) > ${s}.lousho_now_ms() AS leased, run_progress::json ->> 'state' AS state
+    // Encrypted, the run's state is read in here; otherwise the database picks it out of the JSON.
+    const sealed = this.#db.sealer.encrypted;
+    const { rows } = await this.#db.query<{ leased: boolean; state: RunState | null; progress?: string | null }>(
+      `SELECT lease_holder IS NOT NULL AND coalesce(lease_expires, 0) > ${s}.lousho_now_ms() AS leased,
+         ${sealed ? 'NULL AS state, run_progress AS progress' : "run_progress::json ->> 'state' AS state"}
        FROM ${s}.lousho_checkpoints WHERE session_id = $1`,
       [sessionId],
     );
     const row = rows[0];
-    return row && { leased: row.leased, ...(row.state ? { run: row.state } : {}) };
+    const state = sealed ? this.#open<RunProgress>(row?.progress ?? null, 'run-progress', sessionId)?.state : row?.state;
+    return row && { leased: row.leased, ...(state ? { run: state } : {}) };
   }
 
   async delete(sessionId: string): Promise<void> {
@@ -365,8 +390,8 @@ export class PostgresCheckpointStore implements CheckpointStore {
 }
 
 /** The record's status lives in its own column (so `claim` is one atomic UPDATE); the body has the rest. */
-function approvalOf(row: { status: string; body: string }): ApprovalRecord {
-  return { ...(JSON.parse(row.body) as ApprovalRecord), status: row.status as ApprovalStatus };
+function approvalOf(db: Db, row: { id: string; status: string; body: string }): ApprovalRecord {
+  return { ...(JSON.parse(db.sealer.open(row.body, `approval:${row.id}`)) as ApprovalRecord), status: row.status as ApprovalStatus };
 }
 
 /** Paused approvals in PostgreSQL, claimed atomically (`PostgresStore.approvals`). */
@@ -380,13 +405,13 @@ export class PostgresApprovalStore implements ApprovalStore {
     await this.#db.query(
       `INSERT INTO ${this.#db.s}.lousho_approvals (id, session_id, status, created_at, body) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, status = excluded.status, created_at = excluded.created_at, body = excluded.body`,
-      [record.approvalId, record.sessionId, record.status, record.createdAt, toJson(record)],
+      [record.approvalId, record.sessionId, record.status, record.createdAt, this.#db.sealer.seal(toJson(record), `approval:${record.approvalId}`)],
     );
   }
 
   async get(id: string): Promise<ApprovalRecord | undefined> {
-    const { rows } = await this.#db.query<{ status: string; body: string }>(`SELECT status, body FROM ${this.#db.s}.lousho_approvals WHERE id = $1`, [id]);
-    return rows[0] && approvalOf(rows[0]);
+    const { rows } = await this.#db.query<{ id: string; status: string; body: string }>(`SELECT id, status, body FROM ${this.#db.s}.lousho_approvals WHERE id = $1`, [id]);
+    return rows[0] && approvalOf(this.#db, rows[0]);
   }
 
   async list(filter: { sessionId?: string; status?: ApprovalStatus } = {}): Promise<ApprovalRecord[]> {
@@ -394,28 +419,28 @@ export class PostgresApprovalStore implements ApprovalStore {
     const values: unknown[] = [];
     if (filter.sessionId !== undefined) where.push(`session_id = $${values.push(filter.sessionId)}`);
     if (filter.status !== undefined) where.push(`status = $${values.push(filter.status)}`);
-    const { rows } = await this.#db.query<{ status: string; body: string }>(
-      `SELECT status, body FROM ${this.#db.s}.lousho_approvals${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
+    const { rows } = await this.#db.query<{ id: string; status: string; body: string }>(
+      `SELECT id, status, body FROM ${this.#db.s}.lousho_approvals${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`,
       values,
     );
-    return rows.map(approvalOf);
+    return rows.map((row) => approvalOf(this.#db, row));
   }
 
   async claim(id: string): Promise<ApprovalRecord | undefined> {
     // One statement: of two concurrent claims, the second finds the row no longer pending.
-    const { rows } = await this.#db.query<{ status: string; body: string }>(
-      `UPDATE ${this.#db.s}.lousho_approvals SET status = 'resolving' WHERE id = $1 AND status = 'pending' RETURNING status, body`,
+    const { rows } = await this.#db.query<{ id: string; status: string; body: string }>(
+      `UPDATE ${this.#db.s}.lousho_approvals SET status = 'resolving' WHERE id = $1 AND status = 'pending' RETURNING id, status, body`,
       [id],
     );
-    return rows[0] && approvalOf(rows[0]);
+    return rows[0] && approvalOf(this.#db, rows[0]);
   }
 
   async complete(id: string, decision: NonNullable<ApprovalRecord['decision']>): Promise<void> {
     await this.#db.transaction(async (client) => {
-      const { rows } = await client.query<{ status: string; body: string }>(`SELECT status, body FROM ${this.#db.s}.lousho_approvals WHERE id = $1 FOR UPDATE`, [id]);
+      const { rows } = await client.query<{ id: string; status: string; body: string }>(`SELECT id, status, body FROM ${this.#db.s}.lousho_approvals WHERE id = $1 FOR UPDATE`, [id]);
       if (!rows[0]) return;
-      const record = { ...approvalOf(rows[0]), status: 'resolved' as const, decision: { ...decision } };
-      await client.query(`UPDATE ${this.#db.s}.lousho_approvals SET status = 'resolved', body = $2 WHERE id = $1`, [id, toJson(record)]);
+      const record = { ...approvalOf(this.#db, rows[0]), status: 'resolved' as const, decision: { ...decision } };
+      await client.query(`UPDATE ${this.#db.s}.lousho_approvals SET status = 'resolved', body = $2 WHERE id = $1`, [id, this.#db.sealer.seal(toJson(record), `approval:${id}`)]);
     });
   }
 
@@ -462,12 +487,12 @@ export class PostgresStore implements CompleteAgentStore {
   readonly #ownsPool: boolean;
   #closed = false;
 
-  private constructor(pool: PgPool, ownsPool: boolean, url: string, schema: string, leaseMs: number, signals: boolean) {
+  private constructor(pool: PgPool, ownsPool: boolean, url: string, schema: string, leaseMs: number, signals: boolean, sealer: TextSealer) {
     this.#pool = pool;
     this.#ownsPool = ownsPool;
     this.url = url;
     this.schema = schema;
-    const db = new Db(pool, schema, url);
+    const db = new Db(pool, schema, url, sealer);
     this.sessions = new PostgresSessionStore(db);
     this.checkpoints = new PostgresCheckpointStore(db, leaseMs);
     this.approvals = new PostgresApprovalStore(db);
@@ -492,6 +517,8 @@ export class PostgresStore implements CompleteAgentStore {
     if (!checkSchemaName(schema)) throw invalid(`The schema name '${schema}' is not allowed: use letters, digits and _ (at most 40, not starting with a digit).`);
     const leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     if (!(Number.isFinite(leaseMs) && leaseMs > 0)) throw invalid(`leaseMs must be a positive number of milliseconds, got ${String(leaseMs)}.`);
+    // A bad key is refused before any connection is made.
+    const sealer = textSealer(options.encryption, `PostgresStore ${url}`);
 
     let pool = options.pool;
     const ownsPool = !pool;
@@ -523,7 +550,7 @@ export class PostgresStore implements CompleteAgentStore {
       if (SDKError.is(error)) throw error;
       throw isConnectionError(error) ? unreachableError(url, error) : queryFailedError(url, error);
     }
-    const store = new PostgresStore(pool, ownsPool, url, schema, leaseMs, options.noSignals !== true);
+    const store = new PostgresStore(pool, ownsPool, url, schema, leaseMs, options.noSignals !== true, sealer);
     try {
       await store.signals?.start();
     } catch (error) {

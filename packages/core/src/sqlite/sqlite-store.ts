@@ -6,8 +6,10 @@ import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/app
 import type { ToolCallRecord } from '../agent/types.js';
 import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
 import { compactEventLog } from '../stores/compact-log.js';
-import { fromJson, storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
+import { storedEvent, storedEventBody, toJson } from '../stores/json-text.js';
 import { sessionRecordOf, type SessionRow } from '../stores/session-row.js';
+import type { StoreEncryptionOptions, TextSealer } from '../stores/store-encryption.js';
+import { textSealer } from '../node/text-sealer.js';
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import type {
   CheckpointStore,
@@ -43,14 +45,22 @@ export interface SqliteStoreOptions {
   synchronous?: 'NORMAL' | 'FULL';
   /** How long a write waits for another process's write to finish (default 5,000 ms). */
   busyTimeoutMs?: number;
+  /**
+   * Encrypts what the file keeps (events, transcript, run state, approvals, pending approvals) with
+   * this AES-256 key; ids, seq numbers, statuses, leases and times stay readable (docs/durable.md).
+   */
+  encryption?: StoreEncryptionOptions;
 }
 
 /** The statements every part shares, prepared once per connection. */
 class Statements {
   readonly db: Database;
+  /** Seals the JSON columns (a no-op without encryption). */
+  readonly sealer: TextSealer;
   readonly #cache = new Map<string, Statement>();
-  constructor(db: Database) {
+  constructor(db: Database, sealer: TextSealer) {
     this.db = db;
+    this.sealer = sealer;
   }
   get(sql: string): Statement {
     let statement = this.#cache.get(sql);
@@ -82,7 +92,7 @@ export class SqliteSessionStore implements SessionStore {
       const numbered: AgentStreamEvent[] = [];
       for (const { runId, event } of events) {
         const stamped = stampEvent(event, ++seq, runId, id);
-        insert.run(id, seq, storedEventBody(stamped));
+        insert.run(id, seq, this.#s.sealer.seal(storedEventBody(stamped), `event:${id}`));
         numbered.push(stamped);
       }
       this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ? WHERE id = ?').run(seq, now, id);
@@ -90,7 +100,7 @@ export class SqliteSessionStore implements SessionStore {
     }).immediate;
     this.#compactTx = statements.db.transaction((id: string, throughSeq: number, fromSeq: number) => {
       const rows = this.#s.get('SELECT seq, body FROM lousho_events WHERE session_id = ? AND seq >= ? AND seq <= ? ORDER BY seq').all(id, fromSeq, throughSeq) as { seq: number; body: string }[];
-      const events = rows.map((r) => storedEvent(r.body, r.seq, id));
+      const events = rows.map((r) => storedEvent(this.#s.sealer.open(r.body, `event:${id}`), r.seq, id));
       const compacted = compactEventLog(events);
       if (compacted === events) return;
       // Rows of merged deltas go; the last delta of each merged run is rewritten with the joined text.
@@ -99,7 +109,7 @@ export class SqliteSessionStore implements SessionStore {
       for (const event of events) if (!kept.has(event.seq)) remove.run(id, event.seq);
       const rewrite = this.#s.get('UPDATE lousho_events SET body = ? WHERE session_id = ? AND seq = ?');
       const original = new Set(events);
-      for (const event of compacted) if (!original.has(event)) rewrite.run(storedEventBody(event), id, event.seq);
+      for (const event of compacted) if (!original.has(event)) rewrite.run(this.#s.sealer.seal(storedEventBody(event), `event:${id}`), id, event.seq);
     }).immediate;
   }
 
@@ -113,10 +123,15 @@ export class SqliteSessionStore implements SessionStore {
     return result.changes > 0;
   }
 
+  #record(row: SessionRow): SessionRecord {
+    const pending = row.pending_approval;
+    return sessionRecordOf(pending === null ? row : { ...row, pending_approval: this.#s.sealer.open(pending, `session:${row.id}`) });
+  }
+
   get(id: string): SessionRecord | undefined {
     return this.#guard(() => {
       const row = this.#s.get('SELECT * FROM lousho_sessions WHERE id = ?').get(id) as SessionRow | undefined;
-      return row && sessionRecordOf(row);
+      return row && this.#record(row);
     });
   }
 
@@ -124,7 +139,7 @@ export class SqliteSessionStore implements SessionStore {
     return this.#guard(() => {
       const created = this.#ensure(id, Date.now(), init.owner);
       const row = this.#s.get('SELECT * FROM lousho_sessions WHERE id = ?').get(id) as SessionRow;
-      return { created, record: sessionRecordOf(row) };
+      return { created, record: this.#record(row) };
     });
   }
 
@@ -140,7 +155,7 @@ export class SqliteSessionStore implements SessionStore {
       }
       if (patch.pendingApproval !== undefined) {
         sets.push('pending_approval = ?');
-        values.push(patch.pendingApproval === null ? null : toJson(patch.pendingApproval));
+        values.push(patch.pendingApproval === null ? null : this.#s.sealer.seal(toJson(patch.pendingApproval), `session:${id}`));
       }
       if (patch.runStartIndex !== undefined) {
         sets.push('run_start_index = ?');
@@ -157,7 +172,7 @@ export class SqliteSessionStore implements SessionStore {
           ? this.#s.get('SELECT * FROM lousho_sessions WHERE owner = ? ORDER BY created_at, id').all(filter.owner)
           : this.#s.get('SELECT * FROM lousho_sessions ORDER BY created_at, id').all()
       ) as SessionRow[];
-      return rows.map(sessionRecordOf);
+      return rows.map((row) => this.#record(row));
     });
   }
 
@@ -177,7 +192,7 @@ export class SqliteSessionStore implements SessionStore {
   eventsAfter(id: string, afterSeq: number): AgentStreamEvent[] {
     return this.#guard(() => {
       const rows = this.#s.get('SELECT seq, body FROM lousho_events WHERE session_id = ? AND seq > ? ORDER BY seq').all(id, afterSeq) as { seq: number; body: string }[];
-      return rows.map((r) => storedEvent(r.body, r.seq, id));
+      return rows.map((r) => storedEvent(this.#s.sealer.open(r.body, `event:${id}`), r.seq, id));
     });
   }
 
@@ -226,7 +241,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
       const now = Date.now();
       const row = this.#row(sessionId);
       if (!row || row.lease_holder !== write.holder) throw new SessionLeaseLostError(sessionId);
-      const messageCount = this.#writeList('lousho_messages', null, sessionId, row.message_count, write.messages.keep, write.messages.append);
+      const messageCount = this.#writeList('lousho_messages', 'message', sessionId, row.message_count, write.messages.keep, write.messages.append);
       const { start, progress } = write.run;
       let stepCount = row.step_usage_count;
       let toolCount = row.tool_call_count;
@@ -244,28 +259,37 @@ export class SqliteCheckpointStore implements CheckpointStore {
           `UPDATE lousho_checkpoints SET lease_expires = ?, run_start = COALESCE(?, run_start), run_progress = ?,
            message_count = ?, step_usage_count = ?, tool_call_count = ? WHERE session_id = ?`,
         )
-        .run(now + this.leaseMs, start ? toJson(start) : null, toJson(progress), messageCount, stepCount, toolCount, sessionId);
+        .run(now + this.leaseMs, start ? this.#seal(toJson(start), 'run-start', sessionId) : null, this.#seal(toJson(progress), 'run-progress', sessionId), messageCount, stepCount, toolCount, sessionId);
     }).immediate;
+  }
+
+  #seal(text: string, kind: string, sessionId: string): string {
+    return this.#s.sealer.seal(text, `${kind}:${sessionId}`);
+  }
+
+  #open<T>(text: string | null, kind: string, sessionId: string): T | undefined {
+    return text === null ? undefined : (JSON.parse(this.#s.sealer.open(text, `${kind}:${sessionId}`)) as T);
   }
 
   #row(sessionId: string): CheckpointRow | undefined {
     return this.#s.get('SELECT * FROM lousho_checkpoints WHERE session_id = ?').get(sessionId) as CheckpointRow | undefined;
   }
 
-  /** Keep `keep` of the `stored` items, append the rest; returns the new length. */
-  #writeList(table: string, kind: string | null, sessionId: string, stored: number, keep: number, append: readonly unknown[]): number {
-    const kindClause = kind === null ? '' : ' AND kind = ?';
-    const kindArgs = kind === null ? [] : [kind];
+  /** Keep `keep` of the `stored` items, append the rest; returns the new length. (`kind` 'message': the messages table, which has no kind column.) */
+  #writeList(table: string, kind: string, sessionId: string, stored: number, keep: number, append: readonly unknown[]): number {
+    const kindClause = kind === 'message' ? '' : ' AND kind = ?';
+    const kindArgs = kind === 'message' ? [] : [kind];
     const from = Math.min(keep, stored);
     if (from < stored) this.#s.get(`DELETE FROM ${table} WHERE session_id = ?${kindClause} AND idx >= ?`).run(sessionId, ...kindArgs, from);
     const insert =
-      kind === null
+      kind === 'message'
         ? this.#s.get(`INSERT INTO ${table} (session_id, idx, body) VALUES (?, ?, ?)`)
         : this.#s.get(`INSERT INTO ${table} (session_id, kind, idx, body) VALUES (?, ?, ?, ?)`);
     let idx = from;
     for (const item of append) {
-      if (kind === null) insert.run(sessionId, idx, toJson(item));
-      else insert.run(sessionId, kind, idx, toJson(item));
+      const body = this.#seal(toJson(item), kind, sessionId);
+      if (kind === 'message') insert.run(sessionId, idx, body);
+      else insert.run(sessionId, kind, idx, body);
       idx++;
     }
     return idx;
@@ -273,15 +297,15 @@ export class SqliteCheckpointStore implements CheckpointStore {
 
   #read(sessionId: string, row: CheckpointRow, now: number): StoredCheckpoint {
     const messages = (this.#s.get('SELECT body FROM lousho_messages WHERE session_id = ? ORDER BY idx').all(sessionId) as { body: string }[]).map(
-      (r) => JSON.parse(r.body) as Message,
+      (r) => this.#open<Message>(r.body, 'message', sessionId)!,
     );
-    const start = fromJson<RunStart>(row.run_start);
-    const progress = fromJson<RunProgress>(row.run_progress);
+    const start = this.#open<RunStart>(row.run_start, 'run-start', sessionId);
+    const progress = this.#open<RunProgress>(row.run_progress, 'run-progress', sessionId);
     let run: StoredCheckpoint['run'];
     if (start && progress) {
       const items = (kind: string) =>
         (this.#s.get('SELECT body FROM lousho_run_items WHERE session_id = ? AND kind = ? ORDER BY idx').all(sessionId, kind) as { body: string }[]).map((r) =>
-          JSON.parse(r.body),
+          this.#open(r.body, kind, sessionId),
         );
       run = { ...start, ...progress, stepUsage: items('step') as StepUsage[], toolCalls: items('tool') as ToolCallRecord[] };
     }
@@ -317,7 +341,7 @@ export class SqliteCheckpointStore implements CheckpointStore {
         | Pick<CheckpointRow, 'lease_holder' | 'lease_expires' | 'run_progress'>
         | undefined;
       if (!row) return undefined;
-      const state = fromJson<RunProgress>(row.run_progress)?.state;
+      const state = this.#open<RunProgress>(row.run_progress, 'run-progress', sessionId)?.state;
       return { leased: row.lease_holder !== null && (row.lease_expires ?? 0) > Date.now(), ...(state ? { run: state } : {}) };
     });
   }
@@ -362,7 +386,7 @@ export class SqliteApprovalStore implements ApprovalStore {
 
   #get(id: string): ApprovalRecord | undefined {
     const row = this.#s.get('SELECT body FROM lousho_approvals WHERE id = ?').get(id) as { body: string } | undefined;
-    return row && (JSON.parse(row.body) as ApprovalRecord);
+    return row && this.#open(row.body, id);
   }
 
   #put(record: ApprovalRecord): void {
@@ -371,7 +395,11 @@ export class SqliteApprovalStore implements ApprovalStore {
         `INSERT INTO lousho_approvals (id, session_id, status, created_at, body) VALUES (?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET session_id = excluded.session_id, status = excluded.status, created_at = excluded.created_at, body = excluded.body`,
       )
-      .run(record.approvalId, record.sessionId, record.status, record.createdAt, toJson(record));
+      .run(record.approvalId, record.sessionId, record.status, record.createdAt, this.#s.sealer.seal(toJson(record), `approval:${record.approvalId}`));
+  }
+
+  #open(body: string, id: string): ApprovalRecord {
+    return JSON.parse(this.#s.sealer.open(body, `approval:${id}`)) as ApprovalRecord;
   }
 
   save(record: ApprovalRecord): void {
@@ -394,8 +422,8 @@ export class SqliteApprovalStore implements ApprovalStore {
         where.push('status = ?');
         args.push(filter.status);
       }
-      const sql = `SELECT body FROM lousho_approvals${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`;
-      return (this.#s.get(sql).all(...args) as { body: string }[]).map((r) => JSON.parse(r.body) as ApprovalRecord);
+      const sql = `SELECT id, body FROM lousho_approvals${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY created_at, id`;
+      return (this.#s.get(sql).all(...args) as { id: string; body: string }[]).map((r) => this.#open(r.body, r.id));
     });
   }
 
@@ -460,6 +488,7 @@ export class SqliteStore implements CompleteAgentStore {
       throw unavailableError(String(path), 'the path must be a non-empty string (use ":memory:" for a throwaway store)');
     }
     this.path = path;
+    const sealer = textSealer(options.encryption, `SqliteStore ${path}`);
     const Driver = loadDriver(path);
     let db: Database;
     try {
@@ -478,7 +507,7 @@ export class SqliteStore implements CompleteAgentStore {
       throw isCorruption(error) ? corruptFileError(path, 'SQLite reports it damaged', error) : unavailableError(path, (error as Error).message, error);
     }
     this.#db = db;
-    const statements = new Statements(db);
+    const statements = new Statements(db, sealer);
     const guard = <T>(fn: () => T): T => {
       try {
         return fn();

@@ -1,5 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
+import { withheldReplyText } from '../guardrails/withheld.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 
@@ -59,6 +60,35 @@ export function leanRunDone(event: AgentStreamEvent): AgentStreamEvent | undefin
 }
 
 /**
+ * The leg with the reply an output guardrail blocked withheld: the text deltas of the run's last
+ * step (the reply the guardrail read) say only `withheldReplyText`, the first of them in full and
+ * the others empty (so their seqs, and a resume inside them, stay as they were). What a live client
+ * shows once `run.done` arrives is then what a replay of the stored log shows: never the reply.
+ */
+function withholdBlockedReplies(events: readonly AgentStreamEvent[]): readonly AgentStreamEvent[] {
+  let out: AgentStreamEvent[] | undefined;
+  for (let end = events.length; end-- > 0; ) {
+    const done = events[end]!;
+    if (done.type !== 'run.done' || done.subagent || done.guardrail?.stage !== 'output') continue;
+    const reply: number[] = [];
+    let step: number | undefined;
+    for (let i = end; i-- > 0; ) {
+      const event = events[i]!;
+      if (event.runId !== done.runId || event.subagent) continue;
+      if (event.type === 'run.start' || event.type === 'run.done') break;
+      if (event.type !== 'text.delta' || (step ??= event.step) !== event.step) continue;
+      reply.push(i);
+    }
+    // Walking back: the last index found is the reply's first delta. (A log withheld already stays as it is.)
+    reply.forEach((i, k) => {
+      const delta = k === reply.length - 1 ? withheldReplyText(done.guardrail!.name) : '';
+      if ((events[i] as { delta: string }).delta !== delta) (out ??= events.slice())[i] = copyWithSharedShape(events[i]!, { delta });
+    });
+  }
+  return out ?? events;
+}
+
+/**
  * A finished leg's events in the form kept for replay: each run of consecutive deltas of one part
  * becomes a single delta with their joined text, the seq of the last one and `fromSeq` of the
  * first (a run longer than `MAX_MERGED_DELTA_CHARS` becomes several); it also keeps the size of
@@ -69,7 +99,8 @@ export function leanRunDone(event: AgentStreamEvent): AgentStreamEvent | undefin
  * Why: a 500-delta reply kept as 500 events costs ~70 KB per idle session; merged, a few KB.
  * Returns the input array itself when there is nothing to change.
  */
-export function compactEventLog(events: readonly AgentStreamEvent[]): readonly AgentStreamEvent[] {
+export function compactEventLog(logged: readonly AgentStreamEvent[]): readonly AgentStreamEvent[] {
+  const events = withholdBlockedReplies(logged);
   let out: AgentStreamEvent[] | undefined;
   let i = 0;
   while (i < events.length) {

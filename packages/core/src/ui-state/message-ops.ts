@@ -42,7 +42,7 @@ class ListMessage extends ListView implements UIMessage {
 /** A message's parts as a list (a plain message, e.g. one restored from JSON, is converted). */
 const partsOf = (message: UIMessage): Parts => listOf<Parts>(message) ?? PersistentList.from(message.parts);
 
-const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
+export const withParts = (list: MessageList, index: number, message: UIMessage, parts: Parts): MessageList => list.set(index, new ListMessage(message.id, message.role, parts));
 
 export const pushMessage = (list: MessageList, role: UIMessage['role'], parts: UIPart[]): MessageList =>
   list.push(new ListMessage(`m${list.length}`, role, PersistentList.from(parts)));

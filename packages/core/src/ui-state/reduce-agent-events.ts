@@ -2,7 +2,8 @@ import type { AgentStreamEvent } from '../events/types.js';
 import { applyApproval, type ApprovalEvent } from './approvals.js';
 import { flowNodeFields } from './flow-nodes.js';
 import { reduceEvent, setPartFields } from './reduce.js';
-import { appendReplyPart, type MessageList } from './message-ops.js';
+import { appendReplyPart, withParts, type MessageList } from './message-ops.js';
+import { withheldReplyText } from '../guardrails/withheld.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
@@ -47,6 +48,8 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
       ? applyApproval(s, event as ApprovalEvent, known ? seq : s.lastSeq)
       : event.type === 'compaction.done'
         ? applyCompaction(s, event, known ? seq : s.lastSeq)
+        : event.type === 'run.done' && event.guardrail?.stage === 'output'
+        ? applyWithheld(s, event)
         : event.type === 'run.interrupted'
         ? // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes
           // on from there and streams it again), and the next leg's `run.start` goes on in the reply
@@ -56,6 +59,34 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
           reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN | (1 << CURSOR_STEP_SHIFT), s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
         : reduceEvent(s, event);
   return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
+}
+
+/**
+ * A `run.done` after an output guardrail blocked the reply: the leg ends as with any `run.done`, and
+ * the reply's text gives way to the placeholder the transcript keeps (the stored log says the same,
+ * so a reload shows what the live page shows: compact-log.ts).
+ */
+function applyWithheld(s: Snapshot, event: Extract<AgentStreamEvent, { type: 'run.done' }>): Snapshot | undefined {
+  const guardrail = event.guardrail!;
+  const done = reduceEvent(s, { ...event, guardrail: undefined });
+  if (!done) return undefined;
+  const ended = adoptState(done);
+  const { status, pendingApproval, error, usage, finishReason, runId, lastSeq } = ended;
+  return new Snapshot(withholdReply(listOf<MessageList>(ended)!, guardrail.name), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq });
+}
+
+/**
+ * The last message with its reply text withheld: the text parts after its last tool part (the final
+ * step's reply, which an output guardrail read) give way to one part saying it was withheld.
+ */
+function withholdReply(list: MessageList, guardrail: string): MessageList {
+  const last = list.at(list.length - 1);
+  if (last?.role !== 'assistant') return list;
+  let start = last.parts.length;
+  while (start > 0 && (last.parts[start - 1]!.type === 'text' || last.parts[start - 1]!.type === 'reasoning')) start--;
+  const parts = last.parts.filter((part, i) => i < start || part.type !== 'text');
+  parts.push({ type: 'text', text: withheldReplyText(guardrail) });
+  return withParts(list, list.length - 1, last, PersistentList.from(parts));
 }
 
 /** The first `messages` messages, the last of them with only its first `parts` parts. */

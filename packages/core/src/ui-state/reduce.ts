@@ -118,6 +118,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       error = failed ? event.error : null;
       // (An `error` event has no guardrail.)
       guardrail = (event as { guardrail?: GuardrailInfo }).guardrail || null;
+      // A reply an output guardrail blocked is withheld: the full reducer's (reduce-agent-events.ts).
+      if (guardrail?.stage === 'output') return;
       if (!failed) usage = event.usage;
       break;
     }

@@ -118,6 +118,41 @@ describe('secretScanGuardrail', () => {
     expect(secretScanGuardrail.check({ stage: 'tool', toolName: 'shell', args: { command: 'ls -la' } })).toBeUndefined();
   });
 
+  describe('tool arguments: every key and value, at any depth, never half-read', () => {
+    const token = () => `ghp_${r(ALNUM, 36)}`;
+    const check = (args: unknown) => secretScanGuardrail.check({ stage: 'tool', toolName: 'http', args }) as { block: string } | undefined;
+
+    it('finds a secret nested deeper than 32 levels', () => {
+      let args: unknown = { content: token() };
+      for (let i = 0; i < 40; i++) args = { nested: args };
+      expect(check(args)?.block).toContain('a GitHub token');
+      let list: unknown = [token()];
+      for (let i = 0; i < 5_000; i++) list = [list];
+      expect(check(list)?.block).toContain('a GitHub token');
+    });
+
+    it('finds a secret used as an object key', () => {
+      expect(check({ headers: { [token()]: true } })?.block).toContain('a GitHub token');
+      expect(check({ env: { [token()]: { x: 1 } } })?.block).toContain('a GitHub token');
+    });
+
+    it('finds a secret after 10,000 other strings', () => {
+      const filler = Array.from({ length: 10_001 }, (_, i) => `line ${i}`);
+      expect(check({ lines: [...filler, token()] })?.block).toContain('a GitHub token');
+      expect(check({ lines: filler })).toBeUndefined();
+    });
+
+    it('refuses arguments past its budget with LOUSHO_SECRET_SCAN_LIMIT instead of passing them unscanned', () => {
+      const tooMany = { items: Array.from({ length: 100_001 }, () => 1) };
+      expect(check(tooMany)?.block).toMatch(/^LOUSHO_SECRET_SCAN_LIMIT: the arguments of 'http' are too large/);
+      expect(check({ content: 'a'.repeat(1_000_001) })?.block).toMatch(/^LOUSHO_SECRET_SCAN_LIMIT/);
+      const shared = { x: 'plain text' };
+      const cyclic: Record<string, unknown> = { a: shared, b: shared };
+      cyclic.self = cyclic;
+      expect(check(cyclic)).toBeUndefined();
+    });
+  });
+
   it('is a ready value', () => {
     expect(secretScanGuardrail.name).toBe('secret-scan');
     expect(Object.isFrozen(secretScanGuardrail)).toBe(true);

@@ -8,11 +8,14 @@ import {
   runGuardrails,
   secretScanGuardrail,
   type AgentStreamEvent,
+  type AgentUIState,
+  reduceAgentEvents,
   type Guardrail,
   type GuardrailContext,
   type PermissionDecisionRecord,
 } from '../../src/index.js';
 import { mockModel } from '../../src/testing/index.js';
+import { memoryStore, replayAfter } from '../../src/stores/index.js';
 
 const AWS_KEY = 'AKIAZ7QWERTYUIOPASDF';
 
@@ -99,6 +102,24 @@ describe('output guardrails', () => {
     // The next turn's request does not carry the blocked reply.
     await session.send('next');
     expect(JSON.stringify(model.calls[1]!.messages)).not.toContain(AWS_KEY);
+  });
+
+  it('the reply is withheld on screen and in the stored log: a reload replays what the live client shows, never the secret', async () => {
+    const store = memoryStore();
+    const agent = createAgent({ provider: mockModel([{ text: 'let me look', toolCalls: [{ name: 'shell', args: { command: 'ls' } }] }, `Sure, use ${AWS_KEY} here`]), tools: [shellTool().tool], store, guardrails: { output: [secretScanGuardrail] } });
+    const session = agent.session();
+    const run = session.stream('give me a key');
+    const live = (await collect(run)).reduce<AgentUIState | undefined>((state, event) => reduceAgentEvents(state, event), undefined)!;
+    await run.result;
+    const withheld = "[This reply was withheld by the guardrail 'secret-scan'.]";
+    const liveReply = live.messages.at(-1)!;
+    expect(liveReply.parts.filter((p) => p.type === 'text').map((p) => (p as { text: string }).text)).toEqual(['let me look', withheld]);
+    expect(JSON.stringify(live)).not.toContain(AWS_KEY);
+    const stored = await store.sessions.eventsAfter(session.id, 0);
+    expect(JSON.stringify(stored)).not.toContain(AWS_KEY);
+    const replayed = replayAfter(stored, 0).reduce<AgentUIState | undefined>((state, event) => reduceAgentEvents(state, event), undefined)!;
+    expect(replayed.messages).toEqual(live.messages);
+    expect(replayed.guardrail).toEqual(live.guardrail);
   });
 
   it('checks only the final reply, not the text of turns that call tools', async () => {

@@ -5,12 +5,73 @@ import { createAgent, defineTool } from '../../src/index.js';
 import { IndexedDbStore, SCHEMA_VERSION, type LockManagerLike } from '../../src/indexeddb/index.js';
 import { mockModel } from '../../src/testing/index.js';
 import { storeContract } from '../stores/store-contract.js';
+import { MARKER, writeAndReadBack } from '../stores/encryption-contract.js';
+import { EncryptionUtils } from '../../src/utils/encryption.js';
 
 let n = 0;
 /** A database of its own per test (fake-indexeddb keeps them in this process's memory). */
 const freshName = (): string => `lousho-test-${process.pid}-${++n}`;
 
 storeContract('IndexedDbStore', () => new IndexedDbStore(freshName(), { locks: null }));
+const key = EncryptionUtils.generateKey();
+storeContract('IndexedDbStore (encrypted)', () => new IndexedDbStore(freshName(), { locks: null, encryption: { key } }));
+
+/** Every row of every object store of database `name`, read with the plain IndexedDB API. */
+async function rawRows(name: string): Promise<Record<string, unknown[]>> {
+  const db = await new Promise<IDBDatabase>((resolve, reject) => {
+    const req = indexedDB.open(name);
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+  const out: Record<string, unknown[]> = {};
+  for (const store of [...db.objectStoreNames]) {
+    out[store] = await new Promise<unknown[]>((resolve, reject) => {
+      const req = db.transaction(store).objectStore(store).getAll();
+      req.onsuccess = () => resolve(req.result);
+      req.onerror = () => reject(req.error);
+    });
+  }
+  db.close();
+  return out;
+}
+
+describe('IndexedDbStore: encryption', () => {
+  it('keeps no plaintext in the database: events, transcript, run state, approvals and pending approvals are sealed', async () => {
+    const name = freshName();
+    const store = new IndexedDbStore(name, { locks: null, encryption: { key } });
+    await writeAndReadBack(store);
+    store.close();
+    const rows = await rawRows(name);
+    for (const table of ['sessions', 'events', 'checkpoints', 'messages', 'runItems', 'approvals']) expect(rows[table]!.length).toBeGreaterThan(0);
+    expect(JSON.stringify(rows)).not.toContain(MARKER);
+    // The metadata stays plain (ids, seq, statuses, times).
+    expect(rows.sessions).toEqual([expect.objectContaining({ id: 'enc-1', owner: 'alice', status: 'awaiting-approval', lastSeq: 3, pendingApproval: expect.stringMatching(/^v1\./) })]);
+    expect(rows.approvals).toEqual([expect.objectContaining({ approvalId: 'ap_1', sessionId: 'enc-1', status: 'resolved', body: expect.stringMatching(/^v1\./) })]);
+    // Opened again with the key, all of it reads back; without it, a clear error.
+    const again = new IndexedDbStore(name, { locks: null, encryption: { key } });
+    expect((await again.checkpoints.load('enc-1'))?.messages[0]).toEqual({ role: 'user', content: MARKER });
+    again.close();
+    const keyless = new IndexedDbStore(name, { locks: null });
+    await expect(keyless.sessions.eventsAfter('enc-1', 0)).rejects.toMatchObject({ code: 'LOUSHO_DECRYPTION_FAILED' });
+    await expect(keyless.approvals.get('ap_1')).rejects.toMatchObject({ code: 'LOUSHO_DECRYPTION_FAILED' });
+    keyless.close();
+    // A store written without a key, opened with one: refused, not trusted.
+    const clear = freshName();
+    const plainStore = new IndexedDbStore(clear, { locks: null });
+    await writeAndReadBack(plainStore);
+    plainStore.close();
+    const keyed = new IndexedDbStore(clear, { locks: null, encryption: { key } });
+    await expect(keyed.approvals.get('ap_1')).rejects.toMatchObject({ code: 'LOUSHO_DECRYPTION_FAILED', message: expect.stringContaining('stored unencrypted') });
+    await expect(keyed.sessions.get('enc-1')).rejects.toMatchObject({ code: 'LOUSHO_DECRYPTION_FAILED' });
+    await expect(keyed.checkpoints.load('enc-1')).rejects.toMatchObject({ code: 'LOUSHO_DECRYPTION_FAILED' });
+    keyed.close();
+  });
+
+  it('refuses a bad key, and key rotation, when it is made', () => {
+    expect(() => new IndexedDbStore(freshName(), { encryption: { key: 'nope' } })).toThrow(expect.objectContaining({ code: 'LOUSHO_INVALID_ENCRYPTION_KEY' }));
+    expect(() => new IndexedDbStore(freshName(), { encryption: { key, previousKeys: [] } as never })).toThrow(/key rotation is not supported/);
+  });
+});
 
 /**
  * The Web Locks a browser gives each page, for pages that come and go in one test: `close(page)`

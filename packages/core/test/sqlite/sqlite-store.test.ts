@@ -5,6 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { SqliteStore, SCHEMA_VERSION } from '../../src/sqlite/index.js';
 import { storeContract } from '../stores/store-contract.js';
+import { MARKER, writeAndReadBack } from '../stores/encryption-contract.js';
+import { EncryptionUtils } from '../../src/utils/encryption.js';
+import { readFileSync, existsSync } from 'node:fs';
 
 const require = createRequire(import.meta.url);
 const dir = mkdtempSync(join(tmpdir(), 'lousho-sqlite-'));
@@ -13,6 +16,43 @@ const fresh = () => join(dir, `store-${++n}.db`);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 storeContract('SqliteStore', () => new SqliteStore(fresh()));
+const key = EncryptionUtils.generateKey();
+storeContract('SqliteStore (encrypted)', () => new SqliteStore(fresh(), { encryption: { key } }));
+
+describe('SqliteStore: encryption', () => {
+  it('keeps no plaintext in the file: events, transcript, run state, approvals and pending approvals are sealed', async () => {
+    const path = fresh();
+    const store = new SqliteStore(path, { encryption: { key } });
+    await writeAndReadBack(store);
+    store.close();
+    for (const file of [path, `${path}-wal`]) if (existsSync(file)) expect(readFileSync(file).includes(MARKER)).toBe(false);
+    const Database = require('better-sqlite3');
+    const db = new Database(path, { readonly: true });
+    for (const [table, column] of [['lousho_events', 'body'], ['lousho_messages', 'body'], ['lousho_run_items', 'body'], ['lousho_approvals', 'body'], ['lousho_checkpoints', 'run_start'], ['lousho_checkpoints', 'run_progress'], ['lousho_sessions', 'pending_approval']]) {
+      const values = (db.prepare(`SELECT ${column} AS v FROM ${table}`).all() as { v: string }[]).map((r) => r.v);
+      expect(values.length).toBeGreaterThan(0);
+      for (const value of values) expect(value).toMatch(/^v1\./);
+    }
+    // The metadata stays plain, so the store's own queries work.
+    expect(db.prepare('SELECT id, owner, status, last_seq FROM lousho_sessions').get()).toEqual({ id: 'enc-1', owner: 'alice', status: 'awaiting-approval', last_seq: 3 });
+    db.close();
+    // The same file with the key reads back; without it, or with another key, a clear error.
+    const again = new SqliteStore(path, { encryption: { key } });
+    expect((await again.checkpoints.load('enc-1'))?.messages[0]).toEqual({ role: 'user', content: MARKER });
+    again.close();
+    const keyless = new SqliteStore(path);
+    expect(() => keyless.checkpoints.load('enc-1')).toThrow(expect.objectContaining({ code: 'LOUSHO_DECRYPTION_FAILED', message: expect.stringContaining('no encryption key') }));
+    keyless.close();
+    const wrong = new SqliteStore(path, { encryption: { key: EncryptionUtils.generateKey() } });
+    expect(() => wrong.sessions.eventsAfter('enc-1', 0)).toThrow(expect.objectContaining({ code: 'LOUSHO_DECRYPTION_FAILED' }));
+    wrong.close();
+  });
+
+  it('refuses a bad key, and key rotation, before opening the file', () => {
+    expect(() => new SqliteStore(fresh(), { encryption: { key: 'nope' } })).toThrow(expect.objectContaining({ code: 'LOUSHO_INVALID_ENCRYPTION_KEY' }));
+    expect(() => new SqliteStore(fresh(), { encryption: { key, previousKeys: [key] } as never })).toThrow(/key rotation is not supported/);
+  });
+});
 
 describe('SqliteStore: the file', () => {
   it('uses WAL and records its schema version', () => {

@@ -1,11 +1,14 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { LocalStorageCheckpointStore, MemoryStorageService, StorageServiceApprovalStore, WebStorageService, type StorageService, type WebStorageLike } from '../../src/storage/index.js';
 import { FileStorageService } from '../../src/node/index.js';
 import { memoryStore } from '../../src/stores/index.js';
 import { storeContract } from '../stores/store-contract.js';
+import { MARKER, writeAndReadBack } from '../stores/encryption-contract.js';
+import { EncryptionUtils } from '../../src/utils/encryption.js';
+import { fileMemory } from '../../src/memory/index.js';
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -51,3 +54,48 @@ storeContract(
   }),
   parts,
 );
+
+const encryptionKey = EncryptionUtils.generateKey();
+const encryptedDir = () => {
+  const dir = mkdtempSync(join(tmpdir(), 'lousho-files-'));
+  dirs.push(dir);
+  return dir;
+};
+storeContract('StorageService stores on FileStorageService (encrypted)', over(() => new FileStorageService({ dir: encryptedDir(), encryption: { key: encryptionKey } })), parts);
+
+/** The text of every file under `dir`. */
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => readFileSync(join(entry.parentPath, entry.name), 'utf8'));
+}
+
+describe('FileStorageService: encryption', () => {
+  it('keeps no plaintext in its files: checkpoints, approvals', async () => {
+    const dir = encryptedDir();
+    const service = new FileStorageService({ dir, encryption: { key: encryptionKey } });
+    await writeAndReadBack({ sessions: memoryStore().sessions, checkpoints: new LocalStorageCheckpointStore(service), approvals: new StorageServiceApprovalStore(service) });
+    const files = filesUnder(dir);
+    expect(files.length).toBeGreaterThan(3);
+    for (const text of files) {
+      expect(text).not.toContain(MARKER);
+      expect(text).toMatch(/^v1\./);
+    }
+    // Without the key (or with another), a clear error rather than garbage.
+    await expect(new FileStorageService({ dir }).get('approvals/ap_1')).rejects.toMatchObject({ code: 'LOUSHO_DECRYPTION_FAILED' });
+    const keys = await new FileStorageService({ dir }).keys();
+    expect(keys.length).toBe(files.length);
+    await expect(new FileStorageService({ dir, encryption: { key: EncryptionUtils.generateKey() } }).get(keys[0]!)).rejects.toMatchObject({ code: 'LOUSHO_DECRYPTION_FAILED' });
+  });
+
+  it('keeps no plaintext in memory files (fileMemory)', async () => {
+    const dir = encryptedDir();
+    const memory = fileMemory({ dir, encryption: { key: encryptionKey } });
+    await memory.add('user-1', `likes ${MARKER}`);
+    expect((await memory.recent('user-1', 5)).map((item) => item.text)).toEqual([`likes ${MARKER}`]);
+    const files = filesUnder(dir);
+    expect(files.length).toBe(1);
+    expect(files[0]).not.toContain(MARKER);
+    expect(() => fileMemory({ dir, encryption: { key: encryptionKey, rotateFrom: 'x' } as never })).toThrow(/key rotation is not supported/);
+  });
+});

@@ -62,6 +62,32 @@ describe('compactEventLog', () => {
     );
   });
 
+  it('withholds a reply an output guardrail blocked: the compacted log reduces (from any resume point) to the live state, without the reply', () => {
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, modelCalls: 1, estimated: false, byModel: {} };
+    const guardrail = { name: 'secret-scan', stage: 'output' as const, reason: 'no' };
+    fc.assert(
+      fc.property(fc.array(arbitraryEvent, { maxLength: 30 }), fc.array(fc.constantFrom('\u00a7a', 'b\u00a7', '\u00a7'), { minLength: 1, maxLength: 8 }), fc.nat(), (raw, reply, cut) => {
+        const events = numbered([
+          ...raw,
+          { type: 'step.start', step: 3 },
+          ...reply.map((delta) => ({ type: 'text.delta', step: 3, delta })),
+          { type: 'run.done', finishReason: 'guardrail', text: '', steps: 3, usage, guardrail },
+        ]);
+        const live = reduce(events)!;
+        const compacted = compactEventLog(events);
+        expect(JSON.stringify(compacted)).not.toContain('\u00a7');
+        expect(JSON.stringify(live.messages)).not.toContain('\u00a7');
+        expect(live.messages.at(-1)!.parts.at(-1)).toEqual({ type: 'text', text: "[This reply was withheld by the guardrail 'secret-scan'.]" });
+        expect(reduce(compacted)).toEqual(live);
+        const k = cut % (events.length + 1);
+        let resumed = reduce(events.slice(0, k));
+        for (const event of replayAfter(compacted, k)) resumed = reduceAgentEvents(resumed, event);
+        expect(resumed).toEqual(live);
+        expect(compactEventLog(compacted)).toBe(compacted);
+      }),
+    );
+  });
+
   it('merges a 500-delta reply into one event and leaves the input alone', () => {
     const events = numbered(Array.from({ length: 500 }, (_, i) => ({ type: 'text.delta', step: 1, delta: `w${i} ` })));
     const compacted = compactEventLog(events);

@@ -125,6 +125,34 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       ]);
     });
 
+    it('withholds a reply an output guardrail blocked: the stored leg never replays it', async () => {
+      const store = await open();
+      const secret = 'AKIAZ7QWERTYUIOPASDF';
+      const delta = (step: number, d: string) => ({ runId: 'r1', event: { type: 'text.delta' as const, step, delta: d } });
+      const guardrail = { name: 'secret-scan', stage: 'output' as const, reason: 'the reply contains an AWS access key id.' };
+      await store.sessions.appendEvents('s1', [
+        { runId: 'r1', event: { type: 'run.start', model: 'm' } },
+        { runId: 'r1', event: { type: 'step.start', step: 1 } },
+        delta(1, 'Looking'),
+        { runId: 'r1', event: { type: 'step.start', step: 2 } },
+        delta(2, 'Sure: '),
+        delta(2, secret.slice(0, 10)),
+        delta(2, secret.slice(10)),
+        { runId: 'r1', event: { type: 'run.done', finishReason: 'guardrail', text: '', steps: 2, usage, guardrail } as never },
+      ]);
+      await store.sessions.compactEvents!('s1', 8);
+      const stored = await store.sessions.eventsAfter('s1', 0);
+      expect(JSON.stringify(stored)).not.toContain(secret.slice(10));
+      expect(JSON.stringify(stored)).not.toContain('Sure');
+      const texts = replayAfter(stored, 0).flatMap((e) => (e.type === 'text.delta' ? [[e.step, e.delta]] : []));
+      expect(texts).toEqual([
+        [1, 'Looking'],
+        [2, "[This reply was withheld by the guardrail 'secret-scan'.]"],
+      ]);
+      // A resume from inside the withheld reply gets none of it.
+      expect(JSON.stringify(replayAfter(await store.sessions.eventsAfter('s1', 5), 5))).not.toContain(secret.slice(10));
+    });
+
     it('updates status, pending approval and run start; lists by owner', async () => {
       const store = await open();
       await store.sessions.create('a', { owner: 'alice' });
