@@ -1,0 +1,15 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './load/load-client.js';
+const kind = process.argv[2] ?? 'lousho';
+const child = fork(fileURLToPath(new URL('./load/server.ts', import.meta.url)), [kind, 'paced'], { execArgv: ['--import', import.meta.resolve('tsx'), '--import', '/tmp/exit-on-disconnect.mjs', '--cpu-prof', '--cpu-prof-dir=/tmp/prof'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const port = await new Promise<number>((r) => child.once('message', (m: any) => r(m.port)));
+await runLoad({ port, wire: 'lousho', sessions: 50, deadlineMs: 60000, label: 'w' });
+const t = performance.now();
+const ask = () => new Promise<any>((r) => { child.once('message', r); child.send('cpu'); });
+const b = await ask();
+const load = await runLoad({ port, wire: 'lousho', sessions: 200, deadlineMs: 60000, label: 'l' });
+const a = await ask();
+console.log(kind, 'events', load.events, 'failed', load.failed, 'cpu/event µs', ((a.cpuMs - b.cpuMs) * 1000 / load.events).toFixed(2), 'wall', (performance.now() - t).toFixed(0));
+child.disconnect();
+await new Promise((r) => child.once('exit', r));

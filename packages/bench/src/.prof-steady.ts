@@ -1,0 +1,16 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { runLoad } from './load/load-client.js';
+const [kind = 'lousho', pace = 'tick', sessions = '200', deltas = '500'] = process.argv.slice(2);
+const child = fork(fileURLToPath(new URL('./load/server.ts', import.meta.url)), [kind, pace, deltas], { execArgv: ['--import', import.meta.resolve('tsx'), '--import', '/tmp/prof-hook.mjs'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+const port = await new Promise<number>((r) => child.once('message', (m: any) => r(m.port)));
+const ask = (q: string) => new Promise<any>((r) => { child.once('message', r); child.send(q); });
+await runLoad({ port, wire: 'lousho', sessions: 50, deadlineMs: 60000, label: 'w', deltas: Number(deltas) });
+await runLoad({ port, wire: 'lousho', sessions: Number(sessions), deadlineMs: 60000, label: 'w2', deltas: Number(deltas) });
+await ask('prof-start');
+const b = await ask('cpu');
+const load = await runLoad({ port, wire: 'lousho', sessions: Number(sessions), deadlineMs: 60000, label: 'l', deltas: Number(deltas) });
+const a = await ask('cpu');
+await ask('prof-stop');
+console.log(kind, pace, 'events', load.events, 'failed', load.failed, 'cpu/event µs', ((a.cpuMs - b.cpuMs) * 1000 / load.events).toFixed(2));
+child.kill();
