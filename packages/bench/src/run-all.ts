@@ -3,6 +3,7 @@ import { runClientPipelineBench } from './client-pipeline.bench.js';
 import { runLoopBench } from './loop.bench.js';
 import { runPostgresLoadBench } from './postgres-load.bench.js';
 import { runRenderBench } from './render.bench.js';
+import { runPacedServerBench } from './paced-server.bench.js';
 import { runServerLoadBench } from './server-load.bench.js';
 import { runShellParserBench } from './shell-parser.bench.js';
 import { runTracingBench } from './tracing.bench.js';
@@ -18,6 +19,7 @@ await runTracingBench();
 await runClientPipelineBench();
 await runCheckpointBench();
 await runServerLoadBench();
+await runPacedServerBench();
 // Skipped, with a line saying why, when there is no PostgreSQL (DATABASE_URL or installed binaries).
 await runPostgresLoadBench();
 await runRenderBench();

@@ -71,6 +71,8 @@ export function resultsMarkdown(all: any): string {
       '',
     );
   }
+  const paced = all.pacedServer;
+  if (paced?.tick) lines.push(...pacedMarkdown(paced));
   const client = all.clientPipeline;
   if (client?.rows?.length) {
     lines.push(
@@ -180,6 +182,27 @@ export function resultsMarkdown(all: any): string {
   return lines.join('\n');
 }
 
+/** The paced server's tables: CPU per event side by side at each pace, latency and memory at the model's pace. */
+function pacedMarkdown(paced: any): string[] {
+  const lines: string[] = [];
+  for (const result of [paced.tick, paced.model]) {
+    const what = result.pace === 'tick' ? 'the model yields to the event loop before each delta' : `each delta ${result.pace.slice('model:'.length)} ms after the one before`;
+    lines.push(
+      `### The server at a model's pace: ${result.pace} (${what}; ${n(result.sessions)} concurrent sessions × ${result.deltasPerTurn} deltas, medians of runs, ${paced.measuredAt.slice(0, 10)})`,
+      '',
+      '| Server | Runs | Failed streams | Server CPU per event | Bytes on the wire per event | Added latency p50 / p99 | Heap per streaming session |',
+      '|---|---|---|---|---|---|---|',
+    );
+    for (const s of result.servers) {
+      const latency = s.latencyP50Ms === undefined ? '–' : `${n(s.latencyP50Ms, 2)} / ${n(s.latencyP99Ms, 2)} ms`;
+      const heap = s.heapPerSessionBytes === undefined ? '–' : `${n(s.heapPerSessionBytes)} B`;
+      lines.push(`| ${s.label} | ${s.runs} | ${s.failed + s.corrupt} | ${n(s.serverCpuPerEventUs, 1)} µs | ${n(s.wireBytesPerEvent, 1)} B | ${latency} | ${heap} |`);
+    }
+    lines.push('', `Lousho / floor: ${n(result.overFloor, 2)}× (target ≤ 2); Lousho / the AI SDK (${result.comparedWith}): ${n(result.ofAiSdk, 2)}× (target ≤ ⅓).`, '');
+  }
+  return lines;
+}
+
 /** The README's summary: one table of the headline figures against their targets. */
 export function readmeMarkdown(all: any): string {
   const lines: string[] = [];
@@ -213,6 +236,22 @@ export function readmeMarkdown(all: any): string {
         `| Server: CPU per event, plain / gzip / br | ${n(ours.serverCpuPerEventUs, 1)} / ${n(gzip.serverCpuPerEventUs, 1)} / ${n(br?.serverCpuPerEventUs ?? NaN, 1)} µs | | | |`,
       );
     }
+  }
+  const paced = all.pacedServer;
+  if (paced?.model) {
+    const row = (result: any, label: string) => {
+      const ours = result.servers.find((s: any) => s.kind === 'lousho');
+      const theirs = result.servers.find((s: any) => s.label === result.comparedWith);
+      const floor = result.servers.find((s: any) => s.kind === 'http-floor');
+      return `| Server at a model's pace (${label}, ${n(result.sessions)} sessions, ${paced.measuredAt.slice(0, 10)}): CPU per event; floor ${n(floor.serverCpuPerEventUs, 1)} µs | ${n(ours.serverCpuPerEventUs, 1)} µs | ${n(theirs.serverCpuPerEventUs, 1)} µs | ≤ 2× floor, ≤ ⅓ AI SDK | ${n(result.overFloor, 2)}× ${ok(result.overFloor <= 2)}, ${n(result.ofAiSdk, 2)} ${ok(result.ofAiSdk <= 1 / 3)} |`;
+    };
+    const ours = paced.model.servers.find((s: any) => s.kind === 'lousho');
+    lines.push(
+      row(paced.tick, 'a delta per event-loop turn'),
+      row(paced.model, `a delta every ${paced.model.pace.slice('model:'.length)} ms`),
+      `| Server at a model's pace: added latency p50 / p99, event made → written (${n(paced.model.sessions)} sessions) | ${n(ours.latencyP50Ms, 2)} / ${n(ours.latencyP99Ms, 2)} ms | | p99 ≤ 5 ms | ${ok(paced.targets.latencyP99AtMost5ms)} |`,
+      `| Server at a model's pace: one core's worth, events per second / replies at 30 tokens per second | ${n(paced.perCore.eventsPerSecond)} / ${n(paced.perCore.repliesAt30TokensPerSecond)} | | | |`,
+    );
   }
   const client = all.clientPipeline;
   if (client?.wireDelta) {

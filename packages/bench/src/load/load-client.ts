@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip } from 'node:zlib';
 import { parseEventStream } from '@lousho/build-ai-agent';
 import { createParser } from 'eventsource-parser';
-import { DELTAS, expectedText } from './mock-models.js';
+import { DELTAS, expectedText, withoutStamps } from './mock-models.js';
 
 export type Wire = 'lousho' | 'ai-sdk';
 /** The encoding to ask for (`Accept-Encoding`); the server must answer with it. */
@@ -38,7 +38,11 @@ interface SessionOutcome {
 
 class StreamCheckError extends Error {}
 
-const EXPECTED = expectedText(DELTAS);
+/** What every stream's text must add up to: `deltas` deltas, with their latency stamps (if any) removed. */
+interface TextCheck {
+  expected: string;
+  stamped: boolean;
+}
 
 function post(agent: Agent, port: number, path: string, body: string, signal: AbortSignal, encoding: Encoding): Promise<IncomingMessage> {
   const headers: Record<string, string | number> = { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
@@ -58,7 +62,7 @@ function post(agent: Agent, port: number, path: string, body: string, signal: Ab
  * add up. A reader that fell behind may get deltas that waited merged (`fromSeq`..`seq`): such an
  * event counts for each event it stands for, so `events` is the same however the stream was batched.
  */
-async function readLousho(res: AsyncIterable<Uint8Array>, start: number): Promise<SessionOutcome> {
+async function readLousho(res: AsyncIterable<Uint8Array>, start: number, check: TextCheck): Promise<SessionOutcome> {
   let ttfe = -1;
   let expectedSeq = 1;
   let text = '';
@@ -74,12 +78,12 @@ async function readLousho(res: AsyncIterable<Uint8Array>, start: number): Promis
     last = event.type;
   }
   if (last !== 'run.done') throw new StreamCheckError(`the stream ended after '${last}', not 'run.done'`);
-  if (text !== EXPECTED) throw new StreamCheckError(`text of ${text.length} characters differs from the ${EXPECTED.length} expected`);
+  checkText(text, check);
   return { events, ttfe };
 }
 
 /** AI SDK: UI message chunks (no sequence numbers): the deltas must add up, and the stream must end with `finish` and `[DONE]`. */
-async function readAiSdk(res: Readable, start: number): Promise<SessionOutcome> {
+async function readAiSdk(res: Readable, start: number, check: TextCheck): Promise<SessionOutcome> {
   let ttfe = -1;
   let text = '';
   let events = 0;
@@ -104,8 +108,13 @@ async function readAiSdk(res: Readable, start: number): Promise<SessionOutcome> 
   for await (const piece of res as AsyncIterable<string>) parser.feed(piece);
   if (failure) throw failure;
   if (!done || last !== 'finish') throw new StreamCheckError(`the stream ended after '${last}'${done ? '' : ' without [DONE]'}`);
-  if (text !== EXPECTED) throw new StreamCheckError(`text of ${text.length} characters differs from the ${EXPECTED.length} expected`);
+  checkText(text, check);
   return { events, ttfe };
+}
+
+function checkText(text: string, { expected, stamped }: TextCheck): void {
+  const got = stamped ? withoutStamps(text) : text;
+  if (got !== expected) throw new StreamCheckError(`text of ${got.length} characters differs from the ${expected.length} expected`);
 }
 
 /** The body as the server sent it, decompressed when it was; counts the bytes that came over the socket. */
@@ -119,8 +128,22 @@ function decodedBody(res: IncomingMessage, encoding: Encoding, count: (bytes: nu
   return res.pipe(decompress);
 }
 
-export async function runLoad(options: { port: number; wire: Wire; sessions: number; deadlineMs: number; label: string; encoding?: Encoding }): Promise<LoadResult> {
+export interface LoadOptions {
+  port: number;
+  wire: Wire;
+  sessions: number;
+  deadlineMs: number;
+  label: string;
+  encoding?: Encoding;
+  /** Deltas per reply (default DELTAS). */
+  deltas?: number;
+  /** The server stamps its deltas (latency runs): compared without the stamps. */
+  stamped?: boolean;
+}
+
+export async function runLoad(options: LoadOptions): Promise<LoadResult> {
   const { port, wire, sessions, deadlineMs, label, encoding } = options;
+  const check: TextCheck = { expected: expectedText(options.deltas ?? DELTAS), stamped: options.stamped ?? false };
   const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const deadline = AbortSignal.timeout(deadlineMs);
   setMaxListeners(sessions + 10, deadline); // one listener per open request, by design
@@ -135,7 +158,7 @@ export async function runLoad(options: { port: number; wire: Wire; sessions: num
       if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
       let bytes = 0;
       const stream = decodedBody(res, encoding, (n) => (bytes += n));
-      const outcome = wire === 'lousho' ? await readLousho(stream, start) : await readAiSdk(stream, start);
+      const outcome = wire === 'lousho' ? await readLousho(stream, start, check) : await readAiSdk(stream, start, check);
       result.wireBytes += bytes;
       result.completed++;
       result.events += outcome.events;

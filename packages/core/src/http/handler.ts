@@ -12,7 +12,7 @@ import { echo, HttpError, toHttpError } from './errors.js';
 import { approximateEventSize } from './event-size.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { matchRoute, normalizeBasePath, type Route } from './routes.js';
-import { sseResponse } from './sse-response.js';
+import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
@@ -32,6 +32,12 @@ export interface AgentHandlerOptions {
   maxBodyBytes?: number;
   /** A keep-alive comment after this many ms without events (default 15,000; 0 turns them off). */
   keepAliveMs?: number;
+  /**
+   * A stream writes at most once per this many ms while its events come faster than that (default
+   * 4): an event that finds its stream quiet for this long goes out at once. 0: every burst of
+   * events is written as soon as it ends. A write costs the server more than the event in it.
+   */
+  writeWindowMs?: number;
   /**
    * How far a stream's reader may fall behind its run, in bytes of events waiting for it (default
    * 1 MiB). A connection past it is closed, and the client resumes from its last event (served from
@@ -61,6 +67,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxBufferedBytes = positive(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes');
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
+  const writeWindowMs = nonNegative(options.writeWindowMs, DEFAULT_WRITE_WINDOW_MS, 'writeWindowMs');
   // The hooks get a Fetch `Request`; without them, a lighter view of one is all the handler reads.
   const { authorize: authorizeHook, onError } = options;
   const authorize = (request: RequestView): string | null | undefined | Promise<string | null | undefined> =>
@@ -88,7 +95,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   };
 
   const stream = (feed: EventFeed, request: RequestView): Response =>
-    sseResponse(feed, { keepAliveMs, signal: request.signal, onFailure: (error) => report(error, request), chunksOnly: request.writesSseChunks });
+    sseResponse(feed, { keepAliveMs, writeWindowMs, signal: request.signal, onFailure: (error) => report(error, request), chunksOnly: request.writesSseChunks });
 
   async function route(route: Route, request: RequestView, url: URL, principal: string): Promise<Response> {
     switch (route.name) {
@@ -235,6 +242,16 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   if (!(typeof value === 'number' && value > 0)) {
     throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `createAgentHandler: ${name} must be a positive number, got ${String(value)}.`, {
       hint: `Leave ${name} out for the default, or pass a number of bytes such as 1048576.`,
+    });
+  }
+  return value;
+}
+
+function nonNegative(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(typeof value === 'number' && Number.isFinite(value) && value >= 0)) {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `createAgentHandler: ${name} must be a number of milliseconds, 0 or more, got ${String(value)}.`, {
+      hint: `Leave ${name} out for the default, or pass 0 to write every burst of events at once.`,
     });
   }
   return value;

@@ -9,6 +9,12 @@ import { slowReaderError } from './errors.js';
 export interface SseResponseOptions {
   /** A comment frame after this long without events (0 or Infinity: never). */
   keepAliveMs: number;
+  /**
+   * Writes at most once per this many ms while events come faster: an event that finds the stream
+   * quiet for this long goes out at once; one that comes sooner waits for the rest of the window and
+   * goes out with what came meanwhile (0: each burst of events is its own write). See `sseChunks`.
+   */
+  writeWindowMs?: number;
   /** The request's signal: when the client goes away, stop reading the feed (the run goes on). */
   signal?: AbortSignal | undefined;
   /** The feed's producer failed (never expected): reported, and the stream ends with an `error` event. */
@@ -29,6 +35,9 @@ export const SSE_CHUNK_BYTES = 32 * 1024;
 
 const KEEP_ALIVE = encodeSseComment('keep-alive');
 const CHUNK = { maxBytes: SSE_CHUNK_BYTES, sizeOf: approximateEventSize };
+
+/** Default `writeWindowMs`: well under what a person notices, and under a model's gap between tokens. */
+export const DEFAULT_WRITE_WINDOW_MS = 4;
 
 const runtime = (globalThis as { process?: { nextTick?: (fn: () => void) => void } }).process;
 /**
@@ -73,9 +82,12 @@ export function sseChunksOf(response: Response): SseChunks | undefined {
  * `data: json`, saying only what the stream did not say yet (`createSseEventEncoder`). Events are
  * taken and encoded only when the writer asks for the next chunk (in Node, once the socket took
  * the last), at most about `SSE_CHUNK_BYTES` at a time, so a reader that does not read leaves the
- * rest in the feed. After the first write, a write waits for the burst it is part of to end
- * (`afterQueuedMicrotasks`), never for I/O or a timer. Deltas of one part that waited together are
- * merged into one event (`coalesceDeltas`).
+ * rest in the feed. The first event goes out at once (time to first token). After it, a write
+ * waits for the burst it is part of to end (`afterQueuedMicrotasks`), and, when the last write was
+ * less than `writeWindowMs` ago, for the rest of that window: a model streaming tokens tens of ms
+ * apart gets each one written at once, one streaming faster gets a write per window, not per token
+ * (a write costs the server more than the event in it: docs/benchmarks.md). Deltas of one part
+ * that waited together are merged into one event (`coalesceDeltas`).
  */
 function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
   const encoder = new TextEncoder();
@@ -85,6 +97,15 @@ function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
   let sent: AgentStreamEvent | undefined;
   let started = false;
   let ended = false;
+  const windowMs = options.writeWindowMs ?? DEFAULT_WRITE_WINDOW_MS;
+  /** When the last chunk of events was handed to the writer. */
+  let lastWriteAt = -Infinity;
+  // Asked for once events are there: the rest of the write window, else the end of the burst.
+  const settle = (): Promise<void> => {
+    const wait = lastWriteAt + windowMs - performance.now();
+    if (wait > 0) return new Promise<void>((resolve) => setTimeout(resolve, wait));
+    return afterQueuedMicrotasks ? afterQueuedMicrotasks() : Promise.resolve();
+  };
   let fail!: (error: Error) => void;
   const failed = new Promise<Error>((resolve) => (fail = resolve));
   feed.onClose(() => {
@@ -104,7 +125,7 @@ function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
         // After the first write (which goes out at once: time to first token), events that come
         // in a burst are written together: one write, and one merged delta, per burst rather
         // than per event (most of the server's work per event was its own write).
-        batch = await feed.take(options.keepAliveMs, CHUNK, sent && afterQueuedMicrotasks);
+        batch = await feed.take(options.keepAliveMs, CHUNK, sent && settle);
       } catch (error) {
         options.onFailure?.(error);
         ended = true;
@@ -121,6 +142,7 @@ function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
       let text = '';
       if (batch.length === 0) text = KEEP_ALIVE;
       else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
+      lastWriteAt = performance.now();
       return encoder.encode(text);
     },
   };

@@ -36,9 +36,10 @@ describe('createAgentHandler: sessions and turns', () => {
   });
 
   it('streams a turn as SSE: version frame first, id = seq, ending with run.done', async () => {
-    // (Chunks a millisecond apart, as a model's come: a burst would go out merged, see below.)
+    // (Chunks a millisecond apart, each written on its own: a burst, or chunks that come within
+    // the write window of the last write, would go out merged, see below.)
     const { agent } = agentWith(['Hello there, friend.'], { model: { delayMs: 1 } });
-    const url = await start(agent);
+    const url = await start(agent, { writeWindowMs: 0 });
     const response = await post(`${url}/sessions/s1/messages`, { input: 'Hi' });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
@@ -56,6 +57,18 @@ describe('createAgentHandler: sessions and turns', () => {
     expect(events.at(-1)).not.toHaveProperty('text');
     expect(lastStepText(events)).toBe('Hello there, friend.');
     expect(events.filter((e) => e.type === 'text.delta').length).toBeGreaterThan(1);
+  });
+
+  it('writes at most once per write window while chunks come faster: what came meanwhile goes out merged, nothing lost', async () => {
+    const { agent } = agentWith(['Hello there, my good friend.'], { model: { delayMs: 1 } });
+    const url = await start(agent, { writeWindowMs: 60_000 });
+    const { events } = await readSse(await post(`${url}/sessions/s1/messages`, { input: 'Hi' }));
+    // The first events go out at once; the deltas that follow wait for the window (or the end of the
+    // run) and go out together, merged into one event that says which seqs it stands for.
+    expect(events.filter((e) => e.type === 'text.delta')).toHaveLength(1);
+    expect(coveredSeqs(events)).toEqual(Array.from({ length: events.at(-1)!.seq }, (_, i) => i + 1));
+    expect(lastStepText(events)).toBe('Hello there, my good friend.');
+    expect(() => createAgentHandler(agent, { writeWindowMs: -1 })).toThrow(/writeWindowMs must be a number of milliseconds/);
   });
 
   it('reads a session back: transcript, lastSeq, and the same UI state the stream reduced to', async () => {
@@ -252,9 +265,9 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
   });
 
   it('replays and closes when nothing runs, across runs; says so (409 LOUSHO_STREAM_GAP) when the resume point is not in the log', async () => {
-    // (Chunks a millisecond apart: the live streams have each delta on its own.)
+    // (Chunks a millisecond apart, each written on its own: the live streams have each delta on its own.)
     const { agent } = agentWith(['first answer', 'second answer'], { model: { delayMs: 1 } });
-    const url = await start(agent);
+    const url = await start(agent, { writeWindowMs: 0 });
     const first = await readSse(await post(`${url}/sessions/s1/messages`, { input: 'one' }));
     const replay = await readSse(await fetch(`${url}/sessions/s1/events?after=2`));
     expect(coveredSeqs(replay.events)).toEqual(first.events.slice(2).map((e) => e.seq));
@@ -295,7 +308,7 @@ describe('createAgentHandler: stop, disconnects and resume', () => {
         const seen = events.slice(0, cut);
         const headers: Record<string, string> = cut > 0 ? { 'last-event-id': String(seen.at(-1)!.seq) } : {};
         const rest = await readSse(await fetch(`${url}/sessions/s1/events`, { headers }));
-        expect(coveredSeqs(rest.events)).toEqual(events.slice(cut).map((e) => e.seq));
+        expect(coveredSeqs(rest.events)).toEqual(coveredSeqs(events.slice(cut)));
         expect(plain(reduceAll(rest.events, reduceAll(seen)))).toEqual(whole);
       }),
       { numRuns: 25 },
