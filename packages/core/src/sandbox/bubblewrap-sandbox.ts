@@ -86,6 +86,9 @@ export class BubblewrapSandbox implements SandboxAdapter {
     for (const key of ['readOnlyPaths', 'writablePaths'] as const) {
       for (const path of options[key] ?? []) if (typeof path !== 'string' || !path.startsWith('/')) throw invalid(`${key} must hold absolute paths, got ${JSON.stringify(path)}.`);
     }
+    for (const rel of options.protectedPaths ?? []) {
+      if (typeof rel !== 'string' || rel.startsWith('/') || rel.split('/').includes('..') || rel === '') throw invalid(`protectedPaths must hold paths inside the root, relative to it, got ${JSON.stringify(rel)}.`);
+    }
     const network = options.network ?? 'none';
     if (typeof network === 'object' && network !== null && Array.isArray(network.allow)) {
       throw new SDKError(ERROR_CODES.LOUSHO_SANDBOX_UNSUPPORTED, 'BubblewrapSandbox: a network allow list (network: { allow }) is not built yet; it was refused rather than ignored.', {

@@ -223,6 +223,8 @@ suite('BubblewrapSandbox: resource limits', () => {
     expect(() => new BubblewrapSandbox({ root, limits: { cpuSeconds: 0 } })).toThrow(/positive integer/);
     expect(() => new BubblewrapSandbox({ root: 'relative' })).toThrow(/absolute/);
     expect(() => new BubblewrapSandbox({ root: '/' })).toThrow(/cannot be \//);
+    expect(() => new BubblewrapSandbox({ root, protectedPaths: ['../outside'] })).toThrow(/inside the root/);
+    expect(() => new BubblewrapSandbox({ root, readOnlyPaths: ['relative'] })).toThrow(/absolute paths/);
   });
 });
 
