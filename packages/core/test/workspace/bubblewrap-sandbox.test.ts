@@ -166,7 +166,11 @@ suite('BubblewrapSandbox: the network', () => {
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = createServer((socket) => socket.end('hello from the host\n'));
+    // It reads what it is sent (or a request left unread would keep its socket open), then answers.
+    server = createServer((socket) => {
+      socket.resume();
+      socket.end('hello from the host\n');
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as { port: number }).port;
   });
@@ -184,8 +188,33 @@ suite('BubblewrapSandbox: the network', () => {
     expect(host.stdout).toBe('hello from the host\n');
   });
 
-  it('refuses an allow list (not built yet) with a stable code, rather than ignoring it', () => {
-    expect(() => new BubblewrapSandbox({ root, network: { allow: ['registry.npmjs.org'] } })).toThrow(expect.objectContaining({ code: 'LOUSHO_SANDBOX_UNSUPPORTED' }));
+  // Through the proxy, by hand: an absolute-form request to the forwarder on the sandbox's loopback.
+  const viaProxy = (host: string) => `exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'GET http://${host}:${port}/ HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+
+  it('an allow list: allowed hosts through the proxy, every other host refused (403), nothing direct', async () => {
+    const sandbox = new BubblewrapSandbox({ root, network: { allow: ['127.0.0.1'] } });
+    try {
+      const allowed = await sandbox.exec(['/bin/bash', '-c', viaProxy('127.0.0.1')]);
+      expect(allowed.stdout).toMatch(/hello from the host/);
+      const refused = await sandbox.exec(['/bin/bash', '-c', viaProxy('localhost')]);
+      expect(refused.stdout).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(refused.stdout).not.toMatch(/hello from the host/);
+      // CONNECT (what HTTPS clients send) is judged the same way.
+      const tunnel = await sandbox.exec(['/bin/bash', '-c', `exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'CONNECT example.com:443 HTTP/1.1\\r\\n\\r\\n' >&3 && head -1 <&3`]);
+      expect(tunnel.stdout).toMatch(/403 Forbidden/);
+      // The proxy is the only door: the host's loopback is not reachable directly.
+      const direct = await sandbox.exec(['/bin/bash', '-c', connect()]);
+      expect(direct.stdout).toBe('');
+      // Clients find it through the usual variables.
+      expect((await sandbox.exec('echo $HTTPS_PROXY')).stdout).toBe('http://127.0.0.1:3128\n');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it('refuses an allow list that is not a list of hosts', () => {
+    expect(() => new BubblewrapSandbox({ root, network: { allow: [] } })).toThrow(/non-empty list/);
+    expect(() => new BubblewrapSandbox({ root, network: { allow: ['http://evil.com/'] } })).toThrow(/host names/);
   });
 });
 
