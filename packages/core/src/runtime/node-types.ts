@@ -42,6 +42,8 @@ export interface NodeFs {
     rmdir(path: string): Promise<void>;
     access(path: string, mode?: number): Promise<void>;
     readlink(path: string): Promise<string>;
+    mkdtemp(prefix: string): Promise<string>;
+    rm(path: string, options: { recursive: true; force: true }): Promise<void>;
   };
 }
 
@@ -81,6 +83,7 @@ export interface NodeProcess {
   cwd(): string;
   kill(pid: number, signal: string): unknown;
   getuid?: () => number;
+  execPath?: string;
   getBuiltinModule?: (id: string) => unknown;
 }
 

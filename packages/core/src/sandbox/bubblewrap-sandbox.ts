@@ -6,6 +6,7 @@ import { outsideRoot, unsuitable, WorkspaceError } from '../workspace/errors.js'
 import { confinePath, displayPath } from '../workspace/paths.js';
 import type { ExecOptions, ExecResult } from '../workspace/types.js';
 import { bwrapArgs, DEFAULT_PROTECTED_PATHS } from './bwrap-args.js';
+import { FORWARDER_SCRIPT, startAllowListProxy, type AllowListProxy } from './allow-list-proxy.js';
 import { bubblewrapStatus, type BubblewrapStatus } from './bwrap-probe.js';
 import { createCommandCgroup, type CommandCgroup } from './cgroup.js';
 import { minimalEnv, runProcess, type RunningProcess } from './run-process.js';
@@ -22,7 +23,10 @@ export interface SandboxLimits {
   fileSizeBytes?: number;
 }
 
-/** The network of a sandbox: none (only its own loopback), the host's, or an allow list of hosts (not built yet). */
+/**
+ * The network of a sandbox: none (only its own loopback), the host's, or an allow list of hosts,
+ * reached through an HTTP proxy (`HTTP_PROXY`/`HTTPS_PROXY`) that refuses every other host.
+ */
 export type SandboxNetwork = 'none' | 'host' | { allow: readonly string[] };
 
 /** Options of `new BubblewrapSandbox()`. */
@@ -76,6 +80,7 @@ export class BubblewrapSandbox implements SandboxAdapter {
   readonly #options: BubblewrapSandboxOptions;
   readonly #running = new Set<RunningProcess>();
   #realRoot: Promise<string> | undefined;
+  #proxyStarted: Promise<{ dir: string; server: AllowListProxy }> | undefined;
 
   constructor(options: BubblewrapSandboxOptions) {
     const invalid = (message: string, hint?: string) => new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `BubblewrapSandbox: ${message}`, hint ? { hint } : {});
@@ -86,13 +91,16 @@ export class BubblewrapSandbox implements SandboxAdapter {
     for (const key of ['readOnlyPaths', 'writablePaths'] as const) {
       for (const path of options[key] ?? []) if (typeof path !== 'string' || !path.startsWith('/')) throw invalid(`${key} must hold absolute paths, got ${JSON.stringify(path)}.`);
     }
-    const network = options.network ?? 'none';
-    if (typeof network === 'object' && network !== null && Array.isArray(network.allow)) {
-      throw new SDKError(ERROR_CODES.LOUSHO_SANDBOX_UNSUPPORTED, 'BubblewrapSandbox: a network allow list (network: { allow }) is not built yet; it was refused rather than ignored.', {
-        hint: "Use network: 'none' (the default) and fetch what the command needs before it runs, or network: 'host' to give it the host's network.",
-      });
+    for (const rel of options.protectedPaths ?? []) {
+      if (typeof rel !== 'string' || rel.startsWith('/') || rel.split('/').includes('..') || rel === '') throw invalid(`protectedPaths must hold paths inside the root, relative to it, got ${JSON.stringify(rel)}.`);
     }
-    if (network !== 'none' && network !== 'host') throw invalid(`network must be 'none' or 'host', got ${JSON.stringify(network)}.`);
+    const network = options.network ?? 'none';
+    if (typeof network === 'object' && network !== null) {
+      const allow: unknown = network.allow;
+      if (!Array.isArray(allow) || allow.length === 0 || allow.some((h) => typeof h !== 'string' || !HOST_RULE.test(h))) {
+        throw invalid(`network.allow must be a non-empty list of host names, addresses or *.domain patterns, got ${JSON.stringify(allow)}.`);
+      }
+    } else if (network !== 'none' && network !== 'host') throw invalid(`network must be 'none', 'host' or { allow: [hosts] }, got ${JSON.stringify(network)}.`);
     this.root = options.root.replace(/(.)\/+$/, '$1');
     this.#options = options;
   }
@@ -113,6 +121,7 @@ export class BubblewrapSandbox implements SandboxAdapter {
     const root = await this.#root(fs);
     const cwd = await this.#cwd(fs, root, options.cwd);
     const o = this.#options;
+    const proxy = typeof o.network === 'object' ? await this.#proxy(fs, o.network.allow) : undefined;
     const limits = await this.#limits(fs, status);
     let argv: string[] = [
       status.program,
@@ -125,8 +134,10 @@ export class BubblewrapSandbox implements SandboxAdapter {
         shareNetwork: o.network === 'host',
         disableUserns: status.disableUserns,
       })),
+      ...(proxy ? ['--ro-bind', proxy.dir, PROXY_DIR, '--ro-bind', proxy.node, PROXY_NODE] : []),
       '--',
       ...limits.prefix,
+      ...(proxy ? ['/bin/sh', '-c', START_FORWARDER, FORWARDER_SCRIPT, `${PROXY_DIR}/proxy.sock`, String(PROXY_PORT)] : []),
       ...(typeof command === 'string' ? [o.shell ?? '/bin/sh', '-c', command] : command),
     ];
     // bubblewrap joins the command's cgroups before it starts: everything inside is counted.
@@ -136,7 +147,7 @@ export class BubblewrapSandbox implements SandboxAdapter {
         argv,
         cwd: root,
         // bubblewrap hands its environment to the command: only the minimal one.
-        env: minimalEnv(o.inheritEnv ?? ['PATH'], root, { TMPDIR: '/tmp', ...o.env, ...options.env }),
+        env: minimalEnv(o.inheritEnv ?? ['PATH'], root, { TMPDIR: '/tmp', ...(proxy ? PROXY_ENV : {}), ...o.env, ...options.env }),
         timeoutMs: options.timeoutMs ?? o.timeoutMs ?? 60_000,
         maxOutputBytes: options.maxOutputBytes ?? o.maxOutputBytes ?? 1024 * 1024,
         ...(options.signal ? { signal: options.signal } : {}),
@@ -152,10 +163,34 @@ export class BubblewrapSandbox implements SandboxAdapter {
     });
   }
 
-  /** Kills every command still running, with everything it started. */
+  /** Kills every command still running, with everything it started, and stops the network proxy. */
   async dispose(): Promise<void> {
     for (const p of this.#running) p.kill();
     this.#running.clear();
+    const proxy = this.#proxyStarted;
+    this.#proxyStarted = undefined;
+    if (proxy) {
+      const { server, dir } = await proxy.catch(() => ({ server: undefined, dir: undefined }));
+      await server?.close();
+      if (dir) await nodeBuiltin<NodeFs>('node:fs', 'BubblewrapSandbox').promises.rm(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The allow-list proxy of this sandbox (started on the first command), and the Node that runs its forwarder inside. */
+  async #proxy(fs: NodeFs, allow: readonly string[]): Promise<{ dir: string; node: string }> {
+    const node = nodeProcess()?.execPath;
+    if (!node) throw new SDKError(ERROR_CODES.LOUSHO_SANDBOX_UNSUPPORTED, 'BubblewrapSandbox: a network allow list needs Node (its forwarder runs inside the sandbox), and this runtime has no process.execPath.');
+    this.#proxyStarted ??= (async () => {
+      const dir = await fs.promises.mkdtemp('/tmp/lousho-proxy-');
+      try {
+        return { dir, server: await startAllowListProxy(`${dir}/proxy.sock`, allow) };
+      } catch (error) {
+        await fs.promises.rm(dir, { recursive: true, force: true });
+        throw error;
+      }
+    })();
+    const { dir } = await this.#proxyStarted;
+    return { dir, node };
   }
 
   async #root(fs: NodeFs): Promise<string> {
@@ -215,6 +250,24 @@ export class BubblewrapSandbox implements SandboxAdapter {
     return { prefix: [status.prlimit, ...rlimits, '--'], cgroup };
   }
 }
+
+/** A host name, an address (IPv4, or IPv6 in brackets), or `*.domain`. */
+const HOST_RULE = /^(?:\*\.)?[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*\.?$|^\[[0-9A-Fa-f:.]+\]$/;
+
+/** Where the proxy's socket folder and the forwarder's Node are, inside the sandbox. */
+const PROXY_DIR = '/.lousho-proxy';
+const PROXY_NODE = '/.lousho-node';
+/** The forwarder's port on the sandbox's own loopback. */
+const PROXY_PORT = 3128;
+const PROXY_URL = `http://127.0.0.1:${PROXY_PORT}`;
+/** What HTTP clients (curl, npm, pip, git, Node's fetch with a proxy agent) read to find the proxy. */
+const PROXY_ENV = { HTTP_PROXY: PROXY_URL, HTTPS_PROXY: PROXY_URL, http_proxy: PROXY_URL, https_proxy: PROXY_URL, NO_PROXY: 'localhost,127.0.0.1', no_proxy: 'localhost,127.0.0.1' };
+
+/**
+ * Starts the forwarder ($0 is its script; $1 the socket, $2 the port), waits until it listens
+ * (at most 5 s), then becomes the command.
+ */
+const START_FORWARDER = `r=/tmp/.lousho-proxy-ready; ${PROXY_NODE} -e "$0" "$1" "$2" "$r" & i=0; while [ ! -e "$r" ]; do i=$((i+1)); if [ "$i" -gt 500 ]; then echo "lousho: the sandbox's network proxy did not start" >&2; exit 125; fi; sleep 0.01; done; rm -f "$r"; shift 2; exec "$@"`;
 
 /** Writes the launcher's pid to each cgroup.procs given before `--`, then becomes the rest. */
 const JOIN_CGROUPS = 'while [ "$1" != -- ]; do echo $$ > "$1" || { echo "lousho: could not join the cgroup $1" >&2; exit 125; }; shift; done; shift; exec "$@"';

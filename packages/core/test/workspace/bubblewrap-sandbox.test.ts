@@ -1,10 +1,13 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BubblewrapSandbox, createAgent, createShellTool, SandboxShell, SubprocessSandbox, type AgentStreamEvent } from '../../src/index.js';
+import type { NodeFs } from '../../src/runtime/node-types.js';
+import { createCommandCgroup } from '../../src/sandbox/cgroup.js';
 import { mockModel } from '../../src/testing/index.js';
 
 // Against the real bubblewrap. In CI (CI=true) it is installed and these tests must run: a missing
@@ -163,7 +166,11 @@ suite('BubblewrapSandbox: the network', () => {
   let server: Server;
   let port: number;
   beforeAll(async () => {
-    server = createServer((socket) => socket.end('hello from the host\n'));
+    // It reads what it is sent (or a request left unread would keep its socket open), then answers.
+    server = createServer((socket) => {
+      socket.resume();
+      socket.end('hello from the host\n');
+    });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as { port: number }).port;
   });
@@ -181,8 +188,33 @@ suite('BubblewrapSandbox: the network', () => {
     expect(host.stdout).toBe('hello from the host\n');
   });
 
-  it('refuses an allow list (not built yet) with a stable code, rather than ignoring it', () => {
-    expect(() => new BubblewrapSandbox({ root, network: { allow: ['registry.npmjs.org'] } })).toThrow(expect.objectContaining({ code: 'LOUSHO_SANDBOX_UNSUPPORTED' }));
+  // Through the proxy, by hand: an absolute-form request to the forwarder on the sandbox's loopback.
+  const viaProxy = (host: string) => `exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'GET http://${host}:${port}/ HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3`;
+
+  it('an allow list: allowed hosts through the proxy, every other host refused (403), nothing direct', async () => {
+    const sandbox = new BubblewrapSandbox({ root, network: { allow: ['127.0.0.1'] } });
+    try {
+      const allowed = await sandbox.exec(['/bin/bash', '-c', viaProxy('127.0.0.1')]);
+      expect(allowed.stdout).toMatch(/hello from the host/);
+      const refused = await sandbox.exec(['/bin/bash', '-c', viaProxy('localhost')]);
+      expect(refused.stdout).toMatch(/^HTTP\/1\.1 403 Forbidden/);
+      expect(refused.stdout).not.toMatch(/hello from the host/);
+      // CONNECT (what HTTPS clients send) is judged the same way.
+      const tunnel = await sandbox.exec(['/bin/bash', '-c', `exec 3<>/dev/tcp/127.0.0.1/3128 && printf 'CONNECT example.com:443 HTTP/1.1\\r\\n\\r\\n' >&3 && head -1 <&3`]);
+      expect(tunnel.stdout).toMatch(/403 Forbidden/);
+      // The proxy is the only door: the host's loopback is not reachable directly.
+      const direct = await sandbox.exec(['/bin/bash', '-c', connect()]);
+      expect(direct.stdout).toBe('');
+      // Clients find it through the usual variables.
+      expect((await sandbox.exec('echo $HTTPS_PROXY')).stdout).toBe('http://127.0.0.1:3128\n');
+    } finally {
+      await sandbox.dispose();
+    }
+  });
+
+  it('refuses an allow list that is not a list of hosts', () => {
+    expect(() => new BubblewrapSandbox({ root, network: { allow: [] } })).toThrow(/non-empty list/);
+    expect(() => new BubblewrapSandbox({ root, network: { allow: ['http://evil.com/'] } })).toThrow(/host names/);
   });
 });
 
@@ -202,9 +234,18 @@ suite('BubblewrapSandbox: resource limits', () => {
     expect(free.exitCode).toBe(0);
   });
 
-  it('processes: a fork bomb hits the limit instead of the host', async () => {
+  it('processes: a fork bomb hits the limit instead of the host (or, where the kernel cannot hold it, the limit is refused)', async () => {
     const spawn = 'for i in $(seq 1 100); do sleep 300106 & done; wait';
-    const result = await new BubblewrapSandbox({ root, limits: { processes: 20 } }).exec(spawn, { timeoutMs: 3000 });
+    const sandbox = new BubblewrapSandbox({ root, limits: { processes: 20 } });
+    // A pids cgroup holds the limit; without one, RLIMIT_NPROC does for a non-root caller only.
+    const probe = await createCommandCgroup(fs as unknown as NodeFs, { pids: 20 });
+    await probe.cgroup.remove();
+    if (probe.missing.length > 0 && process.getuid?.() === 0) {
+      console.warn('no pids cgroup can be created here and this runs as root: checking that limits.processes is refused');
+      await expect(sandbox.exec(spawn)).rejects.toMatchObject({ code: 'LOUSHO_SANDBOX_UNSUPPORTED' });
+      return;
+    }
+    const result = await sandbox.exec(spawn, { timeoutMs: 3000 });
     expect(result.stderr).toMatch(/fork|Resource temporarily unavailable/i);
     expect(await eventually(() => hostSleepers(300106).length === 0)).toBe(true);
   });
@@ -223,6 +264,8 @@ suite('BubblewrapSandbox: resource limits', () => {
     expect(() => new BubblewrapSandbox({ root, limits: { cpuSeconds: 0 } })).toThrow(/positive integer/);
     expect(() => new BubblewrapSandbox({ root: 'relative' })).toThrow(/absolute/);
     expect(() => new BubblewrapSandbox({ root: '/' })).toThrow(/cannot be \//);
+    expect(() => new BubblewrapSandbox({ root, protectedPaths: ['../outside'] })).toThrow(/inside the root/);
+    expect(() => new BubblewrapSandbox({ root, readOnlyPaths: ['relative'] })).toThrow(/absolute paths/);
   });
 });
 
