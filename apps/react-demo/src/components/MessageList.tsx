@@ -87,7 +87,7 @@ const MessageRow = memo(function MessageRow({ message, streaming, cut }: { messa
       <div className="message-body">
         {message.parts.map((part, index) => (
           <Part
-            key={part.type === 'tool' ? part.toolCallId : index}
+            key={part.type === 'tool' ? `${index}:${part.toolCallId}` : index}
             part={part}
             isUser={isUser}
             streaming={streaming && index === message.parts.length - 1}

@@ -19,7 +19,7 @@ export function SubagentCard({ subagent }: { subagent: UISubagent }) {
       <div className="subagent-parts">
         {subagent.parts.length === 0 ? <p className="subagent-empty">Starting…</p> : null}
         {subagent.parts.map((part, index) => (
-          <SubagentPart key={part.type === 'tool' ? part.toolCallId : index} part={part} streaming={working && index === subagent.parts.length - 1} />
+          <SubagentPart key={part.type === 'tool' ? `${index}:${part.toolCallId}` : index} part={part} streaming={working && index === subagent.parts.length - 1} />
         ))}
       </div>
     </details>
