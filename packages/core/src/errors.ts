@@ -133,6 +133,21 @@ export const ERROR_CODES = {
   LOUSHO_CASSETTE_MISMATCH: 'LOUSHO_CASSETTE_MISMATCH',
   /** A `recordReplay` cassette was asked for more model calls than it holds. */
   LOUSHO_CASSETTE_EXHAUSTED: 'LOUSHO_CASSETTE_EXHAUSTED',
+  // The command guardrail's verdict codes (`GuardrailVerdict.code`): why a command line was blocked.
+  /** A command matches (or may match) one of the guardrail's `deny` rules. */
+  LOUSHO_COMMAND_DENIED: 'LOUSHO_COMMAND_DENIED',
+  /** A command matches none of the guardrail's `allow` rules. */
+  LOUSHO_COMMAND_NOT_ALLOWED: 'LOUSHO_COMMAND_NOT_ALLOWED',
+  /** The guardrail cannot tell what a command runs (a computed command or directory, code in an argument, a risky variable): refused. */
+  LOUSHO_COMMAND_UNVERIFIABLE: 'LOUSHO_COMMAND_UNVERIFIABLE',
+  /** A redirection writes outside the workspace. */
+  LOUSHO_COMMAND_OUTSIDE_WORKSPACE: 'LOUSHO_COMMAND_OUTSIDE_WORKSPACE',
+  /** The command line is not valid shell, or nests past the guardrail's bounds. */
+  LOUSHO_COMMAND_UNPARSABLE: 'LOUSHO_COMMAND_UNPARSABLE',
+  /** The command line is longer than the guardrail reads (`MAX_COMMAND_LINE_LENGTH`). */
+  LOUSHO_COMMAND_TOO_LONG: 'LOUSHO_COMMAND_TOO_LONG',
+  /** The tool call has no command text for the guardrail to check. */
+  LOUSHO_COMMAND_MISSING: 'LOUSHO_COMMAND_MISSING',
   /** `secretScanGuardrail` blocked tool arguments too large to read whole (the reason starts with this code). */
   LOUSHO_SECRET_SCAN_LIMIT: 'LOUSHO_SECRET_SCAN_LIMIT',
   /** A guardrail's check threw (or a guardrail is malformed): the run fails rather than passing unchecked. */

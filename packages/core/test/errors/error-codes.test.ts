@@ -18,6 +18,7 @@ const ENVIRONMENT_VARIABLES = new Set([
   'LOUSHO_MODEL', // the model string the demos and providerFromEnv() read
   'LOUSHO_SHUTDOWN_TIMEOUT_MS', // how long `lousho build`'s server drains on SIGTERM
   'LOUSHO_SANDBOX_RUN', // the tag SubprocessSandbox finds a command's processes by
+  'LOUSHO_DEMO_CALL_IDS', // how the demo model numbers its tool calls (random, or per response)
   'LOUSHO_ATTR', // not a code: the tracing stage's table of `lousho.*` span attribute names
 ]);
 
