@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
@@ -109,6 +109,8 @@ describe('npm run demo:svelte while the demo is rebuilt', () => {
     const appDir = mkdtempSync(join(tmpdir(), 'lousho-sveltekit-rebuild-'));
     for (const file of ['server.js', 'package.json']) cpSync(join(APP_DIR, file), join(appDir, file));
     cpSync(join(APP_DIR, 'build'), join(appDir, 'build'), { recursive: true });
+    // The build leaves its server-only dependencies (jsdom) to node_modules, as adapter-node does.
+    symlinkSync(join(APP_DIR, 'node_modules'), join(appDir, 'node_modules'), 'dir');
     const { url, output } = await start(appDir);
     const page = await fetch(url);
     expect(page.status).toBe(200);
