@@ -114,8 +114,9 @@ async function latencyRun(spec: ServerSpec, scenario: Scenario, run: number): Pr
   try {
     await runLoad({ port, wire: spec.wire, sessions: 50, deadlineMs: scenario.deadlineMs, label: `lwarm${run}`, deltas: scenario.deltas, stamped: true });
     await server.ask<number[]>('latency');
-    const load = await runLoad({ port, wire: spec.wire, sessions: scenario.sessions, deadlineMs: scenario.deadlineMs, label: `lat${run}`, deltas: scenario.deltas, stamped: true });
-    if (load.failed > 0) throw new Error(`${spec.kind}: latency run failed: ${load.firstError}`);
+    // A server that cannot keep up has streams still open at the deadline: the deltas it did write
+    // still say how late they were (and the CPU run's row counts its failed streams).
+    await runLoad({ port, wire: spec.wire, sessions: scenario.sessions, deadlineMs: scenario.deadlineMs, label: `lat${run}`, deltas: scenario.deltas, stamped: true });
     return await server.ask<number[]>('latency', 180_000);
   } finally {
     await server.stop();
