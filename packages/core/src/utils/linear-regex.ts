@@ -10,7 +10,9 @@ import { nodeBuiltin } from '../runtime/node-builtins.js';
 
 /** What a compiled untrusted pattern offers: a yes/no match, linear in the text's length. */
 export interface LinearRegExp {
+  /** The pattern as given. */
   readonly source: string;
+  /** True when the pattern matches somewhere in `text`; time linear in `text`'s length. */
   test(text: string): boolean;
   /** Frees the engine's memory for this pattern; `test` must not be called after. */
   dispose(): void;
@@ -20,6 +22,7 @@ export interface LinearRegExp {
 
 /** Options of `compileLinearRegExp()`. */
 export interface LinearRegExpOptions {
+  /** Match letters whatever their case (the `i` flag); default false. */
   ignoreCase?: boolean;
   /** Who asks, for the messages ("The grep pattern", "MCP server 'x': the pattern of tool 'y'"). */
   who?: string;
