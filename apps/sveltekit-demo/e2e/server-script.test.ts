@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer, type Server } from 'node:net';
@@ -61,11 +61,20 @@ describe('npm run demo:svelte (server.js)', () => {
   });
 
   it('listens on 127.0.0.1 unless HOST says otherwise, says where the other demos are, then how to call its webhook', async () => {
-    const started = await run(['server.js'], APP_DIR, { PORT: '0', HOST: undefined, ORIGIN: undefined, DEMO_WEBHOOK_TOKEN: undefined }, /Cron trigger .*\n/);
+    const started = await run(['server.js'], APP_DIR, { PORT: '0', HOST: undefined, ORIGIN: undefined, DEMO_WEBHOOK_TOKEN: undefined }, /Coding tools: .*\n/);
     expect(started.stdout).toMatch(
-      /^Lousho SvelteKit demo running at http:\/\/127\.0\.0\.1:\d+\/\n {2}The React and Vue demos: npm run demo \(http:\/\/127\.0\.0\.1:3000\/ and \/vue\/\)\n {2}Webhook trigger http:\/\/127\.0\.0\.1:\d+\/webhook \(token made for this run\):\n {4}curl -X POST http:\/\/127\.0\.0\.1:\d+\/webhook -H 'Authorization: Bearer [\w-]{24}' .*\n {2}Cron trigger {4}off .*\n$/,
+      /^Lousho SvelteKit demo running at http:\/\/127\.0\.0\.1:\d+\/\n {2}The React and Vue demos: npm run demo \(http:\/\/127\.0\.0\.1:3000\/ and \/vue\/\)\n {2}Webhook trigger http:\/\/127\.0\.0\.1:\d+\/webhook \(token made for this run\):\n {4}curl -X POST http:\/\/127\.0\.0\.1:\d+\/webhook -H 'Authorization: Bearer [\w-]{24}' .*\n {2}Cron trigger {4}off .*\n {2}Coding tools: .*\n$/,
     );
     expect(started.stderr).toBe('');
+  });
+
+  it('says whether the coding tools\u2019 commands are confined: bubblewrap here, so a real copy of the project, removed on exit', async () => {
+    const started = await run(['server.js'], APP_DIR, { PORT: '0' }, /Coding tools: .*\n/);
+    const copy = /a real copy of the demo project in (\S+); commands run in a bubblewrap sandbox/.exec(started.stdout)?.[1];
+    expect(copy, started.stdout).toBeDefined();
+    // Stopped with SIGTERM (as Ctrl-C would): the copy goes with the process.
+    expect(started.code).toBe(0);
+    expect(existsSync(copy!)).toBe(false);
   });
 
   it('PORT=P says to start the React and Vue demos beside it, at P - 1 (where its pages link)', async () => {

@@ -10,7 +10,7 @@ import { createAgentClient, createAgentHandler, memoryStore, type AgentStore, ty
 import { PostgresStore } from '@lousho/build-ai-agent/postgres';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { cardsByTurn, plannedAgent, plannedCards, playSession, sessionPlans, type SessionPlan } from '@lousho/conformance';
-import { AGENT_PATH } from '$lib/server/agent';
+import { AGENT_PATH, coding } from '$lib/server/agent';
 import { SESSION_COOKIE } from '$lib/session-cookie';
 import { load } from '../src/routes/+page.server';
 
@@ -32,6 +32,8 @@ const pool = databaseUrl ? new pg.Pool({ connectionString: databaseUrl, max: 4 }
 const opened: { close(): unknown }[] = [];
 let shared: PostgresStore | undefined;
 afterAll(async () => {
+  // The app's coding tools made a copy of the demo project (a test worker never runs exit handlers).
+  await coding.dispose();
   for (const store of opened) await store.close();
   rmSync(work, { recursive: true, force: true });
   if (pool) {

@@ -256,7 +256,7 @@ export const ERROR_CODES = {
   LOUSHO_INVALID_CRON_EXPRESSION: 'LOUSHO_INVALID_CRON_EXPRESSION',
   /** `listen()` was called twice, or `handleRequest()` before `listen()`. */
   LOUSHO_TRIGGER_STATE: 'LOUSHO_TRIGGER_STATE',
-  /** A webhook or Slack trigger already runs `maxConcurrentRuns` runs: the request is answered 429 with `Retry-After`. */
+  /** A webhook or Slack trigger, or `mountChannels()`, already runs `maxConcurrentRuns` runs: the request is answered 429 with `Retry-After`. */
   LOUSHO_TRIGGER_BUSY: 'LOUSHO_TRIGGER_BUSY',
   /** A Slack Web API call was answered with `ok: false` (the message has Slack's own error code). */
   LOUSHO_SLACK_API_ERROR: 'LOUSHO_SLACK_API_ERROR',

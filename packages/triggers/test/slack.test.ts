@@ -258,4 +258,31 @@ describe('slackChannel against a fake Slack Web API', () => {
     expect(await handshake.json()).toEqual({ challenge: 'c-9' });
     expect(fake.calls).toEqual([]);
   });
+
+  it('mountChannels runs at most maxConcurrentRuns Slack messages at once: a burst past it gets 429 with Retry-After, and Slack\'s retry of a refused event runs later', async () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    let started = 0;
+    const step = async () => {
+      started++;
+      await gate;
+      return 'ok';
+    };
+    const agent = createAgent({ provider: mockModel([step, step, step]) });
+    const handle = mountChannels(agent, [slackChannel({ signingSecret: SECRET, botToken: 'xoxb-test', apiUrl, logger: memoryLogger() })], { maxConcurrentRuns: 2 });
+    const post = (body: string) => handle(new Request('http://app.test/slack', { method: 'POST', body, headers: { 'content-type': 'application/json', ...signed(body) } }));
+    const bodies = ['a', 'b', 'c', 'd'].map((thread, i) => message(`hi ${thread}`, { ts: `170000000${i}.000100` }, `Ev-${thread}`));
+    const answers = await Promise.all(bodies.map(post));
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 429, 429]);
+    expect(answers[2]!.headers.get('retry-after')).toBe('5');
+    expect(((await answers[3]!.json()) as { error: { code: string } }).error.code).toBe('LOUSHO_TRIGGER_BUSY');
+    await vi.waitFor(() => expect(started).toBe(2));
+    open();
+    await handle.idle();
+    // Slack sends the refused event again (same event_id): it was not marked seen, so it runs now.
+    expect((await post(bodies[2]!)).status).toBe(200);
+    await handle.idle();
+    expect(started).toBe(3);
+    expect(fake.calls.map((call) => call.args.thread_ts).sort()).toEqual(['1700000000.000100', '1700000001.000100', '1700000002.000100']);
+  });
 });

@@ -5,6 +5,7 @@ import { ANONYMOUS_PRINCIPAL } from '../http/handler.js';
 import { normalizeBasePath } from '../http/routes.js';
 import { inputToMessages, textOf, type AgentInput } from '../messages.js';
 import { concatBytes } from './constant-time.js';
+import { RunSlots } from './run-slots.js';
 import { conversationSessionId } from './session-ids.js';
 import type { Channel, ChannelInbound, ChannelOutbound, ChannelRequest } from './types.js';
 
@@ -22,6 +23,16 @@ export interface MountChannelsOptions {
   owner?: string | ((inbound: ChannelInbound, channel: Channel) => string);
   /** Largest request body, in bytes (default 1 MiB); larger ones get 413. */
   maxBodyBytes?: number;
+  /**
+   * Most runs in progress at once, over all the channels mounted (default 16, as the webhook and
+   * Slack triggers). A request that comes when they are all taken is answered `429 Too Many
+   * Requests` with `Retry-After` and code LOUSHO_TRIGGER_BUSY before its channel reads it, and
+   * nothing runs (a Slack event is not marked seen: Slack's retry runs it). A run holds its place
+   * until its reply is delivered; messages queued behind another in their conversation hold theirs.
+   */
+  maxConcurrentRuns?: number;
+  /** The `Retry-After` of that answer, in seconds (default 5). */
+  retryAfterSeconds?: number;
   /** Unexpected failures: a throwing `receive`, a failed `deliver`. */
   onError?: (error: unknown, context: { channel: string }) => void;
 }
@@ -52,6 +63,7 @@ export function mountChannels(agent: ChannelAgent, channels: readonly Channel[],
   const basePath = normalizeBasePath(options.basePath);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!(maxBodyBytes > 0)) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `mountChannels: maxBodyBytes must be positive, got ${String(options.maxBodyBytes)}.`, { hint: 'Leave it out for 1 MiB.' });
+  const slots = new RunSlots(options);
   const seen = new Set<string>();
   for (const channel of channels) {
     if (typeof channel?.receive !== 'function' || typeof channel.path !== 'string') {
@@ -148,6 +160,11 @@ export function mountChannels(agent: ChannelAgent, channels: readonly Channel[],
     const headers: Record<string, string> = {};
     request.headers.forEach((value, name) => (headers[name] = value));
     const channelRequest: ChannelRequest = { request, url, rawBody, headers };
+    // The place is taken before the channel reads the request: a refused request leaves nothing
+    // behind (no replay id or Slack event marked seen), and nothing starts past the bound.
+    const release = slots.take();
+    if (!release) return slots.busy(channel.name);
+    let releaseLater = false;
     try {
       const receipt = await channel.receive(channelRequest);
       if (!receipt.inbound) return receipt.respond;
@@ -158,13 +175,16 @@ export function mountChannels(agent: ChannelAgent, channels: readonly Channel[],
         });
       }
       const work = process(channel, receipt.inbound).then((outbound) => deliver(channel, outbound));
+      releaseLater = true;
       background.add(work);
-      void work.finally(() => background.delete(work));
+      void work.finally(() => (background.delete(work), release()));
       context.waitUntil?.(work);
       return receipt.respond;
     } catch (error) {
       report(error, channel);
       return errorJson(500, ERROR_CODES.LOUSHO_INTERNAL, 'The channel failed to handle the request.');
+    } finally {
+      if (!releaseLater) release();
     }
   };
 

@@ -1,6 +1,7 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
-import { withheldReplyText } from '../guardrails/withheld.js';
+import { withheldBy, withheldReplyText } from '../guardrails/withheld.js';
+import type { SubagentRef } from '../agent/subagents/types.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 
@@ -69,23 +70,38 @@ function withholdBlockedReplies(events: readonly AgentStreamEvent[]): readonly A
   let out: AgentStreamEvent[] | undefined;
   for (let end = events.length; end-- > 0; ) {
     const done = events[end]!;
-    if (done.type !== 'run.done' || done.subagent || done.guardrail?.stage !== 'output') continue;
+    const blocked = blockedReplyAt(done);
+    if (!blocked) continue;
     const reply: number[] = [];
     let step: number | undefined;
     for (let i = end; i-- > 0; ) {
       const event = events[i]!;
-      if (event.runId !== done.runId || event.subagent) continue;
-      if (event.type === 'run.start' || event.type === 'run.done') break;
+      if (event.runId !== done.runId) continue;
+      if (!event.subagent && (event.type === 'run.start' || event.type === 'run.done')) break;
+      if (!sameSpeaker(event.subagent, blocked.speaker)) continue;
       if (event.type !== 'text.delta' || (step ??= event.step) !== event.step) continue;
       reply.push(i);
     }
     // Walking back: the last index found is the reply's first delta. (A log withheld already stays as it is.)
     reply.forEach((i, k) => {
-      const delta = k === reply.length - 1 ? withheldReplyText(done.guardrail!.name) : '';
+      const delta = k === reply.length - 1 ? withheldReplyText(blocked.guardrail) : '';
       if ((events[i] as { delta: string }).delta !== delta) (out ??= events.slice())[i] = copyWithSharedShape(events[i]!, { delta });
     });
   }
   return out ?? events;
+}
+
+/** Whose reply an output guardrail blocked: the lead's (`run.done`) or a sub-agent's (its delegate call's `tool.done` says so). */
+function blockedReplyAt(event: AgentStreamEvent): { guardrail: string; speaker: SubagentRef | undefined } | undefined {
+  if (event.type === 'run.done' && !event.subagent && event.guardrail?.stage === 'output') return { guardrail: event.guardrail.name, speaker: undefined };
+  if (event.type !== 'tool.done') return undefined;
+  const guardrail = withheldBy(event.result);
+  return guardrail === undefined ? undefined : { guardrail, speaker: { name: '', toolCallId: event.toolCallId, depth: (event.subagent?.depth ?? 0) + 1 } };
+}
+
+/** An event of the lead (both undefined) or of the same sub-agent (its delegate call and depth). */
+function sameSpeaker(a: SubagentRef | undefined, b: SubagentRef | undefined): boolean {
+  return a === undefined || b === undefined ? a === b : a.toolCallId === b.toolCallId && a.depth === b.depth;
 }
 
 /**

@@ -3,11 +3,11 @@ import { applyApproval, type ApprovalEvent } from './approvals.js';
 import { flowNodeFields } from './flow-nodes.js';
 import { reduceEvent, setPartFields } from './reduce.js';
 import { appendReplyPart, withParts, type MessageList } from './message-ops.js';
-import { withheldReplyText } from '../guardrails/withheld.js';
+import { withheldBy, withheldReplyText } from '../guardrails/withheld.js';
 import { listOf, PersistentList } from './persistent-list.js';
 import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
-import type { AgentUIState, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
+import type { AgentUIState, AnyUIToolPart, UIMessage, UIPart, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
 // it leaves to this module: approvals (approvals.ts), sub-agents (subagents.ts), flow nodes
@@ -50,6 +50,8 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
         ? applyCompaction(s, event, known ? seq : s.lastSeq)
         : event.type === 'run.done' && event.guardrail?.stage === 'output'
         ? applyWithheld(s, event)
+        : event.type === 'tool.done' && withheldBy(event.result) !== undefined
+        ? applyWithheldSubagent(s, event, withheldBy(event.result)!)
         : event.type === 'run.interrupted'
         ? // The leg's process stopped: what it showed after the run's checkpoint goes (the run goes
           // on from there and streams it again), and the next leg's `run.start` goes on in the reply
@@ -82,11 +84,40 @@ function applyWithheld(s: Snapshot, event: Extract<AgentStreamEvent, { type: 'ru
 function withholdReply(list: MessageList, guardrail: string): MessageList {
   const last = list.at(list.length - 1);
   if (last?.role !== 'assistant') return list;
-  let start = last.parts.length;
-  while (start > 0 && (last.parts[start - 1]!.type === 'text' || last.parts[start - 1]!.type === 'reasoning')) start--;
-  const parts = last.parts.filter((part, i) => i < start || part.type !== 'text');
+  return withParts(list, list.length - 1, last, PersistentList.from(withheldParts(last.parts, guardrail)));
+}
+
+/** A reply's parts with its final text (after its last tool part) withheld. */
+function withheldParts(all: readonly UIPart[], guardrail: string): UIPart[] {
+  let start = all.length;
+  while (start > 0 && (all[start - 1]!.type === 'text' || all[start - 1]!.type === 'reasoning')) start--;
+  const parts = all.filter((part, i) => i < start || part.type !== 'text');
   parts.push({ type: 'text', text: withheldReplyText(guardrail) });
-  return withParts(list, list.length - 1, last, PersistentList.from(parts));
+  return parts;
+}
+
+/**
+ * A delegate call's `tool.done` whose result says an output guardrail blocked the sub-agent's reply:
+ * the call ends as any call does, and the reply the sub-agent streamed gives way to the placeholder
+ * in its part's transcript (the stored log says the same: compact-log.ts).
+ */
+function applyWithheldSubagent(s: Snapshot, event: Extract<AgentStreamEvent, { type: 'tool.done' }>, guardrail: string): Snapshot | undefined {
+  const done = reduceEvent(s, event);
+  if (!done) return undefined;
+  const ended = adoptState(done);
+  const list = listOf<MessageList>(ended)!;
+  const last = list.at(list.length - 1);
+  const parts = last?.parts;
+  if (!last || !parts) return ended;
+  for (let i = parts.length; i--; ) {
+    const part = parts[i] as UIToolPart;
+    if (part.type !== 'tool' || part.toolCallId !== event.toolCallId || !part.subagent) continue;
+    const next = parts.slice();
+    next[i] = { ...part, subagent: { ...part.subagent, parts: withheldParts(part.subagent.parts, guardrail) } };
+    const { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq } = ended;
+    return new Snapshot(withParts(list, list.length - 1, last, PersistentList.from(next)), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq });
+  }
+  return ended;
 }
 
 /** The first `messages` messages, the last of them with only its first `parts` parts. */

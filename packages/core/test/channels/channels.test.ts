@@ -123,6 +123,81 @@ describe('webhookChannel', () => {
   });
 });
 
+describe('mountChannels: maxConcurrentRuns', () => {
+  /** A model whose replies wait for `open()`; `started` counts the runs that reached it. */
+  function gatedModel(runs: number) {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const counter = { started: 0 };
+    const step = async () => {
+      counter.started++;
+      await gate;
+      return 'Done.';
+    };
+    return { provider: mockModel(Array.from({ length: runs }, () => step)), counter, open };
+  }
+  const post = (conversationId: string) =>
+    new Request('http://x/webhook', { method: 'POST', body: JSON.stringify({ input: 'go', conversationId }), headers: { authorization: 'Bearer t' } });
+
+  it('a burst of authenticated requests past the bound gets 429 with Retry-After and LOUSHO_TRIGGER_BUSY; nothing starts past it', async () => {
+    const { provider, counter, open } = gatedModel(10);
+    const agent = createAgent({ provider });
+    const handle = mountChannels(agent, [webhookChannel({ auth: { type: 'bearer', token: 't' } })], { maxConcurrentRuns: 3, retryAfterSeconds: 7 });
+    const answers = Array.from({ length: 8 }, (_, i) => handle(post(`c${i}`)));
+    await vi.waitFor(() => expect(counter.started).toBe(3));
+    // The five past the bound are answered at once, while the three run.
+    const refused = await Promise.all(answers.slice(3));
+    for (const response of refused) {
+      expect(response.status).toBe(429);
+      expect(response.headers.get('retry-after')).toBe('7');
+      expect(await response.json()).toEqual({ error: { code: 'LOUSHO_TRIGGER_BUSY', message: 'The webhook channel is running 3 runs (maxConcurrentRuns); try again in 7 s.' } });
+    }
+    expect(counter.started).toBe(3);
+    expect(agent.sessions.get('webhook:c5')).toBeUndefined();
+    open();
+    for (const response of await Promise.all(answers.slice(0, 3))) expect(response.status).toBe(200);
+    // Their places are free again.
+    expect((await handle(post('later'))).status).toBe(200);
+  });
+
+  it('an acknowledged run (deliver) holds its place until its reply is delivered', async () => {
+    const { provider, counter, open } = gatedModel(3);
+    const delivered: ChannelOutbound[] = [];
+    const handle = mountChannels(createAgent({ provider }), [webhookChannel({ auth: { type: 'bearer', token: 't' }, deliver: (outbound) => void delivered.push(outbound) })], { maxConcurrentRuns: 1 });
+    expect((await handle(post('a'))).status).toBe(202);
+    const busy = await handle(post('b'));
+    expect([busy.status, busy.headers.get('retry-after')]).toEqual([429, '5']);
+    await vi.waitFor(() => expect(counter.started).toBe(1));
+    open();
+    await handle.idle();
+    expect(delivered).toHaveLength(1);
+    expect((await handle(post('c'))).status).toBe(202);
+    await handle.idle();
+  });
+
+  it('a request refused by its channel (bad token) frees its place at once; the default bound is 16; a bad bound is a config error', async () => {
+    const { provider, counter, open } = gatedModel(17);
+    const handle = mountChannels(createAgent({ provider }), [webhookChannel({ auth: { type: 'bearer', token: 't' } })], { maxConcurrentRuns: 1 });
+    const unauthorized = () => new Request('http://x/webhook', { method: 'POST', body: '{"input":"go"}', headers: { authorization: 'Bearer nope' } });
+    expect((await handle(unauthorized())).status).toBe(401);
+    expect((await handle(unauthorized())).status).toBe(401);
+    expect(counter.started).toBe(0);
+    open();
+    expect((await handle(post('ok'))).status).toBe(200);
+    const gated = gatedModel(17);
+    const defaults = mountChannels(createAgent({ provider: gated.provider }), [webhookChannel({ auth: { type: 'bearer', token: 't' } })]);
+    const burst = Array.from({ length: 17 }, (_, i) => defaults(post(`d${i}`)));
+    expect((await burst[16]!).status).toBe(429);
+    await vi.waitFor(() => expect(gated.counter.started).toBe(16));
+    gated.open();
+    for (const response of await Promise.all(burst.slice(0, 16))) expect(response.status).toBe(200);
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => mountChannels(createAgent({ provider }), [httpChannel()], { maxConcurrentRuns: bad })).toThrow(expect.objectContaining({ code: 'LOUSHO_INVALID_CONFIG' }));
+    }
+    expect(() => mountChannels(createAgent({ provider }), [httpChannel()], { retryAfterSeconds: 0 })).toThrow(/retryAfterSeconds must be a positive integer/);
+  });
+});
+
 describe('createWebhookAuthenticator', () => {
   it('replays are refused only within the window, and the window is enforced', async () => {
     vi.useFakeTimers({ now: 1_800_000_000_000, toFake: ['Date'] });

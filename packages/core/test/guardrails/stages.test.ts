@@ -122,6 +122,39 @@ describe('output guardrails', () => {
     expect(replayed.guardrail).toEqual(live.guardrail);
   });
 
+  it("a sub-agent's blocked reply is withheld the same way: live, in the stored log and after a reload; its lead is told", async () => {
+    const store = memoryStore();
+    const withheld = "[This reply was withheld by the guardrail 'secret-scan'.]";
+    const researcher = createAgent({
+      description: 'Researches.',
+      provider: mockModel([{ text: 'looking', toolCalls: [{ name: 'shell', args: { command: 'env' } }] }, `Found it: ${AWS_KEY} is the key`]),
+      tools: [shellTool().tool],
+      guardrails: { output: [secretScanGuardrail] },
+    });
+    const leadModel = mockModel([{ toolCalls: [{ name: 'task', id: 'call_task', args: { subagent: 'researcher', prompt: 'find the key' } }] }, 'The researcher could not share it.']);
+    const agent = createAgent({ provider: leadModel, subagents: { researcher }, store });
+    const session = agent.session();
+    const run = session.stream('find the key');
+    const events = await collect(run);
+    expect((await run.result).finishReason).toBe('stop');
+    // The secret did stream live (the guardrail reads the finished reply)...
+    expect(JSON.stringify(events)).toContain(AWS_KEY);
+    // ...and once its call is done, the sub-agent's card shows the placeholder instead.
+    const live = events.reduce<AgentUIState | undefined>((state, event) => reduceAgentEvents(state, event), undefined)!;
+    expect(JSON.stringify(live)).not.toContain(AWS_KEY);
+    const card = live.messages.at(-1)!.parts.find((part) => part.type === 'tool')!;
+    expect(card.result).toBe(withheld);
+    expect(card.subagent!.parts.filter((p) => p.type === 'text').map((p) => p.text)).toEqual(['looking', withheld]);
+    // The lead model gets the placeholder as the sub-agent's answer, never the reply.
+    expect(JSON.stringify(leadModel.calls[1]!.messages)).not.toContain(AWS_KEY);
+    expect(leadModel.calls[1]!.messages.find((m) => m.role === 'tool')).toMatchObject({ content: withheld });
+    // The stored log never replays it, and a reload shows what the live client shows.
+    const stored = await store.sessions.eventsAfter(session.id, 0);
+    expect(JSON.stringify(stored)).not.toContain(AWS_KEY);
+    const replayed = replayAfter(stored, 0).reduce<AgentUIState | undefined>((state, event) => reduceAgentEvents(state, event), undefined)!;
+    expect(replayed.messages).toEqual(live.messages);
+  });
+
   it('checks only the final reply, not the text of turns that call tools', async () => {
     const { tool } = shellTool();
     const seen: string[] = [];

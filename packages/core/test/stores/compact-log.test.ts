@@ -88,6 +88,39 @@ describe('compactEventLog', () => {
     );
   });
 
+  it("withholds a nested sub-agent's blocked reply (its delegate call's result says so), and only that one", () => {
+    const withheld = "[This reply was withheld by the guardrail 'secret-scan'.]";
+    const outer = { name: 'lead-helper', depth: 1, toolCallId: 'call_a' };
+    const inner = { name: 'researcher', depth: 2, toolCallId: 'call_b' };
+    const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, modelCalls: 1, estimated: false, byModel: {} };
+    const events = numbered([
+      { type: 'step.start', step: 1 },
+      { type: 'tool.call', step: 1, toolCallId: 'call_a', toolName: 'task', displayName: 'Delegate', args: {} },
+      { type: 'step.start', step: 1, subagent: outer },
+      { type: 'tool.call', step: 1, toolCallId: 'call_b', toolName: 'task', displayName: 'Delegate', args: {}, subagent: outer },
+      { type: 'step.start', step: 1, subagent: inner },
+      { type: 'text.delta', step: 1, delta: 'the key is ', subagent: inner },
+      { type: 'text.delta', step: 1, delta: 'hello', subagent: outer },
+      { type: 'text.delta', step: 1, delta: '\u00a7secret', subagent: inner },
+      { type: 'tool.done', toolCallId: 'call_b', toolName: 'task', result: withheld, subagent: outer },
+      { type: 'text.delta', step: 2, delta: 'kept', subagent: outer },
+      { type: 'tool.done', toolCallId: 'call_a', toolName: 'task', result: 'kept' },
+      { type: 'run.done', finishReason: 'stop', text: '', steps: 2, usage },
+    ]);
+    const live = reduce(events)!;
+    expect(JSON.stringify(live.messages)).not.toContain('\u00a7');
+    const compacted = compactEventLog(events);
+    expect(JSON.stringify(compacted)).not.toContain('\u00a7');
+    expect(JSON.stringify(compacted)).toContain('hello');
+    expect(JSON.stringify(compacted)).toContain('kept');
+    expect(reduce(compacted)).toEqual(live);
+    for (let k = 0; k <= events.length; k++) {
+      let resumed = reduce(events.slice(0, k));
+      for (const event of replayAfter(compacted, k)) resumed = reduceAgentEvents(resumed, event);
+      expect(resumed).toEqual(live);
+    }
+  });
+
   it('merges a 500-delta reply into one event and leaves the input alone', () => {
     const events = numbered(Array.from({ length: 500 }, (_, i) => ({ type: 'text.delta', step: 1, delta: `w${i} ` })));
     const compacted = compactEventLog(events);

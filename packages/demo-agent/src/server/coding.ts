@@ -5,7 +5,7 @@ import { BubblewrapSandbox, NodeWorkspace, SandboxShell } from '@lousho/build-ai
 import { DEMO_PROJECT_FILES } from '../coding/project.js';
 import { inMemoryCoding, type DemoCoding } from '../coding/tools.js';
 
-/** The demo server's coding tools, and how to remove the project copy they made. */
+/** The demo server's coding tools, and how to remove the project copy they made (at once, on the call: no need to wait). */
 export type ServerCoding = DemoCoding & { dispose(): Promise<void> };
 
 /**
@@ -42,9 +42,12 @@ export async function createDemoCoding(options: { bwrap?: string } = {}): Promis
     shell: new SandboxShell(sandbox),
     sandbox: 'bubblewrap',
     note: `Coding tools: a real copy of the demo project in ${root}; commands run in a bubblewrap sandbox (the project read-write, the system read-only, no network, nothing else of this machine).`,
+    // Its commands are killed and the copy removed before the first await: a process 'exit'
+    // handler, which cannot wait, can call it (the SvelteKit demo does).
     dispose: async () => {
-      await sandbox.dispose();
+      const stopped = sandbox.dispose();
       rmSync(root, { recursive: true, force: true });
+      await stopped;
     },
   };
 }

@@ -1,8 +1,10 @@
 // The app's one agent and its HTTP handler, made once per server process. Server-only ($lib/server):
 // a browser bundle can never import it. Sessions are per conversation (their ids), never per module.
+import { building } from '$app/environment';
 import { env } from '$env/dynamic/private';
 import { createAgentHandler, memoryStore } from '@lousho/build-ai-agent';
-import { createDemoAgent } from '@lousho/demo-agent';
+import { createDemoAgent, inMemoryCoding } from '@lousho/demo-agent';
+import { createDemoCoding, type ServerCoding } from '@lousho/demo-agent/server';
 import { chooseModel } from './model.js';
 
 /** Where the handler is mounted: src/routes/api/agent/[...path]/+server.ts. */
@@ -17,7 +19,17 @@ export const modelInfo = chosen.info;
 /** The agent's sessions, in memory: `GET /api/sessions` lists them, chats and trigger runs alike. */
 export const store = memoryStore();
 
+/**
+ * Where the coding tools work, as on the demo server: a real copy of the demo project whose
+ * commands run in a bubblewrap sandbox, or, without bubblewrap, the in-memory project with simulated
+ * commands. `coding.note` says which (the start banner prints it). The copy is removed when the
+ * process exits. While building, nothing is copied (the build only loads this module).
+ */
+export const coding: ServerCoding = building ? { ...inMemoryCoding(), dispose: async () => {} } : await createDemoCoding();
+if (!building) process.once('exit', () => void coding.dispose());
+
 export const agent = createDemoAgent({
+  coding,
   ...(chosen.provider ? { provider: chosen.provider } : {}),
   ...(chosen.model ? { model: chosen.model } : {}),
   store,

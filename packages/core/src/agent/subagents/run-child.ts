@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
 import type { AgentListenerEvent, UnsequencedStreamEvent } from '../../events/types.js';
+import { withheldReplyText } from '../../guardrails/withheld.js';
 import { abortError } from '../../providers/abort.js';
 import type { ToolExecutionContext } from '../../tools/types.js';
 import { RunTracer, runTraceOptions } from '../../tracing/run-tracer.js';
@@ -123,7 +124,10 @@ export async function runChild(agent: unknown, name: string, prompt: string, ctx
     count(scope, snapshot);
     throw new SubagentOutputError(name, outcome.outputError?.message ?? 'the reply did not match the schema');
   }
-  const result = outcome.object !== undefined ? outcome.object : outcome.text;
+  // An output guardrail blocked its reply: the lead is told so, in the words its own transcript
+  // would keep, and the UI and the stored log withhold the reply the sub-agent streamed.
+  const blocked = outcome.finishReason === 'guardrail' && outcome.guardrail?.stage === 'output' ? withheldReplyText(outcome.guardrail.name) : undefined;
+  const result = blocked ?? (outcome.object !== undefined ? outcome.object : outcome.text);
   count(scope, snapshot, { value: result });
   return result;
 }
