@@ -125,10 +125,12 @@ function refuse(client: Socket, status: number, reason: string, detail = reason)
 /**
  * The forwarder started inside the sandbox (with the Node that runs the agent): it listens on the
  * sandbox's own loopback and hands each connection to the proxy's Unix socket, then writes `ready`.
+ * It names its built-ins through `process.getBuiltinModule`: the text is part of the package's root
+ * entry, which a browser bundle must take without finding what reads as an import of a Node module.
  */
 export const FORWARDER_SCRIPT = `
-const net = require('node:net');
-const fs = require('node:fs');
+const net = process.getBuiltinModule('node:net');
+const fs = process.getBuiltinModule('node:fs');
 const [socketPath, port, ready] = process.argv.slice(1);
 net.createServer((c) => {
   const u = net.connect(socketPath);

@@ -35,7 +35,11 @@ export interface BubblewrapSandboxOptions {
   root: string;
   /** Variables every command gets (on top of a minimal `PATH`, `HOME` (the root), `LANG`). */
   env?: Record<string, string>;
-  /** Host variables passed through by name (default `['PATH']`): nothing else of the host's environment is. */
+  /**
+   * Host variables passed through by name (default none: not even `PATH`, whose folders may be hidden
+   * inside, so commands get the system's own `/usr/local/bin:/usr/bin:/bin`). Nothing else of the
+   * host's environment is.
+   */
   inheritEnv?: readonly string[];
   /** Default time limit of a command (default 60,000 ms). */
   timeoutMs?: number;
@@ -147,7 +151,7 @@ export class BubblewrapSandbox implements SandboxAdapter {
         argv,
         cwd: root,
         // bubblewrap hands its environment to the command: only the minimal one.
-        env: minimalEnv(o.inheritEnv ?? ['PATH'], root, { TMPDIR: '/tmp', ...(proxy ? PROXY_ENV : {}), ...o.env, ...options.env }),
+        env: minimalEnv(o.inheritEnv ?? [], root, { TMPDIR: '/tmp', ...(proxy ? PROXY_ENV : {}), ...o.env, ...options.env }),
         timeoutMs: options.timeoutMs ?? o.timeoutMs ?? 60_000,
         maxOutputBytes: options.maxOutputBytes ?? o.maxOutputBytes ?? 1024 * 1024,
         ...(options.signal ? { signal: options.signal } : {}),
