@@ -9,7 +9,8 @@
  * time to parse the whole corpus once, the two parsers side by side in each round (sh-syntax's
  * parse is async; it is awaited per line, as a guardrail would), plus the full guardrail check.
  */
-import { createCommandGuardrail, parseShell, type Guardrail } from '@lousho/core';
+import type { Guardrail } from '@lousho/core';
+import { createCommandGuardrail, parseShell } from '@lousho/workspace';
 import { LangVariant, parse as shSyntaxParse } from 'sh-syntax';
 import { writeResultSection } from './results.js';
 import { median, printTable } from './stats.js';

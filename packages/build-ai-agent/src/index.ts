@@ -1,4 +1,6 @@
 export * from '@lousho/core';
+// Workspace tools and providers, sandboxes and the command guardrail (all safe in a browser bundle).
+export * from '@lousho/workspace';
 export * from '@lousho/integrations';
 // Flows: FlowBuilder, FlowExecutor, createFlowAgent and the safe expression language.
 export * from '@lousho/flows';

@@ -24,4 +24,5 @@ export * from './utils/index.js';
 export * from './storage/index.js';
 export * from './tracing/index.js';
 export * from './guardrails/index.js';
-export * from './workspace/index.js';
+// How a command runs in a sandbox (the sandboxes and workspace tools are in @lousho/workspace).
+export type { ExecOptions, ExecResult } from './contracts/sandbox.js';

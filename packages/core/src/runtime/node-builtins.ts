@@ -1,6 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { nodeProcess } from './node-types.js';
-
+import { nodeProcess } from './node-process.js';
 
 /**
  * A Node built-in module, fetched at run time with `process.getBuiltinModule` (Node 20.16+, Bun,
@@ -15,9 +14,4 @@ export function nodeBuiltin<T>(id: `node:${string}`, who: string): T {
     });
   }
   return mod as T;
-}
-
-/** `process.env` where there is one. */
-export function hostEnv(): Record<string, string | undefined> {
-  return nodeProcess()?.env ?? {};
 }

@@ -2,7 +2,9 @@ import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Message } from '../messages.js';
 import type { JSONSchema } from '../providers/types.js';
 import type { TraceParent } from '../tracing/types.js';
-import type { ExecOptions, ExecResult } from '../workspace/types.js';
+import type { SandboxAdapter } from '../contracts/sandbox.js';
+
+export type { SandboxAdapter };
 
 /**
  * Any schema a tool accepts: zod 4, zod 3 (>= 3.24) and any other Standard Schema.
@@ -71,24 +73,6 @@ export interface ToolErrorResult {
   issues?: ToolValidationIssue[];
   note?: string;
   reason?: string;
-}
-
-/**
- * Where `requiresSandbox` tools run. A tool's `sandboxExecute` receives the sandbox and does its
- * work through `exec`, which runs a command inside the sandbox (what `SandboxShell` uses too).
- * `run(fn)`, when an adapter offers it, runs the whole `sandboxExecute` under the adapter; only
- * `NoopSandbox` does (in this process, on purpose). An adapter with neither cannot run a sandboxed
- * tool, which is then refused (`SandboxRequiredError`). See docs/workspace.md.
- */
-export interface SandboxAdapter {
-  /** A name for messages (`'subprocess'`, `'bubblewrap'`, …). */
-  readonly name?: string;
-  /** Runs `fn` (a tool's `sandboxExecute`) under the adapter. Offered only where that is what it says. */
-  run?<T>(fn: () => Promise<T> | T): Promise<T>;
-  /** Runs a command line (`/bin/sh -c`), or an argv without a shell, inside the sandbox. */
-  exec?(command: string | readonly string[], options?: ExecOptions): Promise<ExecResult>;
-  /** Releases what the sandbox holds and kills anything still running in it. */
-  dispose?(): Promise<void>;
 }
 
 /** Who decides whether a call may run: `true`, or a predicate of the parsed arguments. */
