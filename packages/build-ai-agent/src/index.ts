@@ -1,4 +1,6 @@
 export * from '@lousho/core';
+// The framework-neutral agent client (createAgentClient, its transports and types).
+export * from '@lousho/client';
 export * from '@lousho/integrations';
 // Flows: FlowBuilder, FlowExecutor, createFlowAgent and the safe expression language.
 export * from '@lousho/flows';

@@ -1,4 +1,5 @@
-import { createCommandGuardrail, memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
+import type { ClientAgent } from '@lousho/client';
+import { createCommandGuardrail, memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
 import { emailTool, gate, lookupFlow, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
