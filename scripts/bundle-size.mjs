@@ -10,10 +10,10 @@
 // with a one-line stand-in for it, and the size with the real helper (an app with no other import())
 // is printed next to it.
 //
-// The budgets: 6 KiB (6,144 B) for the client over HTTP (packages/core), 6.5 KiB (6,656 B) for each
+// The budgets: 6 KiB (6,144 B) for the client over HTTP (packages/client), 6.5 KiB (6,656 B) for each
 // binding's HTTP path (packages/react, vue, svelte), each in its package's bundle-size.config.js.
 //
-// Run in a package folder (`pnpm --filter @lousho/core run size`); reads ./bundle-size.config.js:
+// Run in a package folder (`pnpm --filter @lousho/client run size`); reads ./bundle-size.config.js:
 // [{ name, entry: './src/index.ts', imports: ['createAgentClient'], external?: ['react'], limit?: bytes }].
 // A check with a `limit` fails the run (exit code 1) when over it; one without is reported only.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -4,11 +4,13 @@
  * turns with the others and with the floor (`eventsource-parser` + `JSON.parse` over the AI SDK's
  * bytes of the same stream), round by round. For comparing a change with the code before it, which
  * `pnpm bench` (one tree, from source) cannot do in one run; between two runs this machine's speed
- * moves more than most changes save. A build is a folder holding `@lousho/core`'s `dist` (copy it
- * aside before rebuilding). Each build reads the stream its own encoder writes, so a change of
+ * moves more than most changes save. A build is a copy of a built tree's `packages` folder (at least
+ * `client/dist`, `client/node_modules` and `core/dist`, copied with `cp -a` so the client's link to
+ * its core stays relative), given as its `client/dist`: the client comes from there, the encoder
+ * from `core/dist` next to it. Each build reads the stream its own encoder writes, so a change of
  * the wire is measured with both of its ends.
  *
- *   npx tsx src/client-ab.ts /path/to/dist-before,/path/to/dist-after [rounds=9] [cells=a64,b64,b16K]
+ *   npx tsx src/client-ab.ts /path/to/before/client/dist,/path/to/after/client/dist [rounds=9] [cells=a64,b64,b16K]
  *
  * Cells: a64, a16K (one reply of 100,000 text deltas), a'7, a'64 (10,000 deltas of CJK text), b7,
  * b64, b16K (20 steps × 5 tool calls); the number is the read size.
@@ -23,7 +25,7 @@ const wanted = (process.argv[4] ?? 'a64,b64,b16K').split(',');
 
 type Create = NonNullable<Parameters<typeof loushoClient>[1]>;
 type Build = { createHttpAgentClient: Create; createSseEventEncoder: Parameters<typeof loushoWire>[1]; encodeSseVersion: Parameters<typeof loushoWire>[2] };
-const loaded: Build[] = await Promise.all(builds.map(async (dir) => (await import(`${dir}/index.js`)) as Build));
+const loaded: Build[] = await Promise.all(builds.map(async (dir) => ({ ...(await import(`${dir}/../../core/dist/index.js`)), ...(await import(`${dir}/index.js`)) }) as Build));
 const creates = loaded.map((build) => build.createHttpAgentClient);
 
 const cells: Record<string, () => { scenario: ReturnType<typeof longReply>; size: number }> = {

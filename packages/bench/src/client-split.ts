@@ -9,7 +9,8 @@
  *   - the transport and the entry reducer (`reduceEvent`), one state per event;
  *   - the whole client (`send()`, then the final state), as `client-pipeline.bench.ts` times it.
  * Each is printed with its ratio to the floor. It reads a build of `@lousho/core` (a `dist`
- * folder, this tree's by default), since the transport and the entry reducer are internal.
+ * folder, this tree's by default) and of `@lousho/client` next to it (`<dist>/../../client/dist`),
+ * since the transport and the entry reducer are internal.
  *
  *   npx tsx src/client-split.ts [dist=../core/dist] [sizes=16384,64] [rounds=15]
  */
@@ -21,9 +22,11 @@ const dist = resolve(process.argv[2] ?? new URL('../../core/dist', import.meta.u
 const sizes = (process.argv[3] ?? '16384,64').split(',').map(Number);
 const rounds = Number(process.argv[4] ?? 15);
 
-const { createHttpTransport } = await import(`${dist}/client/http-transport.js`);
+const clientDist = resolve(dist, '../../client/dist');
+const { createHttpTransport } = await import(`${clientDist}/http-transport.js`);
 const { reduceEvent } = await import(`${dist}/ui-state/reduce.js`);
-const { createHttpAgentClient, createSseEventEncoder, encodeSseVersion } = await import(`${dist}/index.js`);
+const { createHttpAgentClient } = await import(`${clientDist}/index.js`);
+const { createSseEventEncoder, encodeSseVersion } = await import(`${dist}/index.js`);
 
 const scenario = toolRun();
 const wire = loushoWire(scenario.events, createSseEventEncoder, encodeSseVersion);

@@ -13,7 +13,7 @@ const rounds = Number(process.argv[4] ?? 8);
 const checkouts = await Promise.all(
   trees.map(async (tree) => ({
     tree,
-    feed: await import(`${tree}/packages/core/src/client/event-feed.ts`),
+    feed: await import(`${tree}/packages/core/src/protocol/event-feed.ts`),
     core: await import(`${tree}/packages/core/src/index.ts`),
     models: await import(`${tree}/packages/bench/src/load/mock-models.ts`),
   })),

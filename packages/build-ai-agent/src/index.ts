@@ -1,4 +1,6 @@
 export * from '@lousho/core';
+// The framework-neutral agent client (createAgentClient, its transports and types).
+export * from '@lousho/client';
 // Workspace tools and providers, sandboxes and the command guardrail (all safe in a browser bundle).
 export * from '@lousho/workspace';
 export * from '@lousho/integrations';

@@ -1,4 +1,4 @@
-import { createAgentClient, type AgentClient, type AgentUIState } from '@lousho/core';
+import { createAgentClient, type AgentClient, type AgentUIState } from '@lousho/client';
 import type { BindingDriver, BindingOptions, ConformanceSource, MountedBinding } from './driver.js';
 
 /**

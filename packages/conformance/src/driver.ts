@@ -1,4 +1,4 @@
-import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent } from '@lousho/core';
+import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent } from '@lousho/client';
 
 /** Where a binding gets its agent from: the two sources every binding accepts. */
 export type ConformanceSource = { agent: ClientAgent; sessionId?: string } | { url: string; sessionId?: string };

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { z } from 'zod';
-import { createAgent, defineTool, withArtifacts, type AgentClient, type AgentStore, type AgentUIState, type GenerateOptions, type LLMProvider, type Message, type StreamChunk, type UIToolPart } from '@lousho/core';
+import type { AgentClient } from '@lousho/client';
+import { createAgent, defineTool, withArtifacts, type AgentStore, type AgentUIState, type GenerateOptions, type LLMProvider, type Message, type StreamChunk, type UIToolPart } from '@lousho/core';
 
 /**
  * Random conversations for the properties that hold whatever a session went through: several

@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { createAgentHandler, type ClientAgent } from '@lousho/core';
+import type { ClientAgent } from '@lousho/client';
+import { createAgentHandler } from '@lousho/core';
 import { toNodeHandler } from '@lousho/core/node';
 
 export interface LoggedRequest {

@@ -1,4 +1,5 @@
-import { memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type ClientAgent, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
+import type { ClientAgent } from '@lousho/client';
+import { memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import { createCommandGuardrail } from '@lousho/workspace';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';

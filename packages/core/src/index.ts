@@ -17,7 +17,6 @@ export { UnknownOptionError } from './options/check-option-keys.js';
 export * from './protocol/index.js';
 export * from './ui-state/index.js';
 export * from './http/index.js';
-export * from './client/index.js';
 export * from './channels/index.js';
 export * from './deploy/registry.js';
 export * from './utils/index.js';

@@ -1,5 +1,5 @@
 import { useEffect, useInsertionEffect, useRef, useState, useSyncExternalStore } from 'react';
-import { createAgentClient, type AgentClient, type AgentClientOptions, type ClientAgent } from '@lousho/core';
+import { createAgentClient, type AgentClient, type AgentClientOptions, type ClientAgent } from '@lousho/client';
 import type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPartFor, UseLoushoAgentOptions, UseLoushoAgentResult } from './types.js';
 
 /** A client, what it was made for, and the source and options it reads (kept current by the hook). */

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createElement, memo, Profiler, StrictMode, useEffect, type ReactNode } from 'react';
 import { renderToString } from 'react-dom/server';
-import { createAgent, type LLMProvider, type SessionIdStorage, type StreamChunk, type UIMessage } from '@lousho/core';
+import { createAgent, type LLMProvider, type StreamChunk } from '@lousho/core';
+import type { SessionIdStorage, UIMessage } from '@lousho/client';
 import { eventually, gate, scriptedAgent, serveAgent, settle, slowTool, lastText, toolParts, type AgentServer } from '@lousho/conformance';
 import { useLoushoAgent, type LoushoAgentSource, type UseLoushoAgentOptions, type UseLoushoAgentResult } from '../src/index.js';
 import { mount, renderHook, type Mounted } from './support/harness.js';

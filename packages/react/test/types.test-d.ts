@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type AgentActionResult, type UIToolPart } from '@lousho/core';
+import { createAgent, defineTool } from '@lousho/core';
+import type { AgentActionResult, UIToolPart } from '@lousho/client';
 import { mockModel } from '@lousho/core/testing';
 import { useLoushoAgent, type ToolPartFor, type UseLoushoAgentResult } from '../src/index.js';
 

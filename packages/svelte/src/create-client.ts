@@ -1,4 +1,4 @@
-import { createAgentClientWithTransport, createHttpTransport, createLazyInProcessTransport, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientTransport } from '@lousho/core';
+import { createAgentClientWithTransport, createHttpTransport, createLazyInProcessTransport, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientTransport } from '@lousho/client';
 import type { LoushoAgentSource, LoushoHttpSource } from './types.js';
 
 /**

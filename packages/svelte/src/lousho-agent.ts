@@ -1,4 +1,4 @@
-import type { AgentUIState, ClientAgent } from '@lousho/core';
+import type { AgentUIState, ClientAgent } from '@lousho/client';
 import { createClient } from './create-client.js';
 import type { LoushoAgentOptions, LoushoAgentSource, LoushoAgentStore, LoushoAgentValue, LoushoInProcessSource, ToolPartFor } from './types.js';
 

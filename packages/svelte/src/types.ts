@@ -10,9 +10,9 @@ import type {
   AnyUIToolPart,
   UIMessage,
   UIToolPart,
-} from '@lousho/core';
+} from '@lousho/client';
 
-/** Defined once in core, for every binding. */
+/** Defined once in @lousho/client, for every binding. */
 export type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPartFor, ToolsOf };
 
 export interface LoushoAgentOptions extends AgentClientOptions {

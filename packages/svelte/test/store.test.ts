@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, render, screen } from '@testing-library/svelte';
 import { get } from 'svelte/store';
 import type { Component } from 'svelte';
-import type { AgentUIState, SessionIdStorage } from '@lousho/core';
+import type { AgentUIState, SessionIdStorage } from '@lousho/client';
 import { emailTool, eventually, lastText, scriptedAgent, serveAgent, settle, slowTool, toolParts, type AgentServer } from '@lousho/conformance';
 import { loushoAgent, type LoushoAgentOptions, type LoushoAgentSource, type LoushoAgentValue } from '../src/index.js';
 import LegacyProbe from './components/LegacyProbe.svelte';

@@ -1,7 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { derived, get, type Readable } from 'svelte/store';
-import { createAgent, defineTool, type AgentActionResult, type AgentUIState, type UIToolPart } from '@lousho/core';
+import { createAgent, defineTool } from '@lousho/core';
+import type { AgentActionResult, AgentUIState, UIToolPart } from '@lousho/client';
 import { mockModel } from '@lousho/core/testing';
 import { loushoAgent, type LoushoAgentStore, type LoushoAgentValue, type ToolPartFor } from '../src/index.js';
 

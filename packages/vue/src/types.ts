@@ -11,7 +11,7 @@ import type {
   SessionIdStorage,
   UIMessage,
   UIToolPart,
-} from '@lousho/core';
+} from '@lousho/client';
 
 /** An agent running in this page (or test, or server script). `A` carries its tool types when it has them. */
 export interface LoushoInProcessSource<A extends ClientAgent = ClientAgent> {
@@ -32,7 +32,7 @@ export interface LoushoHttpSource extends Omit<HttpSource, 'url' | 'sessionId'> 
   storageKey?: string;
 }
 
-/** Defined once in core, for every binding. */
+/** Defined once in @lousho/client, for every binding. */
 export type { ToolPartFor, ToolsOf };
 
 /**

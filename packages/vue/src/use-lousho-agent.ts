@@ -1,5 +1,5 @@
 import { getCurrentInstance, onMounted, shallowReactive, shallowReadonly, toRaw, toRefs, toValue, watch, type MaybeRefOrGetter } from 'vue';
-import { createAgentClient, type AgentClient, type AgentClientOptions, type AgentClientSource, type ClientAgent, type HttpSource } from '@lousho/core';
+import { createAgentClient, type AgentClient, type AgentClientOptions, type AgentClientSource, type ClientAgent, type HttpSource } from '@lousho/client';
 import type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPartFor, UseLoushoAgentOptions, UseLoushoAgentResult } from './types.js';
 
 type Source = MaybeRefOrGetter<LoushoAgentSource>;

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render } from '@testing-library/vue';
 import { defineComponent, h, isProxy, nextTick, onUpdated, reactive, ref, shallowRef, watch, type PropType } from 'vue';
-import { createAgent, type UIMessage } from '@lousho/core';
+import { createAgent } from '@lousho/core';
+import type { UIMessage } from '@lousho/client';
 import { eventually, gate, lastText, scriptedAgent, settle, slowTool, toolParts } from '@lousho/conformance';
 import { useLoushoAgent, type LoushoAgentSource, type UseLoushoAgentOptions, type UseLoushoAgentResult } from '../src/index.js';
 import { burstModel, inScope, memoryStorage, requestsSince, serve, textOf } from './support/helpers.js';

@@ -1,6 +1,7 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { computed, ref, type ShallowRef } from 'vue';
-import { createAgent, type AgentActionResult, type UIMessage, type UIToolPart } from '@lousho/core';
+import { createAgent } from '@lousho/core';
+import type { AgentActionResult, UIMessage, UIToolPart } from '@lousho/client';
 import { mockModel } from '@lousho/core/testing';
 import { useLoushoAgent, type ReadonlyShallowRef, type ToolPartFor, type UseLoushoAgentResult } from '../src/index.js';
 import TypedChat from './fixtures/TypedChat.vue';

@@ -1,4 +1,4 @@
-import { stateFromSessionLog } from '../client/session-view.js';
+import { stateFromSessionLog } from '../protocol/session-view.js';
 import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
 import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../events/types.js';
 import { textOf, type Message } from '../messages.js';

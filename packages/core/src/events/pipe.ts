@@ -14,7 +14,7 @@ export interface EventSink {
 /**
  * The key of an internal method of a run from `driveRun` (a run from `agent.stream()`): hands its
  * events to an `EventSink` as they are emitted, instead of one `for await` step (a promise) per
- * event. `startRun` (client/event-feed.ts) uses it when a run has it. Not public API.
+ * event. `startRun` (protocol/event-feed.ts) uses it when a run has it. Not public API.
  */
 export const PIPE_EVENTS: unique symbol = Symbol('lousho.pipeEvents');
 

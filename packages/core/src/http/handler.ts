@@ -1,9 +1,9 @@
-import type { ClientAgent } from '../client/types.js';
+import type { ClientAgent } from '../protocol/client-agent.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { EventFeed, startRun } from '../client/event-feed.js';
-import { followSession } from '../client/follow-session.js';
-import { randomSessionId } from '../client/ids.js';
-import { sessionUIState } from '../client/session-view.js';
+import { EventFeed, startRun } from '../protocol/event-feed.js';
+import { followSession } from '../protocol/follow-session.js';
+import { randomSessionId } from '../protocol/ids.js';
+import { sessionUIState } from '../protocol/session-view.js';
 import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
 import { initialAgentUIState } from '../ui-state/index.js';
 import { readJsonBody } from './body.js';

@@ -1,7 +1,7 @@
 import { createSseEventEncoder, encodeSseComment, encodeSseVersion, sseHeaders } from '../protocol/index.js';
 import { serializeError } from '../errors.js';
 import type { AgentStreamEvent } from '../events/types.js';
-import type { EventFeed } from '../client/event-feed.js';
+import type { EventFeed } from '../protocol/event-feed.js';
 import { coalesceDeltas } from './coalesce.js';
 import { approximateEventSize } from './event-size.js';
 import { slowReaderError } from './errors.js';

@@ -3,7 +3,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { ERROR_CODES, errorDocsUrl } from '../../src/errors.js';
-import { CLIENT_ERROR_CODES } from '../../src/client/errors.js';
+import { CLIENT_ERROR_CODES } from '../../src/protocol/client-error-codes.js';
 import { EVENT_STREAM_ERROR_CODES } from '../../src/protocol/errors.js';
 import { HTTP_TOOL_ERROR_CODES } from '../../src/tools/builtin/http/http-errors.js';
 import * as core from '../../src/index.js';

@@ -3,7 +3,7 @@ import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type AgentStreamEvent, type GenerateOptions, type LLMProvider, type StreamChunk } from '../../src/index.js';
-import { EventFeed } from '../../src/client/event-feed.js';
+import { EventFeed } from '../../src/protocol/event-feed.js';
 import { approximateEventSize } from '../../src/http/event-size.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
 import { createNodeListener } from '../../src/node/index.js';

@@ -1,5 +1,5 @@
+import { createAgentClient } from '@lousho/client';
 import {
-  createAgentClient,
   createAgentHandler,
   memoryStore,
   parseEventStream,

@@ -1,6 +1,7 @@
 import { afterEach } from 'vitest';
 import { effectScope, type EffectScope } from 'vue';
-import type { LLMProvider, SessionIdStorage, StreamChunk, UIMessage } from '@lousho/core';
+import type { LLMProvider, StreamChunk } from '@lousho/core';
+import type { SessionIdStorage, UIMessage } from '@lousho/client';
 import { serveAgent, type AgentServer } from '@lousho/conformance';
 
 /** Servers and scopes made by a test, closed after it. */

@@ -1,11 +1,10 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, PROTOCOL_VERSION } from '../../src/index.js';
-import { createAgentClient, type AgentClient, type AgentClientOptions, type ClientAgent } from '../../src/client/index.js';
-import { createAgentHandler } from '../../src/http/index.js';
-import type { AgentUIState, UIToolPart } from '../../src/ui-state/index.js';
-import { agentWith, plain, reduceAll, serve, type TestServer } from '../http/helpers.js';
+import { createAgentHandler, defineTool, PROTOCOL_VERSION } from '@lousho/core';
+// The HTTP handler's test helpers (a served agent, scripted tools): one copy, in core's tests.
+import { agentWith, plain, reduceAll, serve, type TestServer } from '../../core/test/http/helpers.js';
+import { createAgentClient, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientAgent, type UIToolPart } from '../src/index.js';
 import { flakyNetwork, type FlakyNetwork } from './flaky-network.js';
 
 // The network faults here are real: a TCP proxy between the client and a node:http server cuts the

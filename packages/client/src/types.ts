@@ -1,30 +1,7 @@
-import type { AgentApprovals, AgentSessions, ResumeOptions } from '../agent/create-agent.js';
-import type { RunOptions } from '../agent/types.js';
-import type { SerializedError } from '../errors.js';
-import type { AgentStreamEvent, FinishReason } from '../events/types.js';
-import type { AgentInput, ContentPart } from '../messages.js';
-import type { AgentUIState } from '../ui-state/index.js';
+import type { AgentStreamEvent, AgentUIState, ClientAgent, ContentPart, FinishReason, SerializedError } from '@lousho/core/protocol';
 
 /** What a user sends: text, or content parts (text, images, files). */
 export type AgentClientInput = string | ContentPart[];
-
-/**
- * What the in-process client and the HTTP handler use of an agent: any `createAgent()` agent, or
- * anything that streams the same events (e.g. a flow served with `createFlowAgent()`).
- */
-export interface ClientAgent {
-  /** Starts a run (a turn) and streams its events (`agent.stream()`). */
-  stream(input: AgentInput, options?: RunOptions): AsyncIterable<AgentStreamEvent>;
-  /** Goes on with a session's interrupted run and streams it (`agent.resumeStream()`). */
-  resumeStream(sessionId: string, options?: ResumeOptions): Promise<AsyncIterable<AgentStreamEvent>>;
-  readonly approvals: Pick<AgentApprovals, 'list'> & {
-    /** Decides a yes/no approval and streams the run going on. */
-    resolveStream(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
-    /** Answers a question approval and streams the run going on. */
-    answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
-  };
-  readonly sessions: AgentSessions;
-}
 
 /** The agent runs in this process (a page with its own agent, a server script, a test). */
 export interface InProcessSource {

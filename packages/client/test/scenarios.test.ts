@@ -1,10 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { defineTool, type AgentStreamEvent } from '../../src/index.js';
-import { createAgentClient, type AgentClient, type AgentClientOptions, type ClientAgent } from '../../src/client/index.js';
-import { createAgentHandler } from '../../src/http/index.js';
-import type { AgentUIState, UIToolPart } from '../../src/ui-state/index.js';
-import { agentWith, coveredSeqs, emailCall, emailTool, gate, plain, reduceAll, serve, slowTool, type TestServer } from '../http/helpers.js';
+import { createAgentHandler, defineTool, type AgentStreamEvent } from '@lousho/core';
+// The HTTP handler's test helpers (a served agent, scripted tools): one copy, in core's tests.
+import { agentWith, coveredSeqs, emailCall, emailTool, gate, plain, reduceAll, serve, slowTool, type TestServer } from '../../core/test/http/helpers.js';
+import { createAgentClient, type AgentClient, type AgentClientOptions, type AgentUIState, type ClientAgent, type UIToolPart } from '../src/index.js';
 
 /**
  * One list of scenarios, run against both transports: what a user sees must not depend on

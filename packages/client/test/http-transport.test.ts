@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createHttpTransport } from '../../src/client/http-transport.js';
-import type { AgentStreamEvent } from '../../src/events/types.js';
-import { createSseEventEncoder, encodeSseEvent, encodeSseVersion, sseHeaders } from '../../src/protocol/sse.js';
+import { createSseEventEncoder, encodeSseEvent, encodeSseVersion, sseHeaders, type AgentStreamEvent } from '@lousho/core/protocol';
+import { createHttpTransport } from '../src/http-transport.js';
 
 const encoder = new TextEncoder();
 const delta = (seq: number): AgentStreamEvent => ({ type: 'text.delta', seq, runId: 'run_1', step: 1, delta: `t${seq}` });

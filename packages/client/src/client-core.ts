@@ -1,9 +1,5 @@
-import type { AgentStreamEvent } from '../events/types.js';
-import { reduceEvent } from '../ui-state/reduce.js';
-import { INITIAL } from '../ui-state/snapshot.js';
-import type { AgentUIState } from '../ui-state/types.js';
+import { INITIAL, randomSessionId, reduceEvent, type AgentStreamEvent, type AgentUIState } from '@lousho/core/protocol';
 import { AgentClientError } from './errors.js';
-import { randomSessionId } from './ids.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
 
 // Written as one closure rather than a class, with few property names of its own: local names
@@ -177,7 +173,7 @@ export function createClientCore(
     // server's): the full reducer is loaded (it knows every event, and ignores the ones it does
     // not), then `consume()` reads on from this event, which is not applied yet: thrown, the
     // loading promise stops this stream, and no event is skipped.
-    if (!next) throw import('../ui-state/reduce-agent-events.js').then((m) => (reduce = m.default));
+    if (!next) throw import('./full-reducer.js').then((m) => (reduce = m.default));
     seen = seq;
     if (next === state) return;
     const { error, finishReason } = (state = next);

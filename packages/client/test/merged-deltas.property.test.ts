@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createHttpTransport } from '../../src/client/http-transport.js';
-import type { AgentStreamEvent } from '../../src/events/types.js';
-import { createSseEventEncoder, encodeSseVersion, sseHeaders } from '../../src/protocol/sse.js';
-import { arbDelta } from '../protocol/arbitraries.js';
+import { createSseEventEncoder, encodeSseVersion, sseHeaders, type AgentStreamEvent } from '@lousho/core/protocol';
+// The protocol's arbitraries: one copy, in core's tests.
+import { arbDelta } from '../../core/test/protocol/arbitraries.js';
+import { createHttpTransport } from '../src/http-transport.js';
 
 // The HTTP client joins consecutive deltas of one part read together before parsing them
 // (`merge`): whatever the texts, the parts and the cuts, each merged delta must stand for exactly

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sessionUIState } from '../../src/client/session-view.js';
+import { sessionUIState } from '../../src/protocol/session-view.js';
 import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState } from '../../src/index.js';
 import { numbered } from '../ui-state/helpers.js';
 

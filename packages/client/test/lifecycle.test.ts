@@ -1,10 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAgentClient, type AgentClient, type ClientAgent, type SessionIdStorage } from '../../src/client/index.js';
-import { createAgentHandler } from '../../src/http/index.js';
-import { createAgent } from '../../src/index.js';
-import { memoryStore } from '../../src/stores/index.js';
-import { mockModel } from '../../src/testing/index.js';
-import { agentWith, emailCall, emailTool, plain, reduceAll, serve, slowTool, type TestServer } from '../http/helpers.js';
+import { createAgent, createAgentHandler, memoryStore } from '@lousho/core';
+import { mockModel } from '@lousho/core/testing';
+// The HTTP handler's test helpers (a served agent, scripted tools): one copy, in core's tests.
+import { agentWith, emailCall, emailTool, plain, reduceAll, serve, slowTool, type TestServer } from '../../core/test/http/helpers.js';
+import { createAgentClient, type AgentClient, type ClientAgent, type SessionIdStorage } from '../src/index.js';
 
 const servers: TestServer[] = [];
 const clients: AgentClient[] = [];

@@ -1,8 +1,5 @@
-import type { AgentStreamEvent } from '../events/types.js';
-import { startRun, type EventFeed } from './event-feed.js';
-import { followSession } from './follow-session.js';
-import { sessionUIState } from './session-view.js';
-import type { ClientAgent, ClientTransport, EventReader } from './types.js';
+import { followSession, sessionUIState, startRun, type AgentStreamEvent, type ClientAgent, type EventFeed } from '@lousho/core/protocol';
+import type { ClientTransport, EventReader } from './types.js';
 
 /** A reader of `feed` that stops when `signal` aborts; the run that fills the feed is not touched. */
 function readerOf(feed: EventFeed, signal: AbortSignal): EventReader {
@@ -40,7 +37,7 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       // From the agent's store first: a session from before a restart, or changed by another process.
       await agent.sessions.load(sessionId);
       // The reducer with sub-agent nesting, from the client's own on-demand chunk (client-core.ts).
-      const view = sessionUIState((await import('../ui-state/reduce-agent-events.js')).default, agent.sessions, sessionId);
+      const view = sessionUIState((await import('./full-reducer.js')).default, agent.sessions, sessionId);
       return view && { state: view.state, running: view.session.status === 'running' };
     },
     send(sessionId, input, metadata, signal) {

@@ -1,4 +1,5 @@
-import { CodedError } from '../protocol/errors.js';
+// The client's error codes, below both halves: the HTTP handler answers with some of them (a gap in
+// a session's log is a 409), and `AgentClientError` (in @lousho/client) carries them.
 
 /** Stable codes of the errors the client and the HTTP handler add to the SDK's own. */
 export const CLIENT_ERROR_CODES = {
@@ -20,13 +21,3 @@ export const CLIENT_ERROR_CODES = {
 
 /** One of `CLIENT_ERROR_CODES`: the codes `AgentClientError` carries besides the server's own. */
 export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ERROR_CODES];
-
-/**
- * An error the client reports (through `onError` and `state.error`): a stable `code`, a one-line
- * message, and `status` when an HTTP response was the problem. docs/protocol.md ("Client error
- * codes") says what each code means and what to do.
- */
-export class AgentClientError extends CodedError<ClientErrorCode> {
-  // A field, not a constructor of its own: the same own property, in fewer bytes.
-  override name = 'AgentClientError';
-}

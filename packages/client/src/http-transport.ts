@@ -1,6 +1,4 @@
-import { createSseFeed, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM } from '../protocol/decoder.js';
-import type { AgentStreamEvent } from '../events/types.js';
-import type { AgentUIState } from '../ui-state/index.js';
+import { createSseFeed, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM, type AgentStreamEvent, type AgentUIState } from '@lousho/core/protocol';
 import { AgentClientError } from './errors.js';
 import type { ClientTransport, EventReader, HttpSource } from './types.js';
 

@@ -1,10 +1,8 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import { createAgent } from '../../src/index.js';
-import { createAgentClient, type AgentActionResult, type AgentClient } from '../../src/client/index.js';
-import { createAgentHandler } from '../../src/http/index.js';
-import { toNodeHandler, type NodeRequestListener } from '../../src/node/index.js';
-import { mockModel } from '../../src/testing/index.js';
-import type { AgentUIState } from '../../src/ui-state/index.js';
+import { createAgent, createAgentHandler } from '@lousho/core';
+import { toNodeHandler, type NodeRequestListener } from '@lousho/core/node';
+import { mockModel } from '@lousho/core/testing';
+import { createAgentClient, type AgentActionResult, type AgentClient, type AgentUIState } from '../src/index.js';
 
 describe('client and handler types', () => {
   it('accepts an agent or a URL, and exposes a snapshot store with never-rejecting actions', () => {

@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import type { AgentClient, ClientTransport, EventReader } from '../../src/client/index.js';
-import { createAgent, defineTool, withArtifacts, type AgentStreamEvent } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
-import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
+import { createAgent, defineTool, withArtifacts, type AgentStreamEvent } from '@lousho/core';
+import { mockModel } from '@lousho/core/testing';
+import { initialAgentUIState, reduceAgentEvents, type AgentClient, type AgentUIState, type ClientTransport, type EventReader } from '../src/index.js';
 
 // The browser client ships a reducer that knows the events of a run that streams text and calls
 // tools that succeed with plain results. At the first event it does not know (a call's failure or
@@ -79,16 +78,26 @@ beforeEach(() => {
   imported = 0;
   failing = false;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  vi.doMock('../../src/ui-state/reduce-agent-events.js', async (importOriginal) => {
+  // Of @lousho/core/protocol, the client core keeps what a bundler keeps (the entry reducer, not the
+  // full one): unbundled, the entry module would load the full reducer, which teaches the entry one
+  // its events when it loads, and nothing would be loaded on demand.
+  vi.doMock('@lousho/core/protocol', async () => ({
+    ...(await import('../../core/src/ui-state/reduce.js')),
+    ...(await import('../../core/src/ui-state/snapshot.js')),
+    ...(await import('../../core/src/protocol/ids.js')),
+    ...(await import('../../core/src/protocol/errors.js')),
+  }));
+  vi.doMock('../src/full-reducer.js', async () => {
     imported++;
     await gate;
     if (failing) throw new TypeError('Failed to fetch dynamically imported module');
-    return importOriginal();
+    return import('../../core/src/ui-state/reduce-agent-events.js');
   });
 });
 
 afterEach(() => {
-  vi.doUnmock('../../src/ui-state/reduce-agent-events.js');
+  vi.doUnmock('@lousho/core/protocol');
+  vi.doUnmock('../src/full-reducer.js');
 });
 
 /** Every event the client reported through `onEvent`. */
@@ -96,7 +105,7 @@ let seen: AgentStreamEvent[];
 
 async function freshClient(transport: ClientTransport): Promise<AgentClient> {
   // (The client core alone: the in-process transport's modules reach the agent's, which import the full reducer statically.)
-  const { createClientCore } = await import('../../src/client/client-core.js');
+  const { createClientCore } = await import('../src/client-core.js');
   seen = [];
   return createClientCore(transport, undefined, 'lousho:session', { onEvent: (event) => seen.push(event) });
 }

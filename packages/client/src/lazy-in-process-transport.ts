@@ -1,4 +1,5 @@
-import type { ClientAgent, ClientTransport } from './types.js';
+import type { ClientAgent } from '@lousho/core/protocol';
+import type { ClientTransport } from './types.js';
 
 /**
  * The in-process transport, imported on its first call (every transport call is async already):

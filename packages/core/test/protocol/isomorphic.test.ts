@@ -23,16 +23,11 @@ function runtimeImports(entry: string): { files: string[]; bare: string[] } {
   return { files: [...files].map((file) => relative(srcDir, file)), bare: [...bare] };
 }
 
-test('the client loads neither the agent loop, tools, providers nor a schema library, and nothing from node:', () => {
-  const { files, bare } = runtimeImports('client/index.ts');
+test('@lousho/core/protocol (all the browser client imports of core) loads neither the agent loop, tools, providers nor a schema library, and nothing from node:', () => {
+  const { files, bare } = runtimeImports('protocol/entry.ts');
   expect(files.filter((file) => /^(agent|tools|providers|models|hooks|usage|node|http)\//.test(file))).toEqual([]);
   // No runtime dependency at all: the SSE parser is our own (docs/protocol.md, "Size").
   expect(bare).toEqual([]);
-});
-
-test('the HTTP client alone does not load the in-process transport', () => {
-  const { files } = runtimeImports('client/http-transport.ts');
-  expect(files.filter((file) => /session-view|follow-session|transcript|in-process/.test(file))).toEqual([]);
 });
 
 test('the handler is isomorphic: no node: module, no Node adapter', () => {

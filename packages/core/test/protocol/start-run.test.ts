@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EventQueue } from '../../src/agent/event-queue.js';
-import { EventFeed, startRun } from '../../src/client/event-feed.js';
+import { EventFeed, startRun } from '../../src/protocol/event-feed.js';
 import { createAgent, type AgentStreamEvent } from '../../src/index.js';
 import { PIPE_EVENTS } from '../../src/events/pipe.js';
 import { mockModel } from '../../src/testing/index.js';

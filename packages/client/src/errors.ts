@@ -1,0 +1,11 @@
+import { CodedError, type ClientErrorCode } from '@lousho/core/protocol';
+
+/**
+ * An error the client reports (through `onError` and `state.error`): a stable `code`, a one-line
+ * message, and `status` when an HTTP response was the problem. docs/protocol.md ("Client error
+ * codes") says what each code means and what to do.
+ */
+export class AgentClientError extends CodedError<ClientErrorCode> {
+  // A field, not a constructor of its own: the same own property, in fewer bytes.
+  override name = 'AgentClientError';
+}

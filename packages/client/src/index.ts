@@ -1,0 +1,75 @@
+// `@lousho/client`: the browser half of Lousho. The framework-neutral agent client and its transports
+// (HTTP, in process), and, re-exported from `@lousho/core/protocol`, what a UI needs with it: the UI
+// state and its reducer, and the protocol's reader. The React, Vue and Svelte bindings import this
+// package alone.
+export { createAgentClient, createHttpAgentClient, createAgentClientWithTransport } from './create-agent-client.js';
+export { createHttpTransport } from './http-transport.js';
+export { createInProcessTransport } from './in-process-transport.js';
+export { createLazyInProcessTransport } from './lazy-in-process-transport.js';
+export { AgentClientError } from './errors.js';
+export type {
+  AgentClient,
+  AgentClientOptions,
+  AgentClientSource,
+  AgentClientInput,
+  AgentActionResult,
+  InProcessSource,
+  HttpSource,
+  LoushoInProcessSource,
+  LoushoHttpSource,
+  LoushoAgentSource,
+  ClientTransport,
+  EventReader,
+  ClientDecision,
+  LoadedSession,
+  SessionIdStorage,
+} from './types.js';
+
+// From `@lousho/core/protocol` (below both halves: the HTTP handler uses the same).
+export { CLIENT_ERROR_CODES, type ClientErrorCode, type ClientAgent } from '@lousho/core/protocol';
+// The UI state and its reducer.
+export {
+  reduceAgentEvents,
+  initialAgentUIState,
+  stateFromTranscript,
+  type TranscriptStateOptions,
+  type AgentUIState,
+  type AgentUIStatus,
+  type AnyUIToolPart,
+  type UIMessage,
+  type UIPart,
+  type UITextPart,
+  type UIReasoningPart,
+  type UICompactionPart,
+  type UIImagePart,
+  type UIFilePart,
+  type UIToolPart,
+  type UIToolPartOf,
+  type ToolsOf,
+  type ToolPartFor,
+  type UIToolState,
+  type UIToolApproval,
+  type UIFlowNodePart,
+  type UISubagent,
+  type UISubagentStatus,
+} from '@lousho/core/protocol';
+// The protocol's reader, and the events it yields.
+export {
+  PROTOCOL_VERSION,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  parseEventStream,
+  createEventStreamDecoder,
+  CodedError,
+  EventStreamError,
+  EVENT_STREAM_ERROR_CODES,
+  type AgentEventStream,
+  type EventStreamSource,
+  type ParseEventStreamOptions,
+  type EventStreamDecoder,
+  type EventStreamDecoderOptions,
+  type CodedErrorOptions,
+  type EventStreamErrorCode,
+  type EventStreamErrorOptions,
+  type AgentStreamEvent,
+  type FinishReason,
+} from '@lousho/core/protocol';
