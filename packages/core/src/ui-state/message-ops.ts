@@ -113,7 +113,7 @@ export function updateToolPart<A>(
     const part = parts!.at(p) as UIToolPart;
     // A tool part, or a flow node part (approvals reach both by `toolCallId`).
     if (part.toolCallId === toolCallId) {
-      if (STARTS.test((call as { type?: string }).type!) && (stepStart < 0 ? ENDED.test(part.state) : p < stepStart)) break;
+      if (STARTS.has((call as { type?: string }).type) && (stepStart < 0 ? ENDED.has(part.state) : p < stepStart)) break;
       const fields = change(arg, part);
       return fields && withParts(list, m, reply!, parts!.set(p, merge(part, fields)));
     }
@@ -123,9 +123,9 @@ export function updateToolPart<A>(
 }
 
 /** The states of a call that has ended: where the step's start is not known, a call-starting event with its id is a later call. */
-const ENDED = /^(done|error|rejected)$/;
-/** The events that start a call: `tool.input.start`, `tool.call`. */
-const STARTS = /^tool\.(input\.start|call)$/;
+const ENDED: ReadonlySet<string | undefined> = /* @__PURE__ */ new Set<UIToolPart['state']>(['done', 'error', 'rejected']);
+/** The events that start a call. */
+const STARTS: ReadonlySet<string | undefined> = /* @__PURE__ */ new Set(['tool.input.start', 'tool.call']);
 
 /** The cursor of a step that begins now: its parts start after the open reply's (or a new reply's first). */
 export function stepCursor(list: MessageList, cursor: number): number {
