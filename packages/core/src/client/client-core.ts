@@ -177,7 +177,7 @@ export function createClientCore(
     // server's): the full reducer is loaded (it knows every event, and ignores the ones it does
     // not), then `consume()` reads on from this event, which is not applied yet: thrown, the
     // loading promise stops this stream, and no event is skipped.
-    if (!next) throw import('../ui-state/reduce-agent-events.js').then((m) => (reduce = m.default));
+    if (!next) throw import('../ui-state/reduce-agent-events.js').then((m) => (reduce = m.reduceAgentEvents));
     seen = seq;
     if (next === state) return;
     const { error, finishReason } = (state = next);

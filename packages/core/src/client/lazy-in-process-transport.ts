@@ -12,6 +12,6 @@ export function createLazyInProcessTransport(agent: ClientAgent): ClientTranspor
     get:
       (_, method: keyof ClientTransport) =>
       async (...args: unknown[]) =>
-        ((await (loading ??= import('./in-process-chunk.js').then((module) => module.default(agent))))[method] as (...args: unknown[]) => Promise<unknown>)(...args),
+        ((await (loading ??= import('./in-process-chunk.js').then((module) => module.createInProcessTransport(agent))))[method] as (...args: unknown[]) => Promise<unknown>)(...args),
   });
 }
