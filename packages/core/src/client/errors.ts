@@ -27,6 +27,5 @@ export type ClientErrorCode = (typeof CLIENT_ERROR_CODES)[keyof typeof CLIENT_ER
  * codes") says what each code means and what to do.
  */
 export class AgentClientError extends CodedError<ClientErrorCode> {
-  // A field, not a constructor of its own: the same own property, in fewer bytes.
   override name = 'AgentClientError';
 }

@@ -66,7 +66,9 @@ export const STREAM: TextDecodeOptions = { stream: true };
  * (pending line plus buffered data), `feed` throws `LOUSHO_STREAM_EVENT_TOO_LARGE`.
  */
 export function createSseParser(onBlock: SseBlockHandler, onRetry?: (milliseconds: number) => void, maxEventSize = Infinity): SseParser {
-  const onField = onRetry && ((field: string, value: string) => field === 'retry' && /^\d+$/.test(value) && onRetry(+value));
+  const onField = (field: string, value: string): void => {
+    if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(+value);
+  };
   const lines = () => createSseFeed(onBlock, maxEventSize, onField);
   let feed = lines();
   /** Nothing was read yet: a byte-order mark may come. */
