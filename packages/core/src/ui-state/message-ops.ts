@@ -155,10 +155,16 @@ export const merge = (part: UIToolPart, fields: PartFields): UIToolPart =>
  */
 export function endLegParts(list: MessageList): MessageList {
   const last = list.at(list.length - 1);
-  let changed: unknown;
-  // Tool parts and flow node parts alike (a text part has no `state`).
-  const parts = last?.parts.map((part) => ((part as UIToolPart).state === 'input-streaming' || (part as UIToolPart).state === 'running' ? ((changed = 1), merge(part as UIToolPart, { state: 'cancelled' })) : part));
-  return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
+  if (!last) return list;
+  let changed = false;
+  const parts = last.parts.map((part) => {
+    // Tool parts and flow node parts alike (a text part has no `state`).
+    const { state } = part as UIToolPart;
+    if (state !== 'input-streaming' && state !== 'running') return part;
+    changed = true;
+    return merge(part as UIToolPart, { state: 'cancelled' });
+  });
+  return changed ? withParts(list, list.length - 1, last, PersistentList.from(parts)) : list;
 }
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */
