@@ -112,7 +112,9 @@ export function createClientCore(
   }
 
   /** Shows the state as it was before `reconnecting`. */
-  const reconnected = (): unknown => state.status === 'reconnecting' && setState(underReconnecting!);
+  function reconnected(): void {
+    if (state.status === 'reconnecting') setState(underReconnecting!);
+  }
 
   // ---- outcomes ----
 
@@ -161,8 +163,8 @@ export function createClientCore(
     if (seq <= seen) return;
     // Events were missed (another tab ran turns meanwhile): re-read the session, then go on. A
     // replayed event may stand for several merged deltas (`fromSeq`..`seq`): it must start right after `seen`.
-    // (Only `consume()` sees this, and re-reads the session: never reported, so a bare code.)
-    if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw { code: 'LOUSHO_STREAM_GAP' };
+    // (Only `consume()` sees this error, and re-reads the session: it is never reported.)
+    if (((event as { fromSeq?: number }).fromSeq ?? seq) > seen + 1) throw new AgentClientError('LOUSHO_STREAM_GAP', `Events before ${seq} were missed.`);
     let next: AgentUIState | undefined;
     try {
       next = reduce(state, event);
@@ -173,7 +175,7 @@ export function createClientCore(
     // server's): the full reducer is loaded (it knows every event, and ignores the ones it does
     // not), then `consume()` reads on from this event, which is not applied yet: thrown, the
     // loading promise stops this stream, and no event is skipped.
-    if (!next) throw import('./full-reducer.js').then((m) => (reduce = m.default));
+    if (!next) throw import('./full-reducer.js').then((m) => (reduce = m.reduceAgentEvents));
     seen = seq;
     if (next === state) return;
     const { error, finishReason } = (state = next);
@@ -294,8 +296,9 @@ export function createClientCore(
   }
 
   /** Follows the leg the server is running, when there is one and nobody follows it yet. */
-  // (An expression body: a few bytes fewer in every browser bundle.)
-  const follow = (): unknown => serverRunning && !restoring && !leg && !detached && consume(followOpener);
+  function follow(): void {
+    if (serverRunning && !restoring && !leg && !detached) void consume(followOpener);
+  }
 
   async function restore(): Promise<void> {
     if (!sessionId) return;
@@ -318,7 +321,7 @@ export function createClientCore(
    * destroyed, when a turn runs, or when `refusal()` names why not ([code, message]); else resolves
    * when the leg ends (or the client stops following it).
    */
-  async function act(refusal: () => [string, string] | false | null | undefined | 0, open: Opener): Promise<AgentActionResult> {
+  async function act(refusal: () => [string, string] | false | null | undefined, open: Opener): Promise<AgentActionResult> {
     await start();
     const why = destroyed ? [DESTROYED, 'Destroyed.'] : serverRunning ? ['LOUSHO_SESSION_BUSY', 'A turn is running.'] : refusal();
     if (why) return refuse(new AgentClientError(...(why as [string, string])));
@@ -401,7 +404,7 @@ export function createClientCore(
     },
 
     // The server says whether there is anything to resume (LOUSHO_SESSION_NOT_RESUMABLE if not).
-    resume: () => act(() => 0, (signal) => transport.resume(sessionId!, signal)),
+    resume: () => act(() => false, (signal) => transport.resume(sessionId!, signal)),
 
     approve: (note) => tool(true, note),
     reject: (note) => tool(false, note),

@@ -6,6 +6,5 @@ import { CodedError, type ClientErrorCode } from '@lousho/core/protocol';
  * codes") says what each code means and what to do.
  */
 export class AgentClientError extends CodedError<ClientErrorCode> {
-  // A field, not a constructor of its own: the same own property, in fewer bytes.
   override name = 'AgentClientError';
 }

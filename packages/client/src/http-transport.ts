@@ -77,7 +77,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
         // (A delta parsed whole has `fromSeq`, even alone, so the copies only replace fields: a
         // key added after a spread makes V8's copy many times slower.)
         if (head) {
-          if (head == lastHead) onEvent({ ...last, delta: JSON.parse(`"${body}"`), seq: +to, fromSeq: +from } as AgentStreamEvent);
+          if (head === lastHead) onEvent({ ...last, delta: JSON.parse(`"${body}"`), seq: +to, fromSeq: +from } as AgentStreamEvent);
           else handle(`${head}${body}","fromSeq":${from}}`, undefined, to);
         }
         head = '';
@@ -90,7 +90,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
         // eslint-disable-next-line no-control-regex -- a JSON string holds no raw control character
         const delta = merge && !name && id && /^(.*?"delta":")((?:[^"\\\0-\x1f]|\\["\\/bfnrt])*)"}$/.exec(data!);
         if (delta) {
-          if (delta[1] == head && +id - +to == 1) body += delta[2];
+          if (delta[1] === head && +id === +to + 1) body += delta[2];
           else {
             flush();
             [, head, body] = delta as unknown as [string, string, string];
@@ -127,7 +127,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     send: (sessionId, input, metadata, signal) => stream([sessionId, 'messages'], signal, { input, metadata }),
     // The decision without its `kind`: `{ approved, note? }` or `{ answer }`.
     decide: (sessionId, approvalId, { kind: _, ...body }, signal) => stream([sessionId, 'approvals', approvalId], signal, body),
-    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, '' + afterSeq),
+    follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, String(afterSeq)),
     resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
     stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, {})))?.stopped === true,
   };

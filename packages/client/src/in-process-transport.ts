@@ -37,7 +37,7 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       // From the agent's store first: a session from before a restart, or changed by another process.
       await agent.sessions.load(sessionId);
       // The reducer with sub-agent nesting, from the client's own on-demand chunk (client-core.ts).
-      const view = sessionUIState((await import('./full-reducer.js')).default, agent.sessions, sessionId);
+      const view = sessionUIState((await import('./full-reducer.js')).reduceAgentEvents, agent.sessions, sessionId);
       return view && { state: view.state, running: view.session.status === 'running' };
     },
     send(sessionId, input, metadata, signal) {

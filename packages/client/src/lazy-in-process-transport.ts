@@ -8,11 +8,14 @@ import type { ClientTransport } from './types.js';
  */
 export function createLazyInProcessTransport(agent: ClientAgent): ClientTransport {
   let loading: Promise<ClientTransport> | undefined;
-  // Any method of the transport: loads it, then calls the method of the same name.
-  return new Proxy({} as ClientTransport, {
-    get:
-      (_, method: keyof ClientTransport) =>
-      async (...args: unknown[]) =>
-        ((await (loading ??= import('./in-process-chunk.js').then((module) => module.default(agent))))[method] as (...args: unknown[]) => Promise<unknown>)(...args),
-  });
+  const loaded = (): Promise<ClientTransport> => (loading ??= import('./in-process-chunk.js').then((module) => module.createInProcessTransport(agent)));
+  // Each method loads the transport, then calls its method of the same name.
+  return {
+    load: async (...args) => (await loaded()).load(...args),
+    send: async (...args) => (await loaded()).send(...args),
+    decide: async (...args) => (await loaded()).decide(...args),
+    follow: async (...args) => (await loaded()).follow(...args),
+    resume: async (...args) => (await loaded()).resume(...args),
+    stop: async (...args) => (await loaded()).stop(...args),
+  };
 }

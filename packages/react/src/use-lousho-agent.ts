@@ -80,9 +80,9 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
     if (old && old !== client) old.destroy();
   }, [client]);
 
-  // The snapshot's fields but the reducer's bookkeeping, then the client's but its plumbing: its
-  // `sessionId` as it is now and its actions (one rest pattern: fewer bytes than naming the eight).
-  const { getSnapshot, subscribe, start: _start, destroy: _destroy, ...actions } = client;
+  // The snapshot's fields but the reducer's bookkeeping (a field a later state gains comes along),
+  // then the client's session id as it is now and its actions.
+  const { getSnapshot, subscribe, sessionId, send, stop, resume, approve, reject, answer, reset } = client;
   const { lastSeq: _lastSeq, runId: _runId, ...state } = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-  return { ...state, ...actions };
+  return { ...state, sessionId, send, stop, resume, approve, reject, answer, reset };
 }

@@ -7,15 +7,15 @@ import type { LoushoAgentSource, LoushoHttpSource } from './types.js';
  */
 function seeded(transport: ClientTransport, sessionId: string, state: AgentUIState): ClientTransport {
   let seed: AgentUIState | undefined = state;
-  // The other methods come from `transport` through the prototype (it may be a proxy: nothing to copy).
+  // The other methods are the transport's own.
   return {
-    __proto__: transport,
-    load(id: string, signal: AbortSignal) {
+    ...transport,
+    load(id, signal) {
       const first = seed;
       seed = undefined;
       return first && id === sessionId ? Promise.resolve({ state: first, running: first.status === 'submitted' || first.status === 'streaming' }) : transport.load(id, signal);
     },
-  } as Partial<ClientTransport> as ClientTransport;
+  };
 }
 
 /**

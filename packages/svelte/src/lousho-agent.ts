@@ -52,10 +52,15 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
   /** What each browser subscriber does on a change (also after a reset that leaves the client's state as it was). */
   const refreshers = new Set<() => void>();
 
-  // The client's actions as they are (one rest pattern: fewer bytes than naming them), then the store's own.
-  const { getSnapshot: _getSnapshot, subscribe: _subscribe, start: _start, destroy: _destroy, ...actions } = client;
+  // The client's actions as they are, then the store's own.
+  const { send, stop, resume, approve, reject, answer } = client;
   return {
-    ...actions,
+    send,
+    stop,
+    resume,
+    approve,
+    reject,
+    answer,
     subscribe(run) {
       let shown = read();
       run(shown);

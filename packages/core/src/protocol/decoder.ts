@@ -1,6 +1,6 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { EventStreamError, type EventStreamErrorCode } from './errors.js';
-import { PROTOCOL_EVENT_NAME, PROTOCOL_VERSION } from './sse.js';
+import { CALL_SCOPED, PROTOCOL_EVENT_NAME, PROTOCOL_VERSION, STEP_SCOPED } from './sse.js';
 
 /** Options of `createEventStreamDecoder()` (and `parseEventStream()`, which passes them on). */
 export interface EventStreamDecoderOptions {
@@ -66,7 +66,9 @@ export const STREAM: TextDecodeOptions = { stream: true };
  * (pending line plus buffered data), `feed` throws `LOUSHO_STREAM_EVENT_TOO_LARGE`.
  */
 export function createSseParser(onBlock: SseBlockHandler, onRetry?: (milliseconds: number) => void, maxEventSize = Infinity): SseParser {
-  const onField = onRetry && ((field: string, value: string) => field === 'retry' && /^\d+$/.test(value) && onRetry(+value));
+  const onField = (field: string, value: string): void => {
+    if (field === 'retry' && /^\d+$/.test(value)) onRetry?.(+value);
+  };
   const lines = () => createSseFeed(onBlock, maxEventSize, onField);
   let feed = lines();
   /** Nothing was read yet: a byte-order mark may come. */
@@ -165,13 +167,12 @@ export function protocolBlockHandler(onEvent: (event: AgentStreamEvent) => void,
       }
       // Only an object can have a string `type` (JSON arrays, strings and numbers have none).
       if (typeof value?.type !== 'string') throw eventError('LOUSHO_STREAM_BAD_EVENT', id, 'is not an event.');
-      // What the stream said once, restored. (The tests are `STEP_SCOPED`'s and `CALL_SCOPED`'s,
-      // written out: a few bytes fewer in every browser bundle than sharing the constants.)
+      // What the stream said once, restored.
       if (id) value.seq = +id;
       runId = value.runId ??= runId;
       sessionId = value.sessionId ??= sessionId;
-      if (/^(st|te|re)/.test(value.type)) step = value.step ??= step;
-      else if (/^to/.test(value.type)) call = value.toolCallId ??= call;
+      if (STEP_SCOPED.has(value.type)) step = value.step ??= step;
+      else if (CALL_SCOPED.has(value.type)) call = value.toolCallId ??= call;
       onEvent(value as unknown as AgentStreamEvent);
     } else if (name === PROTOCOL_EVENT_NAME) {
       let version: unknown;

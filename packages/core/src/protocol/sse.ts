@@ -23,22 +23,24 @@ export const sseHeaders: Readonly<Record<string, string>> = /* @__PURE__ */ Obje
   'x-accel-buffering': 'no',
 });
 
-/**
- * The event types whose `step` a stream says only when it changes: `step.*`, `text.*` and
- * `reasoning.*` (tested on their first two letters; a type test in core keeps every event type
- * with those letters one that has a `step`). An event of these types without `step` on the wire
- * has the step of the last one that said it. Other types that have a `step` always say it.
- */
-export const STEP_SCOPED = /^(st|te|re)/;
+/** The event types that carry the step in progress, and the ones that carry a tool call. */
+type StepType = Extract<AgentStreamEvent, { step: number }>['type'];
+type CallType = Extract<AgentStreamEvent, { toolCallId: string }>['type'];
 
 /**
- * The event types whose `toolCallId` a stream says only when it changes: `tool.*` (tested on
- * their first two letters; a type test in core keeps every event type with those letters one
- * that has a `toolCallId`). A tool event without `toolCallId` on the wire belongs to the call of
- * the last tool event that said one: a call's streamed arguments say it once, on
+ * The event types whose `step` a stream says only when it changes (part of lousho.v2: a change
+ * to this list is a change of protocol). An event of these types without `step` on the wire has
+ * the step of the last one that said it. Other types that have a `step` always say it.
+ */
+export const STEP_SCOPED: ReadonlySet<string> = /* @__PURE__ */ new Set<StepType>(['step.start', 'step.done', 'text.delta', 'reasoning.delta']);
+
+/**
+ * The event types whose `toolCallId` a stream says only when it changes (part of lousho.v2, like
+ * `STEP_SCOPED`): the tool events. A tool event without `toolCallId` on the wire belongs to the
+ * call of the last tool event that said one: a call's streamed arguments say it once, on
  * `tool.input.start`. Other types that name a call (approvals, flow nodes) always say it.
  */
-export const CALL_SCOPED = /^to/;
+export const CALL_SCOPED: ReadonlySet<string> = /* @__PURE__ */ new Set<CallType>(['tool.input.start', 'tool.input.delta', 'tool.call', 'tool.progress', 'tool.done', 'tool.error']);
 
 /**
  * The events of one stream as SSE frames, each saying only what the stream did not say yet:
@@ -58,7 +60,7 @@ export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
   let runId: unknown, sessionId: unknown, step: unknown, call: unknown;
   return (event) => {
     const { type } = event;
-    const scoped = STEP_SCOPED.test(type);
+    const scoped = STEP_SCOPED.has(type);
     // A new run says its calls' ids again: an id left out always names a call of the same run.
     if (event.runId !== runId) call = undefined;
     let json = '{';
@@ -74,7 +76,7 @@ export function createSseEventEncoder(): (event: AgentStreamEvent) => string {
       } else if (key === 'step' && scoped) {
         if (step === value) continue;
         step = value;
-      } else if (key === 'toolCallId' && CALL_SCOPED.test(type)) {
+      } else if (key === 'toolCallId' && CALL_SCOPED.has(type)) {
         if (call === value) continue;
         call = value;
       }

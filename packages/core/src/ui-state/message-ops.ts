@@ -113,7 +113,7 @@ export function updateToolPart<A>(
     const part = parts!.at(p) as UIToolPart;
     // A tool part, or a flow node part (approvals reach both by `toolCallId`).
     if (part.toolCallId === toolCallId) {
-      if (STARTS.test((call as { type?: string }).type!) && (stepStart < 0 ? ENDED.test(part.state) : p < stepStart)) break;
+      if (STARTS.has((call as { type?: string }).type) && (stepStart < 0 ? ENDED.has(part.state) : p < stepStart)) break;
       const fields = change(arg, part);
       return fields && withParts(list, m, reply!, parts!.set(p, merge(part, fields)));
     }
@@ -123,9 +123,9 @@ export function updateToolPart<A>(
 }
 
 /** The states of a call that has ended: where the step's start is not known, a call-starting event with its id is a later call. */
-const ENDED = /^(done|error|rejected)$/;
-/** The events that start a call: `tool.input.start`, `tool.call`. */
-const STARTS = /^tool\.(input\.start|call)$/;
+const ENDED: ReadonlySet<string | undefined> = /* @__PURE__ */ new Set<UIToolPart['state']>(['done', 'error', 'rejected']);
+/** The events that start a call. */
+const STARTS: ReadonlySet<string | undefined> = /* @__PURE__ */ new Set(['tool.input.start', 'tool.call']);
 
 /** The cursor of a step that begins now: its parts start after the open reply's (or a new reply's first). */
 export function stepCursor(list: MessageList, cursor: number): number {
@@ -155,10 +155,16 @@ export const merge = (part: UIToolPart, fields: PartFields): UIToolPart =>
  */
 export function endLegParts(list: MessageList): MessageList {
   const last = list.at(list.length - 1);
-  let changed: unknown;
-  // Tool parts and flow node parts alike (a text part has no `state`).
-  const parts = last?.parts.map((part) => ((part as UIToolPart).state === 'input-streaming' || (part as UIToolPart).state === 'running' ? ((changed = 1), merge(part as UIToolPart, { state: 'cancelled' })) : part));
-  return changed ? withParts(list, list.length - 1, last!, PersistentList.from(parts as UIPart[])) : list;
+  if (!last) return list;
+  let changed = false;
+  const parts = last.parts.map((part) => {
+    // Tool parts and flow node parts alike (a text part has no `state`).
+    const { state } = part as UIToolPart;
+    if (state !== 'input-streaming' && state !== 'running') return part;
+    changed = true;
+    return merge(part as UIToolPart, { state: 'cancelled' });
+  });
+  return changed ? withParts(list, list.length - 1, last, PersistentList.from(parts)) : list;
 }
 
 /** The UI parts of a message's content: text, images and files, in order (copies: the message is not shared). */

@@ -83,9 +83,6 @@ export class PersistentList<T, Shared = unknown> {
 /** The list a `ListView` shows (undefined for any other object, e.g. a state parsed from JSON). */
 export let listOf: <L extends PersistentList<unknown, any>>(value: object) => L | undefined;
 
-/** The `cursor` a view was made with (a state's; see snapshot.ts). */
-export let cursorOfView: (view: ListView) => number;
-
 const LIST_PROPERTY: PropertyDescriptor = {
   enumerable: true,
   get(this: object) {
@@ -103,17 +100,13 @@ const LIST_PROPERTY: PropertyDescriptor = {
  */
 export class ListView {
   readonly #list: PersistentList<unknown>;
-  /** The reducer's bookkeeping for a state (see `cursorOfState`); kept here, in the one private slot class, because each class with one costs bytes in every browser bundle. */
-  readonly #cursor: number | undefined;
 
   static {
     listOf = <L>(value: object) => (#list in value ? (value.#list as L) : undefined);
-    cursorOfView = (view) => view.#cursor!;
   }
 
-  constructor(list: PersistentList<unknown, any>, cursor?: number) {
+  constructor(list: PersistentList<unknown, any>) {
     this.#list = list;
-    this.#cursor = cursor;
   }
 
   /** Shows the list as `key` through an accessor (the eager case is a plain assignment in the subclass: a fixed key is faster). */

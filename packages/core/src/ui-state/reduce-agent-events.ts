@@ -154,7 +154,3 @@ function applyCompaction(s: Snapshot, event: AgentStreamEvent & { type: 'compact
 
 // A flow node's run is reduced by this reducer too (its approvals, a sub-agent's in it).
 setPartFields(flowNodeFields(reduceAgentEvents));
-
-// The default export too: what the client's import() of this module reads (`default`, a property
-// name that the minifier cannot shorten but that is shorter than the function's own).
-export { reduceAgentEvents as default };

@@ -68,8 +68,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     case 'text.delta':
     case 'reasoning.delta':
       // Joins the reply's last part unless a new step began.
-      // (`text.delta` → `text`, `reasoning.delta` → `reasoning`.)
-      reply = appendReplyPart(list, cursor, { type: event.type.slice(0, -6) as 'text' | 'reasoning', text: event.delta }, !(cursor & CURSOR_STEP_BOUNDARY));
+      reply = appendReplyPart(list, cursor, { type: event.type === 'text.delta' ? 'text' : 'reasoning', text: event.delta }, !(cursor & CURSOR_STEP_BOUNDARY));
       break;
 
     case 'user.message': {

@@ -18,7 +18,7 @@ export const CURSOR_STEP_BOUNDARY = 2;
 export const CURSOR_STEP_SHIFT = 2;
 
 /** The cursor bits of a state the reducer made. */
-export { cursorOfView as cursorOfState } from './persistent-list.js';
+export let cursorOfState: (state: Snapshot) => number;
 
 /** Up to this many messages, `messages` is a plain array copied per event; past it, built on first read (see `ListView`). */
 export const EAGER_MESSAGES_LIMIT = 64;
@@ -41,13 +41,21 @@ export class Snapshot extends ListView implements AgentUIState {
   declare readonly guardrail: GuardrailInfo | null;
   declare readonly lastSeq: number;
   declare readonly runId: string | undefined;
+  /** The reducer's bookkeeping, not part of the public state: the bits above. */
+  readonly #cursor: number;
+
+  static {
+    cursorOfState = (state) => state.#cursor;
+  }
+
   /**
    * A state showing `list`, with `cursor` and the given fields. (One object of fields, written in
    * the same key order everywhere: gzip shares the repeated keys, which positional arguments and a
    * line per field would not, and this file is in every browser bundle.)
    */
   constructor(list: MessageList, cursor: number, fields: StateFields) {
-    super(list, cursor);
+    super(list);
+    this.#cursor = cursor;
     // The fields first: `messages`, set after, replaces any that came with them.
     Object.assign(this, fields);
     if (list.length > EAGER_MESSAGES_LIMIT) this.lazy('messages');
