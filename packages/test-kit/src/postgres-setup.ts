@@ -1,14 +1,13 @@
 /**
- * Vitest globalSetup of the core project: makes a PostgreSQL database available to the tests in
- * test/postgres (`inject('postgres')`):
+ * Vitest globalSetup of the projects with PostgreSQL tests (@lousho/postgres, flows): makes a
+ * database available to them (`inject('postgres')`, read by postgres-env.ts):
  *   - DATABASE_URL when it is set (each test file then works in a schema of its own);
  *   - else a throwaway cluster (scripts/postgres-cluster.mjs) when PostgreSQL is installed,
  *     stopped and removed after the run;
  *   - else, outside CI, the PostgreSQL tests skip with one line saying why; with CI=true they fail.
- * The cluster is only started when the run includes test/postgres.
+ * The cluster is only started when the run's file filters can reach the project's tests.
  */
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative, resolve } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { pgBinDir, startCluster, stopCluster } from '../../../scripts/postgres-cluster.mjs';
 
@@ -20,13 +19,11 @@ declare module 'vitest' {
   }
 }
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** True when the run's file filters (if any) can match a file in test/postgres. */
+/** True when the run's file filters (if any) can match a PostgreSQL test or a file in the project's test folder. */
 function wanted(project: TestProject): boolean {
   const filters = (project.vitest as unknown as { filenamePattern?: string[] }).filenamePattern;
   if (!filters || filters.length === 0) return true;
-  const sample = join(here, 'x.test.ts');
+  const sample = join(project.config.root, 'test', 'x.test.ts');
   return filters.some((f) => f.includes('postgres') || sample.includes(resolve(f)) || sample.includes(f) || relative(process.cwd(), sample).includes(f));
 }
 
