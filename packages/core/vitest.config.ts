@@ -5,5 +5,5 @@ export default defineProject({
   ssr: { resolve: { conditions: ['@lousho/source'] } },
   // Property tests run a hundred cases each: on a shared, busy machine 5 s is not enough. No test
   // asserts on time (performance lives in `pnpm bench`), so a longer limit hides nothing.
-  test: { name: 'core', include: ['test/**/*.test.ts'], testTimeout: 30_000, globalSetup: ['./test/postgres/global-setup.ts'] },
+  test: { name: 'core', include: ['test/**/*.test.ts'], testTimeout: 30_000 },
 });

@@ -1,1 +1,1 @@
-export * from '@lousho/core/indexeddb';
+export * from '@lousho/indexeddb';

@@ -1,1 +1,1 @@
-export * from '@lousho/core/postgres';
+export * from '@lousho/postgres';

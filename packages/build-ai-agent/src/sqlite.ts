@@ -1,1 +1,1 @@
-export * from '@lousho/core/sqlite';
+export * from '@lousho/sqlite';

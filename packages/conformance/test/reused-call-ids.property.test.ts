@@ -7,10 +7,10 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentClient, type AgentClient } from '@lousho/client';
 import { createAgentHandler, LocalStorageCheckpointStore, memoryStore, StorageServiceApprovalStore, type AgentStore, type AgentUIState } from '@lousho/core';
-import { IndexedDbStore } from '@lousho/core/indexeddb';
+import { IndexedDbStore } from '@lousho/indexeddb';
 import { FileStorageService } from '@lousho/core/node';
-import { PostgresStore } from '@lousho/core/postgres';
-import { SqliteStore } from '@lousho/core/sqlite';
+import { PostgresStore } from '@lousho/postgres';
+import { SqliteStore } from '@lousho/sqlite';
 import { cardsByTurn, plannedAgent, plannedCards, playSession, sessionPlans, type SessionPlan } from '../src/index.js';
 
 /**

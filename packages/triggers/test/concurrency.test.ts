@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { SqliteStore } from '@lousho/core/sqlite';
+import { SqliteStore } from '@lousho/sqlite';
 import { SlackTriggerAdapter, WebhookTriggerAdapter, type TriggerAgent, type WebhookTriggerOptions } from '../src/index.js';
 import { agentReplying, hmacHex, post } from './helpers.js';
 

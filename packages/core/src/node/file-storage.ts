@@ -4,7 +4,7 @@ import { dirname, join, relative, sep } from 'node:path';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { checkStorageKey, type StorageService } from '../storage/storage-service.js';
 import type { StoreEncryptionOptions, TextSealer } from '../stores/store-encryption.js';
-import { textSealer } from './text-sealer.js';
+import { textSealer } from '../stores/text-sealer.js';
 
 /** Options of `FileStorageService`: the folder, its lock timings, and whether writes are fsynced. */
 export interface FileStorageServiceOptions {

@@ -10,6 +10,7 @@ export function toJson(value: unknown): string {
   }
 }
 
+/** The value of JSON text a store kept; null or undefined (an empty column) reads as undefined. */
 export function fromJson<T>(text: string | null | undefined): T | undefined {
   return text == null ? undefined : (JSON.parse(text) as T);
 }

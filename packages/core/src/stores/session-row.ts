@@ -18,6 +18,7 @@ export interface SessionRow {
   updated_at: string | number;
 }
 
+/** The `SessionRecord` a `lousho_sessions` row stands for. */
 export function sessionRecordOf(row: SessionRow): SessionRecord {
   return {
     id: row.id,

@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { LocalStorageCheckpointStore, MemoryStorageService, StorageServiceApprovalStore, WebStorageService, type StorageService, type WebStorageLike } from '../../src/storage/index.js';
 import { FileStorageService } from '../../src/node/index.js';
 import { memoryStore } from '../../src/stores/index.js';
-import { storeContract } from '../stores/store-contract.js';
-import { MARKER, writeAndReadBack } from '../stores/encryption-contract.js';
+import { storeContract } from '../../src/testing/stores.js';
+import { MARKER, writeAndReadBack } from '../../src/testing/stores.js';
 import { EncryptionUtils } from '../../src/utils/encryption.js';
 import { fileMemory } from '../../src/memory/index.js';
 

@@ -1,4 +1,4 @@
 import { memoryStore } from '../../src/stores/index.js';
-import { storeContract } from './store-contract.js';
+import { storeContract } from '../../src/testing/stores.js';
 
 storeContract('memoryStore()', () => memoryStore());

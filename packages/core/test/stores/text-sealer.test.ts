@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { textSealer } from '../../src/node/text-sealer.js';
+import { textSealer } from '../../src/stores/text-sealer.js';
 import { EncryptionUtils } from '../../src/utils/encryption.js';
 
 describe('textSealer (the Node stores\' encryption)', () => {

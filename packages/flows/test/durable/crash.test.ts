@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { memoryStore, type ToolCallRecord } from '@lousho/core';
-import { SqliteStore } from '@lousho/core/sqlite';
+import { SqliteStore } from '@lousho/sqlite';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { FlowExecutor } from '../../src/index.js';
 import { crashFlow } from './fixtures/crash-flow.js';

@@ -1,7 +1,7 @@
 /** The durable behaviour of flows on PostgreSQL: two connections stand for two server processes. */
 import { describe } from 'vitest';
-import type { PostgresStore } from '@lousho/core/postgres';
-import { databaseUrl, freshSchema, openStore } from '../../../core/test/postgres/pg-env.js';
+import { PostgresStore } from '@lousho/postgres';
+import { databaseUrl, freshSchema, openOnSchema } from '@lousho/test-kit/postgres-env';
 import { durableSuite } from './suite.js';
 
 describe.skipIf(!databaseUrl)('PostgreSQL', () => {
@@ -9,9 +9,10 @@ describe.skipIf(!databaseUrl)('PostgreSQL', () => {
     name: 'PostgreSQL',
     async open() {
       const schema = freshSchema('flows');
-      const one: PostgresStore = await openStore({ schema });
-      // Closed with the file (pg-env closes every store it opened and drops the schema).
-      return { one, another: () => openStore({ schema }), close: async () => {} };
+      const openStore = () => openOnSchema((connectionString) => PostgresStore.connect({ connectionString, schema }), schema);
+      const one: PostgresStore = await openStore();
+      // Closed with the file (postgres-env closes every store it opened and drops the schema).
+      return { one, another: openStore, close: async () => {} };
     },
   });
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
-import { SqliteStore } from '@lousho/core/sqlite';
+import { SqliteStore } from '@lousho/sqlite';
 import { durableSuite } from './suite.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lousho-flows-sqlite-'));

@@ -1,0 +1,247 @@
+import { describe as vitestDescribe, expect, it } from 'vitest';
+import type { ApprovalRecord } from '../agent/index.js';
+import { leaseStateOf } from '../agent/lease-state.js';
+import { replayAfter, type CheckpointWrite, type CompleteAgentStore, type RunProgress, type RunStart } from '../stores/index.js';
+import type { Message } from '../messages.js';
+
+const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, modelCalls: 1, estimated: false, byModel: {} } as never;
+const start: RunStart = { runId: 'run_1', model: 'm', configContext: { sessionId: 's', input: 'hi' }, runStart: 0 };
+const progress = (steps: number, state: RunProgress['state'] = 'running'): RunProgress => ({ state, steps, usage });
+const msg = (role: 'user' | 'assistant', content: string): Message => ({ role, content });
+
+function write(holder: string, keep: number, append: Message[], extra: Partial<CheckpointWrite['run']> = {}): CheckpointWrite {
+  return {
+    holder,
+    messages: { keep, append },
+    run: { progress: progress(1), stepUsage: { keep: 0, append: [] }, toolCalls: { keep: 0, append: [] }, ...extra },
+  };
+}
+
+function approval(id: string, sessionId: string, createdAt: number): ApprovalRecord {
+  return {
+    approvalId: id,
+    toolCallId: `call_${id}`,
+    toolName: 'send_email',
+    displayName: 'Send email',
+    args: { to: 'x' },
+    kind: 'tool',
+    sessionId,
+    runId: 'run_1',
+    status: 'pending',
+    createdAt,
+    snapshot: { runId: 'run_1', sessionId, model: 'm', configContext: { input: 'x' }, messages: [msg('user', 'x')], runStart: 0, steps: 1, usage, stepUsage: [], toolCalls: [] },
+  };
+}
+
+type StorePart = 'sessions' | 'checkpoints' | 'approvals';
+
+/**
+ * The behaviour every `AgentStore` must have, run against each implementation. `parts` limits it to
+ * the parts a store provides itself (the others may come from any store).
+ */
+export function storeContract(name: string, open: () => CompleteAgentStore | Promise<CompleteAgentStore>, parts: readonly StorePart[] = ['sessions', 'checkpoints', 'approvals']): void {
+  const describe = (title: string, body: () => void) => (parts.some((part) => title.endsWith(`: ${part}`)) ? vitestDescribe(title, body) : undefined);
+  describe(`${name}: sessions`, () => {
+    it('creates a session once: the second create reports the existing owner', async () => {
+      const store = await open();
+      expect((await store.sessions.create('s1', { owner: 'alice' })).created).toBe(true);
+      const again = await store.sessions.create('s1', { owner: 'bob' });
+      expect(again.created).toBe(false);
+      expect(again.record.owner).toBe('alice');
+      expect(await store.sessions.get('nope')).toBeUndefined();
+    });
+
+    it('numbers events itself, in order, continuing across appends; the log keeps every run', async () => {
+      const store = await open();
+      const first = await store.sessions.appendEvents('s1', [
+        { runId: 'r1', event: { type: 'run.start', model: 'm' } },
+        { runId: 'r1', event: { type: 'step.start', step: 1 } },
+      ]);
+      expect(first.map((e) => [e.seq, e.runId, e.sessionId])).toEqual([
+        [1, 'r1', 's1'],
+        [2, 'r1', 's1'],
+      ]);
+      await store.sessions.appendEvents('s1', [{ runId: 'r1', event: { type: 'text.delta', step: 1, delta: 'x' } }]);
+      expect((await store.sessions.eventsAfter('s1', 1)).map((e) => e.seq)).toEqual([2, 3]);
+      const second = await store.sessions.appendEvents('s1', [{ runId: 'r2', event: { type: 'run.start', model: 'm' } }]);
+      expect(second[0]!.seq).toBe(4);
+      expect((await store.sessions.eventsAfter('s1', 0)).map((e) => [e.seq, e.runId])).toEqual([
+        [1, 'r1'],
+        [2, 'r1'],
+        [3, 'r1'],
+        [4, 'r2'],
+      ]);
+      expect((await store.sessions.get('s1'))!.lastSeq).toBe(4);
+    });
+
+    it('compacts a finished leg: merged deltas keep the last seq and their pieces, later events stay', async () => {
+      const store = await open();
+      const delta = (d: string) => ({ runId: 'r1', event: { type: 'text.delta' as const, step: 1, delta: d } });
+      await store.sessions.appendEvents('s1', [
+        { runId: 'r1', event: { type: 'run.start', model: 'm' } },
+        delta('Hel'),
+        delta('lo '),
+        delta('world'),
+        { runId: 'r1', event: { type: 'step.start', step: 2 } },
+        { runId: 'r1', event: { type: 'text.delta', step: 2, delta: 'a' } },
+        { runId: 'r1', event: { type: 'text.delta', step: 2, delta: 'b' } },
+      ]);
+      await store.sessions.compactEvents!('s1', 5);
+      const after = await store.sessions.eventsAfter('s1', 0);
+      expect(after.map((e) => [e.seq, e.type, 'delta' in e ? e.delta : ''])).toEqual([
+        [1, 'run.start', ''],
+        [4, 'text.delta', 'Hello world'],
+        [5, 'step.start', ''],
+        [6, 'text.delta', 'a'],
+        [7, 'text.delta', 'b'],
+      ]);
+      // Stored form: a resume point inside the merged delta still finds it, and can be served exactly.
+      const inside = await store.sessions.eventsAfter('s1', 2);
+      expect(inside.map((e) => e.seq)).toEqual([4, 5, 6, 7]);
+      expect(replayAfter(inside, 2)[0]).toMatchObject({ seq: 4, fromSeq: 3, delta: 'lo world' });
+      expect((await store.sessions.get('s1'))!.lastSeq).toBe(7);
+      await store.sessions.compactEvents!('s1', 7);
+      expect(replayAfter(await store.sessions.eventsAfter('s1', 5), 5).map((e) => [e.seq, 'delta' in e ? e.delta : ''])).toEqual([[7, 'ab']]);
+      // Compacting again changes nothing; appending goes on numbering after the last event.
+      await store.sessions.compactEvents!('s1', 7);
+      expect(replayAfter(await store.sessions.eventsAfter('s1', 0), 0).map((e) => e.seq)).toEqual([1, 4, 5, 7]);
+      expect((await store.sessions.appendEvents('s1', [delta('!')]))[0]!.seq).toBe(8);
+    });
+
+    it('compacts from fromSeq on: the events before it (older legs) are not touched', async () => {
+      const store = await open();
+      const delta = (runId: string, d: string) => ({ runId, event: { type: 'text.delta' as const, step: 1, delta: d } });
+      // An older leg left uncompacted (as a store without compaction would have it), then a new one.
+      await store.sessions.appendEvents('s1', [{ runId: 'r1', event: { type: 'run.start', model: 'm' } }, delta('r1', 'a'), delta('r1', 'b')]);
+      await store.sessions.appendEvents('s1', [{ runId: 'r2', event: { type: 'run.start', model: 'm' } }, delta('r2', 'c'), delta('r2', 'd')]);
+      await store.sessions.compactEvents!('s1', 6, 4);
+      const after = await store.sessions.eventsAfter('s1', 0);
+      expect(after.map((e) => [e.seq, 'delta' in e ? e.delta : ''])).toEqual([
+        [1, ''],
+        [2, 'a'],
+        [3, 'b'],
+        [4, ''],
+        [6, 'cd'],
+      ]);
+    });
+
+    it('withholds a reply an output guardrail blocked: the stored leg never replays it', async () => {
+      const store = await open();
+      const secret = 'AKIAZ7QWERTYUIOPASDF';
+      const delta = (step: number, d: string) => ({ runId: 'r1', event: { type: 'text.delta' as const, step, delta: d } });
+      const guardrail = { name: 'secret-scan', stage: 'output' as const, reason: 'the reply contains an AWS access key id.' };
+      await store.sessions.appendEvents('s1', [
+        { runId: 'r1', event: { type: 'run.start', model: 'm' } },
+        { runId: 'r1', event: { type: 'step.start', step: 1 } },
+        delta(1, 'Looking'),
+        { runId: 'r1', event: { type: 'step.start', step: 2 } },
+        delta(2, 'Sure: '),
+        delta(2, secret.slice(0, 10)),
+        delta(2, secret.slice(10)),
+        { runId: 'r1', event: { type: 'run.done', finishReason: 'guardrail', text: '', steps: 2, usage, guardrail } as never },
+      ]);
+      await store.sessions.compactEvents!('s1', 8);
+      const stored = await store.sessions.eventsAfter('s1', 0);
+      expect(JSON.stringify(stored)).not.toContain(secret.slice(10));
+      expect(JSON.stringify(stored)).not.toContain('Sure');
+      const texts = replayAfter(stored, 0).flatMap((e) => (e.type === 'text.delta' ? [[e.step, e.delta]] : []));
+      expect(texts).toEqual([
+        [1, 'Looking'],
+        [2, "[This reply was withheld by the guardrail 'secret-scan'.]"],
+      ]);
+      // A resume from inside the withheld reply gets none of it.
+      expect(JSON.stringify(replayAfter(await store.sessions.eventsAfter('s1', 5), 5))).not.toContain(secret.slice(10));
+    });
+
+    it('updates status, pending approval and run start; lists by owner', async () => {
+      const store = await open();
+      await store.sessions.create('a', { owner: 'alice' });
+      await store.sessions.create('b', { owner: 'bob' });
+      const pending = { approvalId: 'ap', toolCallId: 'c', toolName: 't', displayName: 't', args: {}, kind: 'tool' as const };
+      await store.sessions.update('a', { status: 'awaiting-approval', pendingApproval: pending, runStartIndex: 3 });
+      expect(await store.sessions.get('a')).toMatchObject({ status: 'awaiting-approval', pendingApproval: pending, runStartIndex: 3, owner: 'alice' });
+      expect((await store.sessions.list({ owner: 'bob' })).map((r) => r.id)).toEqual(['b']);
+      await store.sessions.delete('a');
+      expect(await store.sessions.get('a')).toBeUndefined();
+    });
+  });
+
+  describe(`${name}: checkpoints`, () => {
+    it('gives the lease to one holder at a time; force takes it over and fences the old holder', async () => {
+      const store = await open();
+      expect((await store.checkpoints.acquire('s', 'h1')).acquired).toBe(true);
+      expect((await store.checkpoints.acquire('s', 'h2')).acquired).toBe(false);
+      await store.checkpoints.save('s', write('h1', 0, [msg('user', 'hi')], { start }));
+      expect((await store.checkpoints.acquire('s', 'h2', { force: true })).acquired).toBe(true);
+      await expect(Promise.resolve().then(() => store.checkpoints.save('s', write('h1', 1, [msg('assistant', 'late')])))).rejects.toMatchObject({
+        code: 'LOUSHO_SESSION_LEASE_LOST',
+      });
+      expect((await store.checkpoints.load('s'))!.messages).toEqual([msg('user', 'hi')]);
+      // The lease and the run's state alone, without the transcript (the store's own `leaseState`, or from `load`).
+      expect(await leaseStateOf(store.checkpoints, 's')).toEqual({ leased: true, run: 'running' });
+      expect(await leaseStateOf(store.checkpoints, 'nobody')).toBeUndefined();
+      await store.checkpoints.release('s', 'h2');
+      expect(await leaseStateOf(store.checkpoints, 's')).toEqual({ leased: false, run: 'running' });
+      expect((await store.checkpoints.acquire('s', 'h3')).acquired).toBe(true);
+      expect(await store.checkpoints.renew('s', 'h2')).toBe(false);
+      expect(await store.checkpoints.renew('s', 'h3')).toBe(true);
+    });
+
+    it('appends, truncates on keep, and keeps the run start until a new run', async () => {
+      const store = await open();
+      await store.checkpoints.acquire('s', 'h');
+      await store.checkpoints.save('s', write('h', 0, [msg('user', 'a'), msg('assistant', 'b')], { start, stepUsage: { keep: 0, append: [{ step: 1 } as never] } }));
+      await store.checkpoints.save('s', write('h', 2, [msg('user', 'c')], { stepUsage: { keep: 1, append: [{ step: 2 } as never] } }));
+      let stored = await store.checkpoints.load('s');
+      expect(stored!.messages.map((m) => m.content)).toEqual(['a', 'b', 'c']);
+      expect(stored!.run).toMatchObject({ runId: 'run_1', state: 'running', stepUsage: [{ step: 1 }, { step: 2 }] });
+      expect(stored!.leased).toBe(true);
+      // An edit in place: keep 1, rewrite from there.
+      await store.checkpoints.save('s', write('h', 1, [msg('assistant', 'B'), msg('user', 'c')], { stepUsage: { keep: 2, append: [] } }));
+      stored = await store.checkpoints.load('s');
+      expect(stored!.messages.map((m) => m.content)).toEqual(['a', 'B', 'c']);
+      // A new run replaces the run state but not the transcript.
+      await store.checkpoints.save('s', {
+        ...write('h', 3, [msg('user', 'd')], { start: { ...start, runId: 'run_2', runStart: 3 } }),
+        run: { ...write('h', 3, []).run, start: { ...start, runId: 'run_2', runStart: 3 }, progress: { ...progress(0, 'done'), seq: 42, finishReason: 'stop' } },
+      });
+      await store.checkpoints.release('s', 'h');
+      stored = await store.checkpoints.load('s');
+      // Where the checkpoint stands in the log, and how the run ended, come back as written.
+      expect(stored).toMatchObject({ leased: false, run: { runId: 'run_2', runStart: 3, state: 'done', stepUsage: [], seq: 42, finishReason: 'stop' } });
+      expect(stored!.messages).toHaveLength(4);
+    });
+
+    it('refuses a first checkpoint without the run start (LOUSHO_CHECKPOINT_INVALID) and writes nothing', async () => {
+      const store = await open();
+      await store.checkpoints.acquire('s', 'h');
+      await expect(Promise.resolve().then(() => store.checkpoints.save('s', write('h', 0, [msg('user', 'a')])))).rejects.toMatchObject({
+        code: 'LOUSHO_CHECKPOINT_INVALID',
+        message: expect.stringContaining("session 's'"),
+        hint: expect.stringContaining('run.start'),
+      });
+      expect((await store.checkpoints.load('s'))?.messages ?? []).toEqual([]);
+      // The same session takes a proper first checkpoint afterwards.
+      await store.checkpoints.save('s', write('h', 0, [msg('user', 'a')], { start }));
+      expect((await store.checkpoints.load('s'))!.messages).toEqual([msg('user', 'a')]);
+    });
+  });
+
+  describe(`${name}: approvals`, () => {
+    it('claims a pending approval once; complete and release move it on', async () => {
+      const store = await open();
+      await store.approvals.save(approval('a1', 's', 2));
+      await store.approvals.save(approval('a2', 's', 1));
+      expect((await store.approvals.list({ sessionId: 's', status: 'pending' })).map((r) => r.approvalId)).toEqual(['a2', 'a1']);
+      const claims = await Promise.all([store.approvals.claim('a1'), store.approvals.claim('a1')]);
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      await store.approvals.release('a1');
+      expect((await store.approvals.get('a1'))!.status).toBe('pending');
+      await store.approvals.claim('a1');
+      await store.approvals.complete('a1', { approved: false, note: 'no' });
+      expect(await store.approvals.get('a1')).toMatchObject({ status: 'resolved', decision: { approved: false, note: 'no' } });
+      expect(await store.approvals.claim('a1')).toBeUndefined();
+      expect(await store.approvals.claim('missing')).toBeUndefined();
+    });
+  });
+}
