@@ -10,7 +10,7 @@ import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
 import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
 import { serialized } from './serial.js';
-import { checkInputGuardrails } from './guardrail-stage.js';
+import { checkInputGuardrails } from './stages/guardrails.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { addWaitingInput, runLoop, type BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
