@@ -46,7 +46,7 @@ export class SessionRegistry {
 
   /** Brings the session's runtime up to date with the store (unless a run is going on here). */
   async load(id: string): Promise<SessionState | undefined> {
-    const { sessionStore, checkpointStore, approvalStore } = this.stores;
+    const { sessionStore, checkpointStore } = this.stores;
     const record = await sessionStore.get(id);
     const local = this.sessions.get(id);
     if (!record) return local && stateOf(local);

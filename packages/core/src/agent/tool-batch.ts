@@ -163,7 +163,7 @@ class ToolBatch {
 
   /** How the batch ended, once nothing runs: every call has its result unless the batch paused. */
   async end(): Promise<BatchResult> {
-    const { scope, calls, start } = this;
+    const { scope, start } = this;
     if (this.propagating) {
       await this.fill(start, (call) => notRunOutcome(call, 'The run failed before this call was started.'));
       throw this.propagating.error;
