@@ -8,7 +8,10 @@ import { attachScope, type ChildResume } from './loop-scope.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import type { BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
-import { progressReporter, rejectedError, runPreHooks, type CallScope, type PreparedCall } from './tool-call.js';
+import { progressReporter } from './call-context.js';
+import { runPreHooks } from './stages/pre-hooks.js';
+import type { CallScope, PreparedCall } from './tool-call.js';
+import { rejectedError } from './tool-outcome.js';
 
 /** A person's decision on a paused call. */
 export type ApprovalDecision = { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string };

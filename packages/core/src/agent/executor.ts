@@ -16,7 +16,7 @@ import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { SessionRuntime } from './session-runtime.js';
-import { normalizeSubagentDepth } from './create-agent.js';
+import { normalizeSubagentDepth } from './agent-setup.js';
 import { addSubagents } from './run-config.js';
 import { checkSubagents } from './subagents/catalog.js';
 import type { AgentRun, ApproveFn, ExecutionResult, LoopOptions } from './types.js';

@@ -43,7 +43,7 @@ export interface LoopDeps extends AgentCallbacks {
   modelUsed?: () => string | undefined;
   /** The tracing stage (spans of the leg, its model calls and tool calls); absent when tracing is off. */
   tracer?: RunTracer;
-  /** Input, output and tool guardrails (see guardrail-stage.ts). */
+  /** Input, output and tool guardrails (see stages/guardrails.ts). */
   guardrails?: Required<AgentGuardrails>;
   /** Stream events (the session numbers them). */
   emit(event: UnsequencedStreamEvent): void;

@@ -1,18 +1,18 @@
 import type { FinishReason, PendingApprovalInfo } from '../events/types.js';
-import type { Message, ToolCall } from '../messages.js';
+import type { ToolCall } from '../messages.js';
 import { textOf } from '../messages.js';
-import { estimateTokens } from '../models/tokens.js';
-import { isAbortError } from '../providers/abort.js';
-import { StreamAssembler } from '../providers/generate.js';
-import type { GenerateResult, ModelFinishReason } from '../providers/types.js';
-import { toolSchemaToJSONSchema, validateToolSchema } from '../tools/schema.js';
+import type { GenerateOptions, ModelFinishReason } from '../providers/types.js';
+import { toolSchemaToJSONSchema } from '../tools/schema.js';
 import { UsageTracker } from '../usage/tracker.js';
 import type { GuardrailInfo } from '../guardrails/types.js';
-import { checkOutputGuardrails } from './guardrail-stage.js';
-import { emitListener, type LoopDeps } from './loop-deps.js';
+import type { LoopDeps } from './loop-deps.js';
 import type { PausedBatch, RunSnapshot } from './run-snapshot.js';
 import { activeMs, exceededBudget, type BudgetExceeded } from './stages/budget.js';
+import { checkOutputGuardrails } from './stages/guardrails.js';
+import { recordAnswer } from './stages/model-answer.js';
+import { keepStoppedCall, streamModelCall } from './stages/model-call.js';
 import { prepareModelCall } from './stages/model-request.js';
+import { checkOutput, repairMessage } from './stages/structured-output.js';
 import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
 import type { CallScope, PreparedCall } from './tool-call.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
@@ -52,204 +52,158 @@ export interface BatchContinuation {
  * state) as it goes and reports through `deps` (events, listeners, checkpoints).
  */
 export async function runLoop(deps: LoopDeps, snapshot: RunSnapshot, continuation?: BatchContinuation): Promise<LoopOutcome> {
-  const usage = new UsageTracker(snapshot.usage);
-  const signal = deps.signal;
-  const responseFormat = deps.output ? { type: 'json' as const, schema: toolSchemaToJSONSchema(deps.output) } : undefined;
-  let lastText = lastAssistantText(snapshot);
-  let lastModelFinish: ModelFinishReason = 'stop';
-  const legStart = Date.now();
-
-  const addPendingInput = (): boolean => addWaitingInput(snapshot, deps.emit);
-
-  // A run that ends before it answered the interrupted turn still keeps the input that waited
-  // (unanswered); a pause keeps it waiting in the paused snapshot.
-  const finish = (finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome => {
-    if (finishReason !== 'awaiting-approval') addPendingInput();
-    snapshot.activeMs = activeMs(snapshot, legStart);
-    return { finishReason, text: lastText, ...extra };
-  };
-  const overBudget = (pendingToolCalls?: number): LoopOutcome | undefined => {
-    const budget = exceededBudget(deps.limits, snapshot, legStart, pendingToolCalls) ?? deps.outerBudget?.();
-    return budget && finish('budget-exceeded', { budget });
-  };
-
+  const loop = new LoopLeg(deps, snapshot);
   // An approval resume (or a recovered run) first finishes the paused or interrupted batch.
   if (continuation) {
+    const stop = await loop.continueFrom(continuation);
+    if (stop) return stop;
+  }
+  for (;;) {
+    const stop = await loop.step();
+    if (stop) return stop;
+  }
+}
+
+/** One leg of the loop: the run's usage, the text it answered last, and when the leg started. */
+class LoopLeg {
+  readonly usage: UsageTracker;
+  readonly responseFormat: GenerateOptions['responseFormat'];
+  readonly legStart = Date.now();
+  lastText: string;
+  lastModelFinish: ModelFinishReason = 'stop';
+
+  constructor(
+    readonly deps: LoopDeps,
+    readonly snapshot: RunSnapshot,
+  ) {
+    this.usage = new UsageTracker(snapshot.usage);
+    this.responseFormat = deps.output ? { type: 'json' as const, schema: toolSchemaToJSONSchema(deps.output) } : undefined;
+    this.lastText = lastAssistantText(snapshot);
+  }
+
+  /**
+   * One step, the stages of a model call: (config was resolved when the leg started) recall memory /
+   * list skills → `preGenerate` hooks → compaction → model → `postGenerate` hooks → budget check;
+   * then the answer's checks, or the tool calls' batch and its budget check. Undefined: next step.
+   */
+  async step(): Promise<LoopOutcome | undefined> {
+    const { deps, snapshot, usage } = this;
+    if (deps.signal?.aborted) return this.finish('aborted');
+    if (snapshot.steps - (snapshot.budgetFrom ?? 0) >= deps.maxSteps) return this.finish('max-steps');
+    // The sub-agents of the last batch have answered (their results are in the transcript).
+    delete snapshot.children;
+    const step = ++snapshot.steps;
+    deps.emit({ type: 'step.start', step });
+    const request = await prepareModelCall(deps, snapshot, step, usage, this.responseFormat);
+    const visibleLength = snapshot.messages.length;
+    const call = await streamModelCall(deps, snapshot, step, request);
+    if (call.aborted) {
+      this.lastText = (await keepStoppedCall(deps, snapshot, usage, call, request)) || this.lastText;
+      return this.finish('aborted');
+    }
+    const answer = await recordAnswer(deps, snapshot, usage, call, request, step);
+    this.lastModelFinish = answer.finishReason;
+    if (answer.text || answer.toolCalls.length === 0) this.lastText = answer.text;
+    if (answer.toolCalls.length === 0) return this.afterAnswer(answer.text);
+    return this.runTools({ deps, snapshot, usage, step, visibleLength, legStart: this.legStart }, answer.toolCalls);
+  }
+
+  /**
+   * The model asked for tools. Budget check, per model call: over budget, the calls just asked for
+   * never start (each gets a result). Else the batch runs each call through its stages (call-stages.ts).
+   */
+  async runTools(scope: CallScope, toolCalls: ToolCall[]): Promise<LoopOutcome | undefined> {
+    const over = this.overBudget(toolCalls.length);
+    if (over) {
+      await answerUnstarted(scope, toolCalls, `The run's ${over.budget!.limit} budget ran out, so this call was not started.`);
+      return over;
+    }
+    const batch = await runToolBatch(scope, toolCalls, 0);
+    return this.afterBatch(batch, toolCalls, scope.step);
+  }
+
+  /**
+   * The model answered without tools: output guardrails → budget check → the input that waited for an
+   * interrupted turn → structured output (one repair step). Undefined: the loop goes on.
+   */
+  async afterAnswer(text: string): Promise<LoopOutcome | undefined> {
+    const { deps, snapshot } = this;
+    // Every reply that ends a turn is checked, an interrupted turn's too (the user sees it).
+    const guardrail = await checkOutputGuardrails(deps, snapshot, text);
+    if (guardrail) return this.finish('guardrail', { guardrail, text: '' });
+    // Budget check, per model call: the reply that went over is kept (the user saw it stream). Only
+    // the run's own limits: a sub-agent's answer that takes its lead over still reaches the lead,
+    // whose batch check then ends the lead's run.
+    const budget = exceededBudget(deps.limits, snapshot, this.legStart);
+    if (budget) return this.finish('budget-exceeded', { budget });
+    // The interrupted turn is answered: now the input that waited for it.
+    if (this.addPendingInput()) {
+      await deps.checkpoint?.(snapshot);
+      return undefined;
+    }
+    if (!deps.output) return this.finish(this.lastModelFinish);
+    const checked = await checkOutput(deps.output, text);
+    if (checked.ok) return this.finish(this.lastModelFinish, { object: checked.value });
+    if (!snapshot.repairUsed && snapshot.steps < deps.maxSteps) {
+      // One repair step: tell the model what was wrong and let it answer again.
+      snapshot.repairUsed = true;
+      snapshot.messages.push(repairMessage(checked.error));
+      return undefined;
+    }
+    return this.finish('output-invalid', { outputError: checked.error });
+  }
+
+  /** After a batch: a stop, a pause or a guardrail ends the leg; else the budget check, per tool batch. */
+  afterBatch(batch: BatchResult, calls: ToolCall[], step: number): LoopOutcome | undefined {
+    const { snapshot } = this;
+    if (batch.kind === 'aborted') return this.finish('aborted');
+    if (batch.kind === 'paused') {
+      snapshot.paused = { approval: batch.approval, step, calls, index: batch.index, ...(batch.settled ? { settled: batch.settled } : {}) };
+      return this.finish('awaiting-approval', { paused: snapshot.paused });
+    }
+    if (snapshot.guardrail) return this.finish('guardrail', { guardrail: snapshot.guardrail, text: '' });
+    return this.overBudget();
+  }
+
+  /** Finishes the batch a pause or a crash left, then runs the continuation's `then`. */
+  async continueFrom(continuation: BatchContinuation): Promise<LoopOutcome | undefined> {
+    const { deps, snapshot, usage } = this;
     const pending = continuation.batch ?? snapshot.paused;
     delete snapshot.paused;
     if (pending) {
-      const scope: CallScope = { deps, snapshot, usage, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls), legStart };
+      const scope: CallScope = { deps, snapshot, usage, step: pending.step, visibleLength: visibleLengthOf(snapshot, pending.calls), legStart: this.legStart };
       const batch = await runToolBatch(scope, pending.calls, pending.index, continuation.first, continuation.restNotRun, (pending as Partial<PausedBatch>).settled);
-      const stop = afterBatch(batch, pending.calls, pending.step);
+      const stop = this.afterBatch(batch, pending.calls, pending.step);
       if (stop) return stop;
     }
     const added = continuation.then ? await continuation.then() : false;
     // The answer was checkpointed before the crash: the model is not asked again. Input that waited
     // for it is added now, and the model answers that.
     if (continuation.recovered && !added && endsWithAnswer(snapshot)) {
-      if (!addPendingInput()) return finish('stop');
+      if (!this.addPendingInput()) return this.finish('stop');
       await deps.checkpoint?.(snapshot);
     }
+    return undefined;
   }
 
-  function afterBatch(batch: BatchResult, calls: ToolCall[], step: number): LoopOutcome | undefined {
-    if (batch.kind === 'aborted') return finish('aborted');
-    if (batch.kind === 'paused') {
-      snapshot.paused = { approval: batch.approval, step, calls, index: batch.index, ...(batch.settled ? { settled: batch.settled } : {}) };
-      return finish('awaiting-approval', { paused: snapshot.paused });
-    }
-    if (snapshot.guardrail) return finish('guardrail', { guardrail: snapshot.guardrail, text: '' });
-    // Budget check, per tool batch.
-    return overBudget();
+  addPendingInput(): boolean {
+    return addWaitingInput(this.snapshot, this.deps.emit);
   }
 
-  for (;;) {
-    if (signal?.aborted) return finish('aborted');
-    if (snapshot.steps - (snapshot.budgetFrom ?? 0) >= deps.maxSteps) return finish('max-steps');
-    // The sub-agents of the last batch have answered (their results are in the transcript).
-    delete snapshot.children;
-    const step = ++snapshot.steps;
-    deps.emit({ type: 'step.start', step });
+  /**
+   * A run that ends before it answered the interrupted turn still keeps the input that waited
+   * (unanswered); a pause keeps it waiting in the paused snapshot.
+   */
+  finish(finishReason: FinishReason, extra: Partial<LoopOutcome> = {}): LoopOutcome {
+    if (finishReason !== 'awaiting-approval') this.addPendingInput();
+    this.snapshot.activeMs = activeMs(this.snapshot, this.legStart);
+    return { finishReason, text: this.lastText, ...extra };
+  }
 
-    // Stages before the model call: recall memory / list skills, preGenerate hooks, compaction.
-    const request = await prepareModelCall(deps, snapshot, step, usage, responseFormat);
-
-    const visibleLength = snapshot.messages.length;
-    const assembler = new StreamAssembler();
-    const callIds = new Map<number, string>();
-    const modelId = snapshot.model || deps.provider.defaultModel || deps.provider.name;
-    // With `fallbackModels`, the call's usage is counted under the model that answered it.
-    const answeredBy = (): string => deps.modelUsed?.() || modelId;
-    const chat = deps.tracer?.chat(step, request, modelId);
-    let aborted = false;
-    try {
-      for await (const chunk of deps.provider.stream(request)) {
-        chat?.chunk();
-        assembler.push(chunk);
-        switch (chunk.type) {
-          case 'text-delta':
-            if (chunk.text) deps.emit({ type: 'text.delta', step, delta: chunk.text });
-            break;
-          case 'reasoning-delta':
-            if (chunk.text) deps.emit({ type: 'reasoning.delta', step, delta: chunk.text });
-            break;
-          case 'tool-call-start':
-            callIds.set(chunk.index, chunk.id);
-            deps.emit({ type: 'tool.input.start', step, toolCallId: chunk.id, toolName: chunk.name, displayName: displayNameOf(deps, chunk.name) });
-            break;
-          case 'tool-call-delta': {
-            const id = callIds.get(chunk.index);
-            if (id && chunk.argumentsDelta) deps.emit({ type: 'tool.input.delta', toolCallId: id, delta: chunk.argumentsDelta });
-            break;
-          }
-          default:
-            break;
-        }
-        if (signal?.aborted) {
-          aborted = true;
-          break;
-        }
-      }
-    } catch (err) {
-      if (!(signal?.aborted || isAbortError(err))) {
-        chat?.fail(err);
-        throw err;
-      }
-      aborted = true;
-    }
-
-    if (aborted || signal?.aborted) {
-      // Keep what the person already saw streaming; the unfinished tool calls are dropped.
-      const partial = assembler.text;
-      // The request went out and tokens came back: the stopped call costs something too. Counted
-      // with what the provider reported, else estimated (from the prompt and what streamed).
-      const streamed = partial + assembler.reasoning;
-      const calls = assembler.toolCalls;
-      snapshot.stepUsage.push(
-        usage.record({
-          model: answeredBy(),
-          ...(assembler.usage ? { reported: assembler.usage } : {}),
-          estimateInput: () => estimateTokens(request.system ? [{ role: 'system', content: request.system }, ...request.messages] : [...request.messages], { model: modelId }),
-          estimateOutput: () => estimateTokens({ role: 'assistant', content: streamed, ...(calls.length ? { toolCalls: calls } : {}) }, { model: modelId }),
-        }),
-      );
-      snapshot.usage = usage.snapshot();
-      chat?.aborted(snapshot.stepUsage.at(-1));
-      if (partial) {
-        snapshot.messages.push(Object.freeze({ role: 'assistant', content: partial, metadata: { aborted: true } }) as Message);
-        lastText = partial;
-      }
-      await deps.checkpoint?.(snapshot);
-      return finish('aborted');
-    }
-
-    const text = assembler.text;
-    const toolCalls = assembler.toolCalls;
-    lastModelFinish = assembler.finishReason;
-    const response: GenerateResult = { text, toolCalls, finishReason: lastModelFinish, ...(assembler.usage ? { usage: assembler.usage } : {}) };
-    const stepUsage = usage.record({
-      model: answeredBy(),
-      ...(assembler.usage ? { reported: assembler.usage } : {}),
-      estimateInput: () => estimateTokens(request.system ? [{ role: 'system', content: request.system }, ...request.messages] : [...request.messages], { model: modelId }),
-      estimateOutput: () => estimateTokens({ role: 'assistant', content: text, ...(toolCalls.length ? { toolCalls } : {}) }, { model: modelId }),
-    });
-    snapshot.usage = usage.snapshot();
-    snapshot.stepUsage.push(stepUsage);
-    chat?.end(stepUsage, lastModelFinish, text, toolCalls);
-
-    const assistant: Message = { role: 'assistant', content: text };
-    if (toolCalls.length > 0) assistant.toolCalls = toolCalls;
-    snapshot.messages.push(Object.freeze(assistant));
-    if (text || toolCalls.length === 0) lastText = text;
-
-    for (const hook of deps.hooks) if (hook.postGenerate) await hook.postGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request, ...(deps.subagent ? { subagent: deps.subagent } : {}) }, response);
-    deps.onLLMResponse?.(response, step, stepUsage);
-    deps.emit({ type: 'step.done', step, finishReason: lastModelFinish, usage: snapshot.usage, stepUsage });
-    emitListener(deps, { type: 'text-complete', runId: snapshot.runId, step, text, usage: snapshot.usage, stepUsage });
-    await deps.checkpoint?.(snapshot);
-
-    if (toolCalls.length === 0) {
-      // Every reply that ends a turn is checked, an interrupted turn's too (the user sees it).
-      const guardrail = await checkOutputGuardrails(deps, snapshot, text);
-      if (guardrail) return finish('guardrail', { guardrail, text: '' });
-      // Budget check, per model call: the reply that went over is kept (the user saw it stream). Only
-      // the run's own limits: a sub-agent's answer that takes its lead over still reaches the lead,
-      // whose batch check then ends the lead's run.
-      const budget = exceededBudget(deps.limits, snapshot, legStart);
-      if (budget) return finish('budget-exceeded', { budget });
-      // The interrupted turn is answered: now the input that waited for it.
-      if (addPendingInput()) {
-        await deps.checkpoint?.(snapshot);
-        continue;
-      }
-      if (!deps.output) return finish(lastModelFinish);
-      const checked = await checkOutput(deps, text);
-      if (checked.ok) return finish(lastModelFinish, { object: checked.value });
-      if (!snapshot.repairUsed && snapshot.steps < deps.maxSteps) {
-        // One repair step: tell the model what was wrong and let it answer again.
-        snapshot.repairUsed = true;
-        snapshot.messages.push(
-          Object.freeze({
-            role: 'user',
-            content: `Your reply did not match the required JSON schema: ${checked.error.message}. Reply again with only a JSON object that matches the schema.`,
-            metadata: { outputRepair: true },
-          }) as Message,
-        );
-        continue;
-      }
-      return finish('output-invalid', { outputError: checked.error });
-    }
-
-    const scope: CallScope = { deps, snapshot, usage, step, visibleLength, legStart };
-    // Budget check, per model call: over budget, the calls just asked for never start (each gets a result).
-    const over = overBudget(toolCalls.length);
-    if (over) {
-      await answerUnstarted(scope, toolCalls, `The run's ${over.budget!.limit} budget ran out, so this call was not started.`);
-      return over;
-    }
-    const batch = await runToolBatch(scope, toolCalls, 0);
-    const stop = afterBatch(batch, toolCalls, step);
-    if (stop) return stop;
+  /** Budget check: the run's limits, then (a sub-agent's) those of the runs it is nested in. */
+  overBudget(pendingToolCalls?: number): LoopOutcome | undefined {
+    const budget = exceededBudget(this.deps.limits, this.snapshot, this.legStart, pendingToolCalls) ?? this.deps.outerBudget?.();
+    return budget && this.finish('budget-exceeded', { budget });
   }
 }
 
@@ -285,39 +239,12 @@ function endsWithAnswer(snapshot: RunSnapshot): boolean {
   return snapshot.messages.length > snapshot.runStart && last?.role === 'assistant' && !(last.toolCalls && last.toolCalls.length > 0);
 }
 
-function displayNameOf(deps: LoopDeps, name: string): string {
-  return deps.tools.get(name)?.displayName ?? name;
-}
-
 function lastAssistantText(snapshot: RunSnapshot): string {
   for (let i = snapshot.messages.length - 1; i >= snapshot.runStart; i--) {
     const m = snapshot.messages[i]!;
     if (m.role === 'assistant' && textOf(m)) return textOf(m);
   }
   return '';
-}
-
-async function checkOutput(
-  deps: LoopDeps,
-  text: string,
-): Promise<{ ok: true; value: unknown } | { ok: false; error: { message: string; issues: { path: string; message: string }[] } }> {
-  let value: unknown;
-  try {
-    value = JSON.parse(stripJsonFence(text));
-  } catch {
-    return { ok: false, error: { message: 'The reply is not valid JSON', issues: [{ path: '', message: 'Expected a JSON object' }] } };
-  }
-  const checked = await validateToolSchema(deps.output!, value);
-  if (checked.ok) return { ok: true, value: checked.value };
-  const summary = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
-  return { ok: false, error: { message: `The reply does not match the output schema (${summary})`, issues: checked.issues } };
-}
-
-/** Models often wrap JSON in a ```json fence even in JSON mode. */
-function stripJsonFence(text: string): string {
-  const trimmed = text.trim();
-  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
-  return fenced ? fenced[1]! : trimmed;
 }
 
 export type { PendingApprovalInfo };

@@ -1,19 +1,10 @@
 import type { PendingApprovalInfo } from '../events/types.js';
 import type { ToolCall } from '../messages.js';
-import { toolErrorResult } from '../tools/errors.js';
+import { executeCall, prepareCall } from './call-stages.js';
 import type { SettledCall } from './run-snapshot.js';
-import {
-  announceOutcome,
-  cancelledError,
-  executeCall,
-  finishOutcome,
-  prepareCall,
-  toolCallRecord,
-  toolMessage,
-  type CallScope,
-  type PreparedCall,
-  type ToolOutcome,
-} from './tool-call.js';
+import { runPostHooks } from './stages/post-hooks.js';
+import type { CallScope, PreparedCall, ToolOutcome } from './tool-call.js';
+import { announceOutcome, cancelledError, errorOutcome, notRunOutcome, toolCallRecord, toolMessage } from './tool-outcome.js';
 
 export type BatchResult =
   | { kind: 'done' }
@@ -44,136 +35,165 @@ export async function runToolBatch(
   restNotRun = false,
   settled?: Record<number, SettledCall>,
 ): Promise<BatchResult> {
-  const { deps, snapshot } = scope;
-  const signal = deps.signal;
-  const limit = deps.toolConcurrency;
-  const outcomes: (ToolOutcome | undefined)[] = new Array(calls.length);
-  // Finished before a pause: already announced, they only wait for their place in the transcript and `toolCalls`.
-  for (const [i, outcome] of Object.entries(settled ?? {})) outcomes[Number(i)] = outcome;
-  const runningPaused = new Map<number, PendingApprovalInfo>();
-  let flushed = start;
-  let propagating: { error: unknown } | undefined;
-  const running = new Set<Promise<void>>();
-  let checkpointChain: Promise<void> = Promise.resolve();
+  const batch = new ToolBatch(scope, calls, start, settled);
+  await batch.startCalls(first, restNotRun);
+  // No tool is left running detached: wait for everything in flight, whatever stopped the loop.
+  await batch.drain();
+  return batch.end();
+}
 
-  const record = (index: number, outcome: ToolOutcome) => {
+/** One batch as it runs: the outcomes so far, the calls still running, the transcript's in-order prefix. */
+class ToolBatch {
+  readonly outcomes: (ToolOutcome | undefined)[];
+  /** Calls that paused while they ran (a sub-agent waiting for a person), by index. */
+  readonly runningPaused = new Map<number, PendingApprovalInfo>();
+  /** The first call that paused before it ran. */
+  paused: { index: number; approval: PendingApprovalInfo } | undefined;
+  /** Calls before it have their results in the transcript and `toolCalls`. */
+  flushed: number;
+  propagating: { error: unknown } | undefined;
+  readonly running = new Set<Promise<void>>();
+  checkpointChain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly scope: CallScope,
+    readonly calls: readonly ToolCall[],
+    readonly start: number,
+    settled: Record<number, SettledCall> | undefined,
+  ) {
+    this.outcomes = new Array(calls.length);
+    this.flushed = start;
+    // Finished before a pause: already announced, they only wait for their place in the transcript and `toolCalls`.
+    for (const [i, outcome] of Object.entries(settled ?? {})) this.outcomes[Number(i)] = outcome;
+  }
+
+  /**
+   * A guardrail that ends the run (`snapshot.guardrail`) stops the batch like a propagating error;
+   * a call that paused while it ran (a sub-agent waiting for a person) stops it from starting more.
+   */
+  stopped(): boolean {
+    return Boolean(this.scope.deps.signal?.aborted || this.propagating || this.scope.snapshot.guardrail || this.runningPaused.size > 0);
+  }
+
+  /** Prepares the calls one at a time in call order and starts each as a slot frees up, until one pauses or the batch stops. */
+  async startCalls(first: ((scope: CallScope) => Promise<PreparedCall>) | undefined, restNotRun: boolean): Promise<void> {
+    const { scope, calls, start } = this;
+    for (let index = start; index < calls.length; index++) {
+      if (this.stopped()) break;
+      if (this.outcomes[index]) continue;
+      while (this.running.size >= scope.deps.toolConcurrency) await Promise.race(this.running);
+      if (this.stopped()) break;
+      const call = calls[index]!;
+      if (restNotRun && index > start) {
+        this.launch(index, Promise.resolve(notRunOutcome(call, 'The approval this run resumed from did not keep this call, so it was never started.')));
+        continue;
+      }
+      const prepared = await this.prepare(call, index === start ? first : undefined);
+      if (!prepared) break;
+      if (prepared.kind === 'pause') {
+        this.paused = { index, approval: prepared.approval };
+        break;
+      }
+      this.launch(index, this.run(prepared));
+    }
+  }
+
+  /** The call's stages before it runs (`first` decides an approval resume's call instead); undefined when they threw. */
+  async prepare(call: ToolCall, first: ((scope: CallScope) => Promise<PreparedCall>) | undefined): Promise<PreparedCall | undefined> {
+    this.scope.deps.tracer?.toolStart(call);
+    try {
+      return first ? await first(this.scope) : await prepareCall(this.scope, call);
+    } catch (error) {
+      this.propagating ??= { error };
+      return undefined;
+    }
+  }
+
+  /** A call decided before it ran gets its post-hooks; one that runs goes through its stages (in its tracing span). */
+  run(prepared: Exclude<PreparedCall, { kind: 'pause' }>): Promise<ToolOutcome> {
+    const { scope } = this;
+    if (prepared.kind === 'done') return runPostHooks(scope, prepared, prepared.outcome);
+    const tracer = scope.deps.tracer;
+    return tracer ? tracer.runTool(prepared.call.id, prepared.ctx, () => executeCall(scope, prepared)) : executeCall(scope, prepared);
+  }
+
+  launch(index: number, work: Promise<ToolOutcome>): void {
+    const task: Promise<void> = work.then(
+      (outcome) => (outcome.paused ? void this.runningPaused.set(index, outcome.paused) : this.record(index, outcome)),
+      (error) => {
+        this.propagating ??= { error };
+      },
+    );
+    const tracked = task.finally(() => this.running.delete(tracked));
+    this.running.add(tracked);
+  }
+
+  record(index: number, outcome: ToolOutcome): void {
+    const { scope, calls, outcomes } = this;
     outcomes[index] = outcome;
-    deps.tracer?.toolEnd(outcome);
+    scope.deps.tracer?.toolEnd(outcome);
     // Announced as it finishes (the UI shows it at once); recorded in call order below.
     announceOutcome(scope, outcome);
     // Append the in-order run of finished calls to the transcript and to `toolCalls`; checkpoint when it grows.
     let grew = false;
-    while (flushed < calls.length && outcomes[flushed]) {
-      snapshot.messages.push(toolMessage(outcomes[flushed]!));
-      snapshot.toolCalls.push(toolCallRecord(outcomes[flushed]!));
-      flushed++;
+    while (this.flushed < calls.length && outcomes[this.flushed]) {
+      scope.snapshot.messages.push(toolMessage(outcomes[this.flushed]!));
+      scope.snapshot.toolCalls.push(toolCallRecord(outcomes[this.flushed]!));
+      this.flushed++;
       grew = true;
     }
-    if (grew && deps.checkpoint) {
-      const cp = deps.checkpoint;
-      checkpointChain = checkpointChain.then(() => cp(snapshot));
+    const cp = scope.deps.checkpoint;
+    if (grew && cp) {
+      this.checkpointChain = this.checkpointChain.then(() => cp(scope.snapshot));
       // Awaited below; marked handled now so a failed write is not an unhandled rejection meanwhile.
-      checkpointChain.catch(() => {});
+      this.checkpointChain.catch(() => {});
     }
-  };
-
-  const launch = (index: number, work: Promise<ToolOutcome>) => {
-    const task: Promise<void> = work.then(
-      (outcome) => (outcome.paused ? void runningPaused.set(index, outcome.paused) : record(index, outcome)),
-      (error) => {
-        propagating ??= { error };
-      },
-    );
-    const tracked = task.finally(() => running.delete(tracked));
-    running.add(tracked);
-  };
-
-  let paused: { index: number; approval: PendingApprovalInfo } | undefined;
-  let index = start;
-  // A guardrail that ends the run (`snapshot.guardrail`) stops the batch like a propagating error;
-  // a call that paused while it ran (a sub-agent waiting for a person) stops it from starting more.
-  const stopped = () => signal?.aborted || propagating || snapshot.guardrail || runningPaused.size > 0;
-  for (; index < calls.length; index++) {
-    if (stopped()) break;
-    if (outcomes[index]) continue;
-    while (running.size >= limit) await Promise.race(running);
-    if (stopped()) break;
-    const call = calls[index]!;
-    if (restNotRun && index > start) {
-      launch(index, Promise.resolve(notRunOutcome(call, 'The approval this run resumed from did not keep this call, so it was never started.')));
-      continue;
-    }
-    let prepared: PreparedCall;
-    deps.tracer?.toolStart(call);
-    try {
-      if (index === start && first) {
-        prepared = await first(scope);
-      } else {
-        prepared = await prepareCall(scope, call);
-      }
-    } catch (error) {
-      propagating ??= { error };
-      break;
-    }
-    if (prepared.kind === 'done') {
-      launch(index, finishOutcome(scope, prepared, prepared.outcome));
-      continue;
-    }
-    if (prepared.kind === 'pause') {
-      paused = { index, approval: prepared.approval };
-      break;
-    }
-    const run = prepared;
-    launch(index, deps.tracer ? deps.tracer.runTool(call.id, run.ctx, () => executeCall(scope, run)) : executeCall(scope, run));
   }
 
-  // No tool is left running detached: wait for everything in flight, whatever stopped the loop.
-  while (running.size > 0) await Promise.allSettled([...running]);
-  await checkpointChain;
+  async drain(): Promise<void> {
+    while (this.running.size > 0) await Promise.allSettled([...this.running]);
+    await this.checkpointChain;
+  }
 
-  if (propagating) {
-    for (let i = 0; i < calls.length; i++) {
-      if (outcomes[i] || i < start) continue;
-      record(i, notRunOutcome(calls[i]!, 'The run failed before this call was started.'));
-    }
-    await checkpointChain;
-    throw propagating.error;
+  /** Every call without an outcome from `from` on gets one (`message`'s not-run result, or `cancelled`). */
+  async fill(from: number, outcomeOf: (call: ToolCall) => ToolOutcome): Promise<void> {
+    for (let i = from; i < this.calls.length; i++) if (!this.outcomes[i]) this.record(i, outcomeOf(this.calls[i]!));
+    await this.checkpointChain;
   }
-  if (signal?.aborted) {
-    for (let i = start; i < calls.length; i++) {
-      if (outcomes[i]) continue;
-      const call = calls[i]!;
-      const error = cancelledError(call);
-      record(i, { call, args: null, result: error, isError: true, error });
+
+  /** How the batch ended, once nothing runs: every call has its result unless the batch paused. */
+  async end(): Promise<BatchResult> {
+    const { scope, start } = this;
+    if (this.propagating) {
+      await this.fill(start, (call) => notRunOutcome(call, 'The run failed before this call was started.'));
+      throw this.propagating.error;
     }
-    await checkpointChain;
-    return { kind: 'aborted' };
+    if (scope.deps.signal?.aborted) {
+      await this.fill(start, (call) => errorOutcome(call, null, cancelledError(call)));
+      return { kind: 'aborted' };
+    }
+    const paused = this.firstPaused();
+    if (paused) return paused;
+    const guardrail = scope.snapshot.guardrail;
+    if (guardrail) await this.fill(start, (call) => notRunOutcome(call, `The guardrail '${guardrail.name}' ended the run before this call was started.`));
+    return { kind: 'done' };
   }
-  // The first call that waits for a person, whether it paused before running or while it ran.
-  for (const [i, approval] of runningPaused) if (!paused || i < paused.index) paused = { index: i, approval };
-  if (paused) {
+
+  /** The first call that waits for a person, whether it paused before running or while it ran, with the calls after it that finished. */
+  firstPaused(): Extract<BatchResult, { kind: 'paused' }> | undefined {
+    let paused = this.paused;
+    for (const [i, approval] of this.runningPaused) if (!paused || i < paused.index) paused = { index: i, approval };
+    if (!paused) return undefined;
     const after: Record<number, SettledCall> = {};
     let any = false;
-    for (let i = paused.index + 1; i < calls.length; i++) {
-      const outcome = outcomes[i];
+    for (let i = paused.index + 1; i < this.calls.length; i++) {
+      const outcome = this.outcomes[i];
       if (!outcome) continue;
       after[i] = outcome;
       any = true;
     }
     return { kind: 'paused', ...paused, ...(any ? { settled: after } : {}) };
   }
-  if (snapshot.guardrail) {
-    for (let i = start; i < calls.length; i++) {
-      if (!outcomes[i]) record(i, notRunOutcome(calls[i]!, `The guardrail '${snapshot.guardrail.name}' ended the run before this call was started.`));
-    }
-    await checkpointChain;
-  }
-  return { kind: 'done' };
-}
-
-function notRunOutcome(call: ToolCall, message: string): ToolOutcome {
-  const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'not-run', error: message });
-  return { call, args: null, result: error, isError: true, error };
 }
 
 /**
