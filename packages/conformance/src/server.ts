@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { createAgentHandler, type ClientAgent } from '@lousho/core';
-import { toNodeHandler } from '@lousho/core/node';
+import { toNodeHandler } from '@lousho/node/node';
 
 export interface LoggedRequest {
   method: string;

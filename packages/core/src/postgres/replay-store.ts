@@ -1,4 +1,4 @@
-import type { ReplayStore } from '../channels/replay-store.js';
+import type { ReplayStore } from '../stores/replay-store.js';
 
 /** Expired records are swept every this many claims (each claim also replaces its own expired record). */
 const SWEEP_EVERY = 500;

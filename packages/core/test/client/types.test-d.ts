@@ -2,7 +2,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import { createAgent } from '../../src/index.js';
 import { createAgentClient, type AgentActionResult, type AgentClient } from '../../src/client/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
-import { toNodeHandler, type NodeRequestListener } from '../../src/node/index.js';
+import { toNodeHandler, type NodeRequestListener } from '../../../node/src/node/index.js';
 import { mockModel } from '../../src/testing/index.js';
 import type { AgentUIState } from '../../src/ui-state/index.js';
 

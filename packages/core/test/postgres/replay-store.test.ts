@@ -1,5 +1,5 @@
 import { describe } from 'vitest';
-import { replayStoreContract } from '../channels/replay-contract.js';
+import { replayStoreContract } from '../../../node/test/channels/replay-contract.js';
 import { databaseUrl, freshSchema, openStore } from './pg-env.js';
 
 describe.skipIf(!databaseUrl)('webhook replay protection on PostgresStore (store.replays)', () => {

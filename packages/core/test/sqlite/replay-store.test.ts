@@ -2,9 +2,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWebhookAuthenticator, MemoryReplayStore } from '../../src/index.js';
+import { createWebhookAuthenticator, MemoryReplayStore } from '../../../node/src/index.js';
 import { SqliteStore } from '../../src/sqlite/index.js';
-import { replayStoreContract, signedRequest } from '../channels/replay-contract.js';
+import { replayStoreContract, signedRequest } from '../../../node/test/channels/replay-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lousho-replay-'));
 const opened: SqliteStore[] = [];
