@@ -1,4 +1,5 @@
-// Node only: the HTTP handler's node:http / Express adapter and the http tool's Node transport
-// (@lousho/node's Node entry), and the file-backed StorageService (core's, behind its file features).
+// Node only: the HTTP handler's node:http / Express adapter (@lousho/node's Node entry), and the
+// Node halves of core's own features: the http tool's Node transport and the file-backed
+// StorageService (@lousho/core/node-io).
 export * from '@lousho/node/node';
-export { FileStorageService, type FileStorageServiceOptions } from '@lousho/core/files';
+export { createNodeHttpTransport, FileStorageService, type FileStorageServiceOptions, type NodeHttpTransportOptions } from '@lousho/core/node-io';

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentClient, createAgentHandler, LocalStorageCheckpointStore, memoryStore, StorageServiceApprovalStore, type AgentClient, type AgentStore, type AgentUIState } from '@lousho/core';
 import { IndexedDbStore } from '@lousho/core/indexeddb';
-import { FileStorageService } from '@lousho/core/files';
+import { FileStorageService } from '@lousho/core/node-io';
 import { PostgresStore } from '@lousho/core/postgres';
 import { SqliteStore } from '@lousho/core/sqlite';
 import { cardsByTurn, plannedAgent, plannedCards, playSession, sessionPlans, type SessionPlan } from '../src/index.js';

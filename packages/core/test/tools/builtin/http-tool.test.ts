@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeHttpTransport } from '../../../../node/src/node/http-transport.js';
+import { createNodeHttpTransport } from '../../../src/node/http-transport.js';
 import { createHttpTool, httpTool, type HttpToolOptions } from '../../../src/tools/builtin/http/http-tool.js';
 import type { HostResolver, HttpTransport } from '../../../src/tools/builtin/http/transport.js';
 import { callTool, expectResult, expectToolError } from './helpers.js';

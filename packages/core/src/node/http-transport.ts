@@ -5,8 +5,15 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { HTTP_TOOL_ERROR_CODES, HttpToolError, type HostResolver, type HttpTransport, type HttpTransportRequest, type HttpTransportResponse, type ResolvedAddress } from '@lousho/core';
-import { concatBytes } from '@lousho/core/adapter';
+import { concatBytes } from '../utils/bytes.js';
+import { HTTP_TOOL_ERROR_CODES, HttpToolError } from '../tools/builtin/http/http-errors.js';
+import type {
+  HostResolver,
+  HttpTransport,
+  HttpTransportRequest,
+  HttpTransportResponse,
+  ResolvedAddress,
+} from '../tools/builtin/http/transport.js';
 
 /** Options of the Node transport of the `http` tool. */
 export interface NodeHttpTransportOptions {
