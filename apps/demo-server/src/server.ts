@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createNodeListener } from '@lousho/core/node';
+import { createNodeListener } from '@lousho/build-ai-agent/node';
 import { answerSessionList, SESSIONS_PATH, triggerInfo, type ListedSessionStore } from '@lousho/demo-agent/server';
 import type { ModelInfo } from './model.js';
 import { sendText, serveStaticApp, type StaticApp } from './static-files.js';

@@ -3,6 +3,41 @@ export * from '@lousho/core';
 export * from '@lousho/client';
 // Workspace tools and providers, sandboxes and the command guardrail (all safe in a browser bundle).
 export * from '@lousho/workspace';
+// Channels (@lousho/node's isomorphic root): defineChannel, mountChannels, the HTTP and webhook channels, webhook auth.
+export {
+  defineChannel,
+  mountChannels,
+  httpChannel,
+  outcomeResponse,
+  webhookChannel,
+  unauthorizedResponse,
+  webhookInput,
+  createWebhookAuthenticator,
+  checkWebhookAuth,
+  conversationSessionId,
+  MemoryReplayStore,
+  type ChannelAgent,
+  type ChannelsHandler,
+  type ChannelsRequestContext,
+  type MountChannelsOptions,
+  type HttpChannelOptions,
+  type WebhookChannel,
+  type WebhookChannelOptions,
+  type WebhookLogger,
+  type WebhookAuth,
+  type WebhookAuthOptions,
+  type WebhookAuthResult,
+  type WebhookRequest,
+  type HmacWebhookAuth,
+  type BearerWebhookAuth,
+  type CustomWebhookAuth,
+  type Channel,
+  type ChannelDefinition,
+  type ChannelInbound,
+  type ChannelOutbound,
+  type ChannelReceipt,
+  type ChannelRequest,
+} from '@lousho/node';
 export * from '@lousho/integrations';
 // Flows: FlowBuilder, FlowExecutor, createFlowAgent and the safe expression language.
 export * from '@lousho/flows';

@@ -4,7 +4,7 @@ import { promisify } from 'node:util';
 import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 import * as root from '@lousho/build-ai-agent';
-import * as core from '@lousho/core';
+import * as channels from '@lousho/node';
 import * as node from '@lousho/build-ai-agent/node';
 import * as triggers from '@lousho/build-ai-agent/triggers';
 
@@ -26,10 +26,10 @@ describe('entries of the triggers, channels and deployment work', () => {
     }
   });
 
-  // Channels and the registry come from core's root; the package root (MCP included) must bundle for workers too.
-  it.each([['core', '../../core/src/index.ts'], ['@lousho/build-ai-agent', '../src/index.ts']])("%s's root entry bundles for browsers and workers: no Node built-in is reachable", async (_name, entry) => {
-    expect(root.mountChannels).toBe(core.mountChannels);
-    expect(root.webhookChannel).toBe(core.webhookChannel);
+  // Channels come from @lousho/node's root, the registry from core's root; the package root (MCP included) must bundle for workers too.
+  it.each([['core', '../../core/src/index.ts'], ['@lousho/node', '../../node/src/index.ts'], ['@lousho/build-ai-agent', '../src/index.ts']])("%s's root entry bundles for browsers and workers: no Node built-in is reachable", async (_name, entry) => {
+    expect(root.mountChannels).toBe(channels.mountChannels);
+    expect(root.webhookChannel).toBe(channels.webhookChannel);
     const result = await build({
       entryPoints: [fileURLToPath(new URL(entry, import.meta.url))],
       bundle: true,

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { createAgent, createAgentHandler } from '@lousho/core';
-import { toNodeHandler, type NodeRequestListener } from '@lousho/core/node';
+import { toNodeHandler, type NodeRequestListener } from '@lousho/node/node';
 import { mockModel } from '@lousho/core/testing';
 import { createAgentClient, type AgentActionResult, type AgentClient, type AgentUIState } from '../src/index.js';
 

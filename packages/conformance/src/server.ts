@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import type { ClientAgent } from '@lousho/client';
 import { createAgentHandler } from '@lousho/core';
-import { toNodeHandler } from '@lousho/core/node';
+import { toNodeHandler } from '@lousho/node/node';
 
 export interface LoggedRequest {
   method: string;

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createAgentClient, type AgentClient } from '@lousho/client';
 import { createAgentHandler, LocalStorageCheckpointStore, memoryStore, StorageServiceApprovalStore, type AgentStore, type AgentUIState } from '@lousho/core';
 import { IndexedDbStore } from '@lousho/indexeddb';
-import { FileStorageService } from '@lousho/core/node';
+import { FileStorageService } from '@lousho/core/node-io';
 import { PostgresStore } from '@lousho/postgres';
 import { SqliteStore } from '@lousho/sqlite';
 import { cardsByTurn, plannedAgent, plannedCards, playSession, sessionPlans, type SessionPlan } from '../src/index.js';

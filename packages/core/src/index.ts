@@ -17,7 +17,7 @@ export { UnknownOptionError } from './options/check-option-keys.js';
 export * from './protocol/index.js';
 export * from './ui-state/index.js';
 export * from './http/index.js';
-export * from './channels/index.js';
+export type { ReplayStore } from './stores/replay-store.js';
 export * from './deploy/registry.js';
 export * from './utils/index.js';
 export * from './storage/index.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWebhookAuthenticator, MemoryReplayStore } from '@lousho/core';
+import { createWebhookAuthenticator, MemoryReplayStore } from '@lousho/node';
 import { SqliteStore } from '../src/index.js';
 import { replayStoreContract, signedRequest } from '@lousho/test-kit/replay-contract';
 

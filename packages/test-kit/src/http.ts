@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '@lousho/core';
-import { toNodeHandler, type FetchHandler, type NodeRequestListener } from '@lousho/core/node';
+import { toNodeHandler, type FetchHandler, type NodeRequestListener } from '@lousho/node/node';
 import { createEventStreamDecoder } from '@lousho/core';
 import { mockModel, type MockModelStep, type MockModelOptions } from '@lousho/core/testing';
 import { reduceAgentEvents, type AgentUIState } from '@lousho/core';

@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
-import { createWebhookAuthenticator, type ReplayStore } from '@lousho/core';
+import type { ReplayStore } from '@lousho/core';
+import { createWebhookAuthenticator } from '@lousho/node';
 
 /** A signed request (HMAC-SHA256 of `${timestamp}.${body}`) as a webhook sender makes it. */
 export async function signedRequest(secret: string, body: string, timestamp = Math.floor(Date.now() / 1000)) {

@@ -10,4 +10,4 @@ export { slackChannel, type SlackChannelOptions } from './slack/slack-channel.js
 export { SlackApiError } from './slack/web-api.js';
 export type { SlackHeaders } from './slack/headers.js';
 export { defaultHandler } from './trigger.js';
-export { DEFAULT_MAX_CONCURRENT_RUNS, DEFAULT_RETRY_AFTER_SECONDS, type ConcurrencyOptions } from './run-slots.js';
+export { DEFAULT_MAX_CONCURRENT_RUNS, DEFAULT_RETRY_AFTER_SECONDS, type ConcurrencyOptions } from '@lousho/node';

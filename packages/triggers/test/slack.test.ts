@@ -1,7 +1,8 @@
 import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createAgentHandler, defineTool, mountChannels } from '@lousho/core';
+import { createAgent, createAgentHandler, defineTool } from '@lousho/core';
+import { mountChannels } from '@lousho/node';
 import { mockModel } from '@lousho/core/testing';
 import { SlackTriggerAdapter, slackChannel, verifySlackSignature, type TriggerEvent } from '../src/index.js';
 import { FakeSlack } from './fake-slack.js';

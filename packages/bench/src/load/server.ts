@@ -18,7 +18,7 @@
  */
 import type { IncomingMessage, RequestListener } from 'node:http';
 import { createAgentHandler } from '@lousho/core';
-import { createNodeListener, toNodeHandler } from '@lousho/core/node';
+import { createNodeListener, toNodeHandler } from '@lousho/build-ai-agent/node';
 import { createDemoAgent } from '@lousho/demo-agent';
 import { recordWriteLatency } from './latency.js';
 import { burstLanguageModel, burstProvider, DELTAS } from './mock-models.js';

@@ -6,7 +6,7 @@
  */
 import type { RequestListener } from 'node:http';
 import { createAgent, type AgentStore } from '@lousho/build-ai-agent';
-import { createNodeListener } from '@lousho/core/node';
+import { createNodeListener } from '@lousho/build-ai-agent/node';
 import { PostgresStore } from '@lousho/build-ai-agent/postgres';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { burstProvider } from './mock-models.js';

@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '@lousho/core';
-import type { AgentHandlerOptions, Channel, ChannelAgent, HandlerAgent } from '@lousho/core';
+import type { AgentHandlerOptions, HandlerAgent } from '@lousho/core';
+import type { Channel, ChannelAgent } from '@lousho/node';
 
 /** What a served agent module may export. */
 export interface AgentModule {

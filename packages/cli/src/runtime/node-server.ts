@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { ERROR_CODES, createAgentHandler, mountChannels } from '@lousho/core';
-import { toNodeHandler } from '@lousho/core/node';
+import { ERROR_CODES, createAgentHandler } from '@lousho/core';
+import { mountChannels } from '@lousho/node';
+import { toNodeHandler } from '@lousho/node/node';
 import { agentOf, CHANNELS_PATH, HEALTH_PATH, turnSessionId, type AgentModule } from './agent-module.js';
 
 export interface NodeServerOptions {

@@ -1,4 +1,5 @@
-import { createAgentHandler, mountChannels, type ChannelsHandler } from '@lousho/core';
+import { createAgentHandler } from '@lousho/core';
+import { mountChannels, type ChannelsHandler } from '@lousho/node';
 import { agentOf, CHANNELS_PATH, HEALTH_PATH, type AgentModule } from './agent-module.js';
 
 /** The context a Workers runtime passes as the third argument of `fetch`. */

@@ -6,7 +6,7 @@ import { createAgent, type AgentStreamEvent, type GenerateOptions, type LLMProvi
 import { EventFeed } from '../../src/protocol/event-feed.js';
 import { approximateEventSize } from '../../src/http/event-size.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
-import { createNodeListener } from '../../src/node/index.js';
+import { createNodeListener } from '../../../node/src/node/index.js';
 import { coalesceDeltas } from '../../src/http/coalesce.js';
 import { SSE_CHUNK_BYTES } from '../../src/http/sse-response.js';
 import { createEventStreamDecoder } from '../../src/protocol/index.js';

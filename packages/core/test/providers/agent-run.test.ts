@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
-import { toNodeHandler } from '../../src/node/index.js';
+import { toNodeHandler } from '../../../node/src/node/index.js';
 import { parseEventStream } from '../../src/protocol/index.js';
 import {
   AnthropicProvider,

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool } from '../../src/index.js';
-import { FileStorageService } from '../../src/node/index.js';
+import { FileStorageService } from '../../src/node/io.js';
 import { checkStorageKey, LocalStorageCheckpointStore, StorageServiceApprovalStore, storageKeySegment } from '../../src/storage/index.js';
 import { mockModel } from '../../src/testing/index.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LocalStorageCheckpointStore, MemoryStorageService, StorageServiceApprovalStore, WebStorageService, type StorageService, type WebStorageLike } from '../../src/storage/index.js';
-import { FileStorageService } from '../../src/node/index.js';
+import { FileStorageService } from '../../src/node/io.js';
 import { memoryStore } from '../../src/stores/index.js';
 import { storeContract } from '../../src/testing/stores.js';
 import { MARKER, writeAndReadBack } from '../../src/testing/stores.js';

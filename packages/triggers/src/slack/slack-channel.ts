@@ -1,4 +1,5 @@
-import { defineChannel, type Channel, type ChannelOutbound, type PendingApprovalInfo } from '@lousho/core';
+import { type PendingApprovalInfo } from '@lousho/core';
+import { defineChannel, type Channel, type ChannelOutbound } from '@lousho/node';
 import { invalidConfig } from '../errors.js';
 import { consoleLogger, type TriggerLogger } from '../trigger.js';
 import { personMessage, SeenEvents, threadOf } from './events.js';

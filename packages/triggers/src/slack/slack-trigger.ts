@@ -3,7 +3,7 @@ import { consoleLogger, defaultHandler, openSession, type TriggerAdapter, type T
 import { personMessage, SeenEvents, threadOf } from './events.js';
 import { headerValue, type SlackHeaders } from './headers.js';
 import { checkSlackSignature } from './verify.js';
-import { RunSlots, type ConcurrencyOptions } from '../run-slots.js';
+import { RunSlots, type ConcurrencyOptions } from '@lousho/node';
 
 export interface SlackTriggerOptions extends TriggerOptions, ConcurrencyOptions {
   /** Verifies every request. Set it for any endpoint reachable from outside your machine. */
@@ -98,7 +98,7 @@ export class SlackTriggerAdapter implements TriggerAdapter {
     const eventId = typeof body.event_id === 'string' ? body.event_id : undefined;
     // At most maxConcurrentRuns runs at once; Slack retries a 429 later (the event is not marked seen).
     const release = this.#slots.take();
-    if (!release) return this.#slots.busy('Slack');
+    if (!release) return this.#slots.busy('Slack trigger');
     if (eventId && !this.#seen.add(eventId)) {
       release();
       return { status: 200, body: { ok: true, duplicate: true } };

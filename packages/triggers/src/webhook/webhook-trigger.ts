@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_CODES, SDKError, serializeError, webhookChannel, webhookInput, type AgentInput, type ReplayStore, type WebhookAuth, type WebhookChannel } from '@lousho/core';
+import { ERROR_CODES, SDKError, serializeError, type AgentInput, type ReplayStore } from '@lousho/core';
+import { RunSlots, webhookChannel, webhookInput, type ConcurrencyOptions, type WebhookAuth, type WebhookChannel } from '@lousho/node';
 import { invalidConfig } from '../errors.js';
 import { isLoopbackHost } from '../node/loopback.js';
 import { BodyTooLargeError, readRawBody } from '../node/read-body.js';
 import { sendError, sendJson } from '../node/responses.js';
 import { TriggerServer } from '../node/server.js';
-import { RunSlots, type ConcurrencyOptions } from '../run-slots.js';
 import {
   consoleLogger,
   defaultHandler,
@@ -163,7 +163,7 @@ export class WebhookTriggerAdapter implements TriggerAdapter {
     // A burst of authenticated requests starts at most maxConcurrentRuns runs; the rest are told when to come back.
     const release = this.#slots.take();
     if (!release) {
-      const busy = this.#slots.busy('webhook');
+      const busy = this.#slots.busy('webhook trigger');
       sendJson(res, busy.status, busy.body, busy.headers);
       return;
     }

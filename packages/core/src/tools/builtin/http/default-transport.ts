@@ -46,7 +46,7 @@ async function loadNodeTransport(resolve?: HostResolver): Promise<HttpTransport>
   } catch (error) {
     throw new HttpToolError(
       HTTP_TOOL_ERROR_CODES.UNSUPPORTED_RUNTIME,
-      'Could not load the Node HTTP transport. If your server code is bundled, pass `transport: createNodeHttpTransport()` (from the Node entry of @lousho/core) to createHttpTool().',
+      'Could not load the Node HTTP transport. If your server code is bundled, pass `transport: createNodeHttpTransport()` (from @lousho/build-ai-agent/node) to createHttpTool().',
       { cause: error },
     );
   }

@@ -31,7 +31,7 @@ export interface HttpTransportResponse {
 
 /**
  * Sends one request without following redirects. The default in Node is the transport of
- * `@lousho/core`'s Node entry (pinned DNS); elsewhere a `fetch` transport.
+ * `@lousho/core/node-io` (pinned DNS); elsewhere a `fetch` transport.
  */
 export type HttpTransport = (request: HttpTransportRequest) => Promise<HttpTransportResponse>;
 

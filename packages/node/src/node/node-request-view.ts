@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { bodyIncomplete, readLimited, tooLarge, type RequestView } from '../http/request-view.js';
-import { concatBytes } from '../utils/bytes.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
+import { bodyIncomplete, readLimited, tooLarge, concatBytes, type RequestView } from '@lousho/core/adapter';
 
 /**
  * A node request as `createAgentHandler()` reads it, without a Fetch `Request` unless one of its

@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError, type ReplayStore } from '@lousho/core';
 import { concatBytes, equalBytes, equalSecrets, fromHex, hmac, toHex, utf8 } from './constant-time.js';
-import { MemoryReplayStore, type ReplayStore } from './replay-store.js';
+import { MemoryReplayStore } from './replay-store.js';
 
 /** A request as webhook authentication sees it: lower-cased header names and the exact bytes received. */
 export interface WebhookRequest<TBody extends Uint8Array = Uint8Array> {

@@ -1,5 +1,4 @@
-import { ERROR_CODES } from '../errors.js';
-import type { AgentInput } from '../messages.js';
+import { ERROR_CODES, type AgentInput } from '@lousho/core';
 import { defineChannel } from './define-channel.js';
 import { errorJson } from './mount-channels.js';
 import type { Channel, ChannelInbound, ChannelOutbound, ChannelRequest } from './types.js';

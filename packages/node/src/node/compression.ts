@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import { constants, createBrotliCompress, createGzip, type BrotliCompress, type Gzip } from 'node:zlib';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 
 /** The encodings `toNodeHandler({ compression: true })` can write, in the order it prefers them. */
 export const RESPONSE_ENCODINGS = ['br', 'gzip'] as const;

@@ -1,9 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ERROR_CODES } from '../errors.js';
-import { createAgentHandler, viewHandlerOf, type AgentHandlerOptions, type HandlerAgent } from '../http/handler.js';
-import type { RequestView } from '../http/request-view.js';
-import { isExpectedDisconnect } from '../http/errors.js';
-import { sseChunksOf } from '../http/sse-response.js';
+import { ERROR_CODES, createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '@lousho/core';
+import { viewHandlerOf, isExpectedDisconnect, sseChunksOf, type RequestView } from '@lousho/core/adapter';
 import { NodeRequestView, toRequest } from './node-request-view.js';
 import { compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 

@@ -15,4 +15,5 @@ export {
 } from './webhook-auth.js';
 export { conversationSessionId } from './session-ids.js';
 export type { Channel, ChannelDefinition, ChannelInbound, ChannelOutbound, ChannelReceipt, ChannelRequest } from './types.js';
-export { MemoryReplayStore, type ReplayStore } from './replay-store.js';
+export { MemoryReplayStore } from './replay-store.js';
+export { RunSlots, DEFAULT_MAX_CONCURRENT_RUNS, DEFAULT_RETRY_AFTER_SECONDS, type ConcurrencyOptions, type BusyAnswer } from './run-slots.js';

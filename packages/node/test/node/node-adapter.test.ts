@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeListener, toNodeHandler } from '../../src/node/index.js';
-import { createAgentHandler } from '../../src/http/index.js';
-import { agentWith, coveredSeqs, gate, json, lastStepText, readSse, serve, slowTool, type TestServer } from './helpers.js';
+import { createAgentHandler } from '@lousho/core';
+import { agentWith, coveredSeqs, gate, json, lastStepText, readSse, serve, slowTool, type TestServer } from '../../../core/test/http/helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

@@ -1,11 +1,7 @@
-import type { Agent } from '../agent/create-agent.js';
-import type { ExecutionResult } from '../agent/types.js';
-import { ERROR_CODES, SDKError, serializeError } from '../errors.js';
-import { ANONYMOUS_PRINCIPAL } from '../http/handler.js';
-import { normalizeBasePath } from '../http/routes.js';
-import { inputToMessages, textOf, type AgentInput } from '../messages.js';
+import { ERROR_CODES, SDKError, serializeError, ANONYMOUS_PRINCIPAL, inputToMessages, textOf, type Agent, type ExecutionResult, type AgentInput } from '@lousho/core';
+import { normalizeBasePath } from '@lousho/core/adapter';
 import { concatBytes } from './constant-time.js';
-import { RunSlots } from './run-slots.js';
+import { RunSlots, type BusyAnswer } from './run-slots.js';
 import { conversationSessionId } from './session-ids.js';
 import type { Channel, ChannelInbound, ChannelOutbound, ChannelRequest } from './types.js';
 
@@ -63,7 +59,7 @@ export function mountChannels(agent: ChannelAgent, channels: readonly Channel[],
   const basePath = normalizeBasePath(options.basePath);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!(maxBodyBytes > 0)) throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `mountChannels: maxBodyBytes must be positive, got ${String(options.maxBodyBytes)}.`, { hint: 'Leave it out for 1 MiB.' });
-  const slots = new RunSlots(options);
+  const slots = new RunSlots(options, 'mountChannels');
   const seen = new Set<string>();
   for (const channel of channels) {
     if (typeof channel?.receive !== 'function' || typeof channel.path !== 'string') {
@@ -163,7 +159,7 @@ export function mountChannels(agent: ChannelAgent, channels: readonly Channel[],
     // The place is taken before the channel reads the request: a refused request leaves nothing
     // behind (no replay id or Slack event marked seen), and nothing starts past the bound.
     const release = slots.take();
-    if (!release) return slots.busy(channel.name);
+    if (!release) return busyResponse(slots.busy(`${channel.name} channel`));
     let releaseLater = false;
     try {
       const receipt = await channel.receive(channelRequest);
@@ -217,6 +213,13 @@ function inputText(input: AgentInput): string {
 
 export function errorJson(status: number, code: string, message: string): Response {
   return new Response(JSON.stringify({ error: { code, message } }), { status, headers: { 'content-type': 'application/json; charset=utf-8' } });
+}
+
+/** A full {@link RunSlots}' 429 answer as a Response, with `Retry-After`. */
+function busyResponse(busy: BusyAnswer): Response {
+  const response = errorJson(busy.status, busy.body.error.code, busy.body.error.message);
+  for (const [name, value] of Object.entries(busy.headers)) response.headers.set(name, value);
+  return response;
 }
 
 class BodyTooLarge extends Error {}

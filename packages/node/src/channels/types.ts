@@ -1,7 +1,4 @@
-import type { AgentInput } from '../messages.js';
-import type { PendingApprovalInfo } from '../events/types.js';
-import type { ExecutionResult } from '../agent/types.js';
-import type { SerializedError } from '../errors.js';
+import type { AgentInput, PendingApprovalInfo, ExecutionResult, SerializedError } from '@lousho/core';
 
 /** One request to a channel, with its body already read (within `maxBodyBytes`). */
 export interface ChannelRequest {

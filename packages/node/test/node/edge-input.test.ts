@@ -1,8 +1,8 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAgentHandler } from '../../src/http/index.js';
+import { createAgentHandler } from '@lousho/core';
 import { createNodeListener, toNodeHandler, type FetchHandler } from '../../src/node/index.js';
-import { agentWith, emailCall, emailTool, errorOf, gate, json, readSse, serve, type TestServer, lastStepText } from './helpers.js';
+import { agentWith, emailCall, emailTool, errorOf, gate, json, readSse, serve, type TestServer, lastStepText } from '../../../core/test/http/helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {

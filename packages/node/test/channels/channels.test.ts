@@ -1,17 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
-import {
-  createAgent,
-  createAgentHandler,
-  createWebhookAuthenticator,
-  defineChannel,
-  defineTool,
-  httpChannel,
-  mountChannels,
-  webhookChannel,
-  type ChannelOutbound,
-} from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { createAgent, createAgentHandler, defineTool } from '@lousho/core';
+import { mockModel } from '@lousho/core/testing';
+import { createWebhookAuthenticator, defineChannel, httpChannel, mountChannels, webhookChannel, type ChannelOutbound } from '../../src/index.js';
 
 const json = (body: unknown, headers: Record<string, string> = {}) => ({ method: 'POST', body: JSON.stringify(body), headers: { 'content-type': 'application/json', ...headers } });
 

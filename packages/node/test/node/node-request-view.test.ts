@@ -2,10 +2,10 @@ import type { IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAgentHandler } from '../../src/http/index.js';
+import { createAgentHandler } from '@lousho/core';
 import { NodeRequestView } from '../../src/node/node-request-view.js';
 import { createNodeListener, toNodeHandler } from '../../src/node/index.js';
-import { agentWith, errorOf, gate, json, lastStepText, readSse, serve, type TestServer } from './helpers.js';
+import { agentWith, errorOf, gate, json, lastStepText, readSse, serve, type TestServer } from '../../../core/test/http/helpers.js';
 
 // `toNodeHandler(createAgentHandler(...))` reads requests through `NodeRequestView`, without a
 // Fetch `Request` unless a hook asks for one: these are the cases where the two could differ.

@@ -1,6 +1,4 @@
-import type { ReplayStore } from './replay-store.js';
-import { ERROR_CODES } from '../errors.js';
-import type { AgentInput } from '../messages.js';
+import { ERROR_CODES, type AgentInput, type ReplayStore } from '@lousho/core';
 import { defineChannel } from './define-channel.js';
 import { errorJson } from './mount-channels.js';
 import { methodNotPost, outcomeResponse, parseJson } from './http-channel.js';

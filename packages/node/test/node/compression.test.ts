@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createNodeListener, toNodeHandler } from '../../src/node/index.js';
 import { negotiateEncoding } from '../../src/node/compression.js';
-import { agentWith, json, plain, readSse, reduceAll, serve, slowTool, type TestServer } from './helpers.js';
+import { agentWith, json, plain, readSse, reduceAll, serve, slowTool, type TestServer } from '../../../core/test/http/helpers.js';
 
 let server: TestServer | undefined;
 afterEach(async () => {
