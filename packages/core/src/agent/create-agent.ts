@@ -1,7 +1,6 @@
 import type { AskQuestionTool } from '../tools/builtin/ask-question.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
 import { inputToMessages, type AgentInput, type Message } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
@@ -26,13 +25,15 @@ import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors
 import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { endsLeg } from '../events/ends-leg.js';
-import { SessionRuntime, type SessionListener, type SessionStatus } from './session-runtime.js';
-import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
+import { SessionRuntime } from './session-runtime.js';
+import type { AgentRun, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
 import { createCompactionHook } from '../compaction/hook.js';
 import { checkMemories } from '../memory/define-memory.js';
 import { modelChain } from './model-chain.js';
 import { checkCreateAgentOptions, checkRunOptions } from './option-keys.js';
 import { checkLimits } from './stages/budget.js';
+import type { SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
+export type { SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
 
 /** `C` with every key `T` does not have mapped to `never`, so a misspelt option is a type error. */
 export type KnownKeysOnly<C, T> = C & { readonly [K in Exclude<keyof C, keyof T>]: never };
@@ -46,24 +47,6 @@ type ToolListOf<T> = T extends readonly (infer E)[] ? E : T extends Readonly<Rec
 type ToolsOfConfig<C> = (C extends { tools: infer T }
   ? ToolListOf<T extends (...args: any[]) => infer R ? Awaited<R> : T>
   : never) | (C extends { askQuestion: true } ? AskQuestionTool : never);
-
-/** What the UI layer and the HTTP handler read of a session. */
-export interface SessionState {
-  id: string;
-  messages: readonly Message[];
-  status: SessionStatus;
-  pendingApproval: PendingApprovalInfo | null;
-  lastSeq: number;
-  /**
-   * How many of `messages` came before the events `eventsAfter(id, 0)` holds: 0 for a session
-   * whose every run was logged (the log keeps them all); more for one whose older runs were logged
-   * by a version that kept only the latest run's events. A UI rebuilds its state from
-   * `messages.slice(0, runStartIndex)` plus those events (see docs/events.md, "Rebuilding a session").
-   */
-  runStartIndex: number;
-  /** The principal that owns the session (set by the HTTP handler), if any. */
-  owner?: string;
-}
 
 /**
  * One conversation with an agent (`agent.session(id?)`): every `send()` / `stream()` continues the
@@ -79,53 +62,6 @@ export interface AgentSession<TObject = unknown> {
   send(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): Promise<ExecutionResult<TObject>>;
   /** Sends the next user turn as a stream of events; its `result` settles when the run ends. */
   stream(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): AgentRun<TObject>;
-}
-
-/**
- * `agent.approvals`: the tool calls (and `ask_question` calls) a run paused on, and the way to
- * decide them. Deciding an id that is unknown or already decided rejects with
- * `LOUSHO_APPROVAL_NOT_FOUND` / `LOUSHO_APPROVAL_NOT_PENDING`.
- */
-export interface AgentApprovals<TObject = unknown> {
-  /** Pending approvals (optionally of one session), oldest first. */
-  list(filter?: { sessionId?: string }): Promise<ApprovalRequest[]>;
-  /** Runs (approved) or rejects the paused call and resolves with the continued run. */
-  resolve(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
-  /** Answers an `ask_question` pause; the answer becomes the call's result. */
-  answer(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
-  /** Like `resolve`, but returns the continuation as a stream. */
-  resolveStream(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<AgentRun<TObject>>;
-  /** Like `answer`, but returns the continuation as a stream. */
-  answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<AgentRun<TObject>>;
-}
-
-/** Session access for UI clients and the HTTP handler. */
-export interface AgentSessions {
-  /** The session's state, or undefined if this agent has never seen it. */
-  get(id: string): SessionState | undefined;
-  /**
-   * The session's logged events with `seq > afterSeq` (what a reconnecting stream missed; the log
-   * keeps every run); at most `limit` of them when given (the next page starts after the last one's `seq`).
-   */
-  eventsAfter(id: string, afterSeq: number, limit?: number): AgentStreamEvent[];
-  /** Follow a session's events as they happen. */
-  subscribe(id: string, listener: SessionListener): () => void;
-  /** Stops the session's running turn in this process, whoever started it. True if something was running here. */
-  stop(id: string): boolean;
-  /**
-   * Stops the session's running turn wherever it runs: here (like `stop`), or, with a store that
-   * has signals (PostgreSQL), in the process that holds the session's lease, which aborts it.
-   * True when a running turn was found (here, or in the store: leased and running).
-   */
-  requestStop(id: string): Promise<boolean>;
-  /**
-   * Reads the session from the agent's store into this process (after a restart, or when another
-   * process changed it) and returns its state; `get`, `eventsAfter` and `subscribe` then see it.
-   * Undefined when neither the store nor this process knows the session.
-   */
-  load(id: string): Promise<SessionState | undefined>;
-  /** Creates the session in the store, owned by `owner`, unless it exists. True if it was created. */
-  create(id: string, options?: { owner?: string }): Promise<boolean>;
 }
 
 /**
@@ -167,19 +103,6 @@ export interface Agent<TObject = unknown, TTools = unknown> {
   resumeStream(sessionId: string, options?: ResumeOptions): Promise<AgentRun<TObject>>;
   /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
   close(): Promise<void>;
-}
-
-/** Options of `agent.resume(sessionId, options)`: finishing a run a crash (or a lost lease) cut off. */
-export interface ResumeOptions {
-  /** Stops the resumed run, as `send()`'s `signal` does. */
-  signal?: AbortSignal;
-  /**
-   * Take the session over even while another run's lease on it has not run out (default true:
-   * call it when you know that run's process is gone, e.g. on startup after a crash). With
-   * `false`, a session another run holds is `LOUSHO_SESSION_BUSY`: only an interrupted run, whose
-   * lease has run out, is resumed (the HTTP route's way: a person's "Resume" never cuts a live run off).
-   */
-  force?: boolean;
 }
 
 function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): number {

@@ -1,10 +1,11 @@
-import type { Message } from '../messages.js';
-import type { ModelFinishReason } from '../providers/types.js';
-import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
-import type { RunUsage, StepUsage } from '../usage/types.js';
-import type { BudgetExceeded } from '../agent/stages/budget.js';
-import type { SubagentRef } from '../agent/subagents/types.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
+import type { Message } from './messages.js';
+import type { ModelFinishReason } from './providers.js';
+import type { ToolArtifact, ToolErrorResult } from './tools.js';
+import type { RunUsage, StepUsage } from './usage.js';
+import type { BudgetExceeded } from './budget.js';
+import type { SubagentRef } from './subagents.js';
+import type { GuardrailInfo } from './guardrails.js';
+import type { SerializedError } from './errors.js';
 
 /** Why a run ended. See "Finish reasons" in the docs. */
 export type FinishReason =
@@ -18,7 +19,6 @@ export type FinishReason =
   /** Only in UI state, set by `run.interrupted`: the run's process stopped mid-leg; the next leg goes on with it. */
   | 'interrupted';
 
-import type { SerializedError } from '../errors.js';
 
 export type { SerializedError };
 

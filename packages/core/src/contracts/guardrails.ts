@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from './messages.js';
 
 /** Where a guardrail runs: on the user's input, on the final reply, or on each tool call. */
 export type GuardrailStage = 'input' | 'output' | 'tool';

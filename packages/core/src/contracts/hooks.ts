@@ -1,7 +1,7 @@
-import type { Message } from '../messages.js';
-import type { GenerateOptions, GenerateResult } from '../providers/types.js';
-import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
-import type { SubagentRef } from '../agent/subagents/types.js';
+import type { Message } from './messages.js';
+import type { GenerateOptions, GenerateResult } from './providers.js';
+import type { ToolArtifact, ToolErrorResult } from './tools.js';
+import type { SubagentRef } from './subagents.js';
 
 /** What tool-call hooks see. `args` may be mutated in place by a pre-hook (legacy style). */
 export interface ToolCallHookContext {

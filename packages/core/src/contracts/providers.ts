@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from './messages.js';
 
 /** A JSON Schema object, as sent to providers. */
 export type JSONSchema = Record<string, unknown>;

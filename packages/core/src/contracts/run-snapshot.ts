@@ -1,10 +1,11 @@
-import type { PendingApprovalInfo } from '../events/types.js';
-import type { Message, ToolCall } from '../messages.js';
-import type { ToolArtifact, ToolErrorResult } from '../tools/types.js';
-import type { SpanRef } from '../tracing/types.js';
-import type { RunUsage, StepUsage } from '../usage/types.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
-import type { RunConfigContext, ToolCallRecord } from './types.js';
+import type { PendingApprovalInfo } from './events.js';
+import type { AgentInput, Message, ToolCall } from './messages.js';
+import type { ToolArtifact, ToolErrorResult } from './tools.js';
+import type { SpanRef } from './tracing.js';
+import type { RunUsage, StepUsage } from './usage.js';
+import type { GuardrailInfo } from './guardrails.js';
+import type { SubagentRef } from './subagents.js';
+
 
 /** A tool batch stopped at a call that waits for a person. */
 export interface PausedBatch {
@@ -91,4 +92,26 @@ export interface RunSnapshot {
   budgetFrom?: number;
   /** With tracing: the span of the run's latest leg, which the next leg (after a pause or a crash) links to. */
   traceSpan?: SpanRef;
+}
+
+/** What per-run config functions receive. */
+export interface RunConfigContext {
+  sessionId?: string;
+  /** The run's user input (`[]` for a run resumed from a crash checkpoint). */
+  input: AgentInput;
+  metadata?: Record<string, unknown>;
+}
+
+/** The result of a finished tool call, as `onToolResult` and `ExecutionResult.toolCalls` see it. */
+export interface ToolCallRecord {
+  toolCallId: string;
+  toolName: string;
+  args: unknown;
+  result: unknown;
+  isError: boolean;
+  error?: ToolErrorResult;
+  artifacts?: ToolArtifact[];
+  replacedByHook?: string;
+  /** Set when a sub-agent made the call (`onToolResult`; the run's own `toolCalls` are the lead's). */
+  subagent?: SubagentRef;
 }

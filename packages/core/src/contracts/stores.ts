@@ -1,11 +1,8 @@
-import type { AgentStreamEvent, FinishReason, PendingApprovalInfo, SerializedError, UnsequencedStreamEvent } from '../events/types.js';
-import type { Message } from '../messages.js';
-import type { RunUsage, StepUsage } from '../usage/types.js';
-import type { ApprovalStore } from '../agent/approval-store.js';
-import type { SessionStatus } from '../agent/session-runtime.js';
-import type { ChildSnapshot, PausedBatch } from '../agent/run-snapshot.js';
-import type { RunConfigContext, ToolCallRecord } from '../agent/types.js';
-import type { SpanRef } from '../tracing/types.js';
+import type { AgentStreamEvent, FinishReason, PendingApprovalInfo, SerializedError, UnsequencedStreamEvent } from './events.js';
+import type { Message } from './messages.js';
+import type { RunUsage, StepUsage } from './usage.js';
+import type { ChildSnapshot, PausedBatch, RunConfigContext, RunSnapshot, ToolCallRecord } from './run-snapshot.js';
+import type { SpanRef } from './tracing.js';
 
 /**
  * Every store method may answer synchronously (memory, SQLite) or with a Promise (a networked
@@ -273,3 +270,42 @@ export interface CompleteAgentStore extends AgentStore {
   checkpoints: CheckpointStore;
   approvals: ApprovalStore;
 }
+
+/** Where an approval stands: `pending` (waiting for a person), `resolving` (claimed, its continuation starting) or `resolved`. */
+export type ApprovalStatus = 'pending' | 'resolving' | 'resolved';
+
+/** A paused call and the run it belongs to, as an approval store keeps it. */
+export interface ApprovalRecord extends PendingApprovalInfo {
+  sessionId: string;
+  runId: string;
+  status: ApprovalStatus;
+  createdAt: number;
+  /** The paused run: enough to continue it, even from another process. */
+  snapshot: RunSnapshot;
+  decision?: { approved: boolean; note?: string; answer?: string };
+}
+
+/**
+ * Where paused approvals live. `claim()` is the one atomic step: it moves a record from `pending`
+ * to `resolving` and returns it, so two concurrent resolutions run the tool once.
+ */
+export interface ApprovalStore {
+  /** Stores (or replaces) the record of a paused call. */
+  save(record: ApprovalRecord): Promise<void> | void;
+  /** The record with this approval id, or undefined. */
+  get(id: string): Promise<ApprovalRecord | undefined> | ApprovalRecord | undefined;
+  /** Records, oldest first, optionally of one session and / or one status. */
+  list(filter?: { sessionId?: string; status?: ApprovalStatus }): Promise<ApprovalRecord[]> | ApprovalRecord[];
+  /** Atomically take a pending record; `undefined` when it is unknown or not pending. */
+  claim(id: string): Promise<ApprovalRecord | undefined> | ApprovalRecord | undefined;
+  /** Mark a claimed record resolved with its decision. */
+  complete(id: string, decision: NonNullable<ApprovalRecord['decision']>): Promise<void> | void;
+  /** Put a claimed record back to pending (the continuation could not start). */
+  release(id: string): Promise<void> | void;
+}
+
+/**
+ * Where a session stands: `interrupted` means its latest run was cut off (its process died, or lost
+ * its store) and no process runs it now; it waits for `agent.resume(id)` or the next message.
+ */
+export type SessionStatus = 'idle' | 'running' | 'awaiting-approval' | 'interrupted';
