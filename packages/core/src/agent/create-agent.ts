@@ -1,7 +1,7 @@
 import type { AskQuestionTool } from '../tools/builtin/ask-question.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { inputToMessages, type AgentInput, type Message } from '../messages.js';
+import { inputToMessages, type AgentInput } from '../messages.js';
 import type { LLMProvider } from '../providers/types.js';
 import { resolveProvider } from '../providers/registry.js';
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
@@ -26,14 +26,14 @@ import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { endsLeg } from '../events/ends-leg.js';
 import { SessionRuntime } from './session-runtime.js';
-import type { AgentRun, CreateAgentConfig, ExecutionResult, RunConfigContext, RunOptions } from './types.js';
+import type { AgentRun, CreateAgentConfig, RunConfigContext, RunOptions } from './types.js';
 import { createCompactionHook } from '../compaction/hook.js';
 import { checkMemories } from '../memory/define-memory.js';
 import { modelChain } from './model-chain.js';
 import { checkCreateAgentOptions, checkRunOptions } from './option-keys.js';
 import { checkLimits } from './stages/budget.js';
-import type { SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
-export type { SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
+import type { Agent, SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
+export type { Agent, AgentSession, SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
 
 /** `C` with every key `T` does not have mapped to `never`, so a misspelt option is a type error. */
 export type KnownKeysOnly<C, T> = C & { readonly [K in Exclude<keyof C, keyof T>]: never };
@@ -47,63 +47,6 @@ type ToolListOf<T> = T extends readonly (infer E)[] ? E : T extends Readonly<Rec
 type ToolsOfConfig<C> = (C extends { tools: infer T }
   ? ToolListOf<T extends (...args: any[]) => infer R ? Awaited<R> : T>
   : never) | (C extends { askQuestion: true } ? AskQuestionTool : never);
-
-/**
- * One conversation with an agent (`agent.session(id?)`): every `send()` / `stream()` continues the
- * same transcript, kept in the agent's store. A turn sent while another runs on the session rejects
- * with `LOUSHO_SESSION_BUSY`; while a call waits for approval, with `SessionAwaitingApprovalError`.
- */
-export interface AgentSession<TObject = unknown> {
-  /** The session id (generated when `agent.session()` was called without one). */
-  readonly id: string;
-  /** The transcript so far (no system prompt), as this process knows it. */
-  readonly messages: readonly Message[];
-  /** Sends the next user turn and resolves when the run ends (or pauses). */
-  send(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): Promise<ExecutionResult<TObject>>;
-  /** Sends the next user turn as a stream of events; its `result` settles when the run ends. */
-  stream(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): AgentRun<TObject>;
-}
-
-/**
- * An agent from `createAgent()`: send it input, stream a run, hold a conversation, decide the
- * calls it paused on. `TObject` is the structured output type (with `output`).
- */
-export interface Agent<TObject = unknown, TTools = unknown> {
-  /** Type-only marker: the structured output type and the union of the agent's tool types. */
-  readonly __types?: { readonly output: TObject; readonly tools: TTools };
-  /** The `name` it was created with. */
-  readonly name?: string;
-  /** The `description` it was created with. */
-  readonly description?: string;
-  /**
-   * Runs the agent on `input` and resolves with the result. A stopped, paused (approval) or
-   * step-limited run resolves too (read `finishReason`); a provider failure or a throwing hook rejects.
-   */
-  send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
-  /** Runs the agent as a stream of events (text deltas, tool calls, approvals, `run.done`). */
-  stream(input: AgentInput, options?: RunOptions): AgentRun<TObject>;
-  /** A multi-turn conversation: the session `id`, or a new one. */
-  session(id?: string): AgentSession<TObject>;
-  /** The calls this agent's runs paused on, and the way to decide them. */
-  readonly approvals: AgentApprovals<TObject>;
-  /** Session state and events, for UI clients and the HTTP handler. */
-  readonly sessions: AgentSessions;
-  /**
-   * Resumes a run that a crash interrupted (from the store's checkpoint), taking the session over
-   * from the process that died: tool calls without a result run again (same `toolCallId`), and the
-   * model is not asked again for a turn the checkpoint has. Rejects with `LOUSHO_SESSION_NOT_RESUMABLE`
-   * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
-   */
-  resume(sessionId: string, options?: ResumeOptions): Promise<ExecutionResult<TObject>>;
-  /**
-   * Like `resume()`, as a stream of the resumed leg's events (what `POST /sessions/:id/resume`
-   * sends). Rejects, before any event, like `resume()`, and with `LOUSHO_SESSION_BUSY` when
-   * `force: false` and another run holds the session.
-   */
-  resumeStream(sessionId: string, options?: ResumeOptions): Promise<AgentRun<TObject>>;
-  /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
-  close(): Promise<void>;
-}
 
 function normalizeConcurrency(value: CreateAgentConfig['toolConcurrency']): number {
   if (value === undefined || value === 'unbounded') return Infinity;

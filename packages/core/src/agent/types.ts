@@ -16,16 +16,12 @@ import type { Skill } from '../skills/define-skill.js';
 import type { BudgetExceeded, RunLimits } from './stages/budget.js';
 
 export type { BudgetExceeded, RunLimits };
-import type { Agent } from './create-agent.js';
-import type { SubagentsOption } from './subagents/catalog.js';
-import type { SubagentRef } from './subagents/types.js';
-import type { RunConfigContext, ToolCallRecord } from '../contracts/run-snapshot.js';
-export type { RunConfigContext, ToolCallRecord } from '../contracts/run-snapshot.js';
+import type { Agent } from '../contracts/agent-session.js';
+import type { SubagentRef, SubagentsOption } from './subagents/types.js';
+import type { PerRun, ToolCallRecord } from '../contracts/run-snapshot.js';
+export type { PerRun, RunConfigContext, ToolCallRecord } from '../contracts/run-snapshot.js';
 import type { ApprovalRequest } from '../contracts/agent-session.js';
 export type { ApprovalRequest, RunOptions, ExecutionResult, AgentRun } from '../contracts/agent-session.js';
-
-/** A static value or a function of the run, resolved once when a run (or session turn) starts. */
-export type PerRun<T> = T | ((ctx: RunConfigContext) => T | Promise<T>);
 
 /** Tools as `createAgent()` accepts them: defined tools, or descriptors keyed by the name the agent uses. */
 export type AgentTools = readonly ToolDescriptor[] | Readonly<Record<string, ToolDescriptor>>;

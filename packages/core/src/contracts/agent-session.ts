@@ -1,5 +1,5 @@
 import type { AgentStreamEvent, FinishReason, PendingApprovalInfo } from './events.js';
-import type { Message } from './messages.js';
+import type { AgentInput, Message } from './messages.js';
 import type { BudgetExceeded } from './budget.js';
 import type { GuardrailInfo } from './guardrails.js';
 import type { ToolCallRecord } from './run-snapshot.js';
@@ -144,4 +144,61 @@ export interface ResumeOptions {
    * lease has run out, is resumed (the HTTP route's way: a person's "Resume" never cuts a live run off).
    */
   force?: boolean;
+}
+
+/**
+ * One conversation with an agent (`agent.session(id?)`): every `send()` / `stream()` continues the
+ * same transcript, kept in the agent's store. A turn sent while another runs on the session rejects
+ * with `LOUSHO_SESSION_BUSY`; while a call waits for approval, with `SessionAwaitingApprovalError`.
+ */
+export interface AgentSession<TObject = unknown> {
+  /** The session id (generated when `agent.session()` was called without one). */
+  readonly id: string;
+  /** The transcript so far (no system prompt), as this process knows it. */
+  readonly messages: readonly Message[];
+  /** Sends the next user turn and resolves when the run ends (or pauses). */
+  send(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): Promise<ExecutionResult<TObject>>;
+  /** Sends the next user turn as a stream of events; its `result` settles when the run ends. */
+  stream(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): AgentRun<TObject>;
+}
+
+/**
+ * An agent from `createAgent()`: send it input, stream a run, hold a conversation, decide the
+ * calls it paused on. `TObject` is the structured output type (with `output`).
+ */
+export interface Agent<TObject = unknown, TTools = unknown> {
+  /** Type-only marker: the structured output type and the union of the agent's tool types. */
+  readonly __types?: { readonly output: TObject; readonly tools: TTools };
+  /** The `name` it was created with. */
+  readonly name?: string;
+  /** The `description` it was created with. */
+  readonly description?: string;
+  /**
+   * Runs the agent on `input` and resolves with the result. A stopped, paused (approval) or
+   * step-limited run resolves too (read `finishReason`); a provider failure or a throwing hook rejects.
+   */
+  send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
+  /** Runs the agent as a stream of events (text deltas, tool calls, approvals, `run.done`). */
+  stream(input: AgentInput, options?: RunOptions): AgentRun<TObject>;
+  /** A multi-turn conversation: the session `id`, or a new one. */
+  session(id?: string): AgentSession<TObject>;
+  /** The calls this agent's runs paused on, and the way to decide them. */
+  readonly approvals: AgentApprovals<TObject>;
+  /** Session state and events, for UI clients and the HTTP handler. */
+  readonly sessions: AgentSessions;
+  /**
+   * Resumes a run that a crash interrupted (from the store's checkpoint), taking the session over
+   * from the process that died: tool calls without a result run again (same `toolCallId`), and the
+   * model is not asked again for a turn the checkpoint has. Rejects with `LOUSHO_SESSION_NOT_RESUMABLE`
+   * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
+   */
+  resume(sessionId: string, options?: ResumeOptions): Promise<ExecutionResult<TObject>>;
+  /**
+   * Like `resume()`, as a stream of the resumed leg's events (what `POST /sessions/:id/resume`
+   * sends). Rejects, before any event, like `resume()`, and with `LOUSHO_SESSION_BUSY` when
+   * `force: false` and another run holds the session.
+   */
+  resumeStream(sessionId: string, options?: ResumeOptions): Promise<AgentRun<TObject>>;
+  /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
+  close(): Promise<void>;
 }

@@ -102,6 +102,9 @@ export interface RunConfigContext {
   metadata?: Record<string, unknown>;
 }
 
+/** A static value or a function of the run, resolved once when a run (or session turn) starts. */
+export type PerRun<T> = T | ((ctx: RunConfigContext) => T | Promise<T>);
+
 /** The result of a finished tool call, as `onToolResult` and `ExecutionResult.toolCalls` see it. */
 export interface ToolCallRecord {
   toolCallId: string;

@@ -20,3 +20,6 @@ export interface SubagentCatalog<TAgent = unknown> {
    */
   resolve(name: string, ctx: RunConfigContext): TAgent | undefined | Promise<TAgent | undefined>;
 }
+
+/** The `subagents` option: agents by name, or a catalog that lists and resolves them per run. */
+export type SubagentsOption<TAgent = unknown> = Readonly<Record<string, TAgent>> | SubagentCatalog<TAgent>;
