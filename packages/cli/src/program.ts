@@ -3,17 +3,9 @@ import { SDKError } from '@lousho/core';
 import pc from 'picocolors';
 import { buildCommand } from './commands/build.js';
 import { evalCommand } from './commands/eval.js';
+import type { CliIo } from './io.js';
 
-/** Where a command writes and where it runs (the process by default; tests pass their own). */
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-  cwd: string;
-  /** The stream behind `stderr`, when it is one: a terminal gets progress bars. */
-  stderrStream?: NodeJS.WritableStream & { isTTY?: boolean };
-  /** Color the output (default: no). */
-  color?: boolean;
-}
+export type { CliIo } from './io.js';
 
 /** A subcommand: a function of the io returning a commander `Command`. Add yours to `COMMANDS`. */
 export type CommandFactory = (io: CliIo) => Command;

@@ -1,8 +1,11 @@
 /**
  * The SDK's own errors. Every error a user (or a browser) can see has a stable `code` to branch on,
- * a `hint` saying how to fix it and a `docs` link. This module has no imports so it can be loaded on
+ * a `hint` saying how to fix it and a `docs` link. This module loads no other module (its one import is a type) so it can be loaded on
  * its own by any entry point.
  */
+
+import type { SerializedError } from './contracts/errors.js';
+export type { SerializedError } from './contracts/errors.js';
 
 /**
  * Every stable error code of every Lousho package, in one flat object (`ERROR_CODES.LOUSHO_DUPLICATE_TOOL`,
@@ -356,12 +359,6 @@ export class SDKError extends Error {
   static is(value: unknown): value is SDKError {
     return (value as Record<symbol, unknown> | null | undefined)?.[SDK_ERROR_BRAND] === true;
   }
-}
-
-/** The only form in which an error leaves the server: no stack, no cause chain. */
-export interface SerializedError {
-  code: string;
-  message: string;
 }
 
 /** Longest message `serializeError` keeps; past it the text is cut and marked. */

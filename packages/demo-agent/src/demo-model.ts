@@ -8,7 +8,8 @@ import {
   type ProviderUsage,
   type StreamChunk,
 } from '@lousho/build-ai-agent';
-import { readUserIntent, type PlannedCall } from './intents.js';
+import { readUserIntent } from './intents.js';
+import type { DemoReply } from './planned-call.js';
 import { callId, checkCallIds, switchedCallIds, type DemoCallIds } from './call-ids.js';
 import { DEMO_MODEL_ID, DEMO_PROVIDER_NAME } from './notice.js';
 import { pause } from './pause.js';
@@ -16,6 +17,8 @@ import { chatReply, echoReply, htmlReply, missingToolsReply } from './replies.js
 import { announceCalls, answerFromResults } from './results.js';
 import { saveAfterResearch } from './researcher-steps.js';
 import { DEMO_SUMMARY_MODEL_ID, summarizeConversation } from './summary.js';
+
+export type { DemoReply } from './planned-call.js';
 
 export interface DemoModelOptions {
   /**
@@ -48,12 +51,6 @@ export class DemoModelFailure extends SDKError {
     });
     this.name = 'DemoModelFailure';
   }
-}
-
-/** What the model decided to say and call in one turn. */
-export interface DemoReply {
-  text: string;
-  calls: PlannedCall[];
 }
 
 /**

@@ -2,17 +2,14 @@ import { DEFAULT_CITY, findKnownCities, placeAfterPreposition } from './cities.j
 import { codingCall } from './coding/intents.js';
 import { noteCall } from './note-intents.js';
 import { DEMO_RESEARCHER_NAME, DEMO_TASK_TOOL, DEMO_TOOL_NAMES } from './tools/names.js';
+import type { PlannedCall } from './planned-call.js';
+
+export type { PlannedCall } from './planned-call.js';
 
 /*
  * How the demo model reads a user message: plain keyword rules, checked in a fixed order, so the
  * same words always lead to the same reply. No understanding is involved, and the replies say so.
  */
-
-/** A tool call the model decided to make. */
-export interface PlannedCall {
-  name: string;
-  args: Record<string, unknown>;
-}
 
 export type UserIntent =
   /** "simulate error": the model call fails on purpose. */

@@ -1,4 +1,4 @@
-import type { PlannedCall } from './intents.js';
+import type { PlannedCall } from './planned-call.js';
 import { DEMO_NOTES_TOOL_NAMES } from './tools/names.js';
 
 /*

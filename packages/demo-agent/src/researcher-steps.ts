@@ -1,5 +1,5 @@
 import { latestFinishedCalls } from './results.js';
-import type { DemoReply } from './demo-model.js';
+import type { DemoReply } from './planned-call.js';
 import { isRecord, parseJson } from './text.js';
 import { DEMO_RESEARCHER_TOOL_NAMES, DEMO_TOOL_NAMES } from './tools/names.js';
 

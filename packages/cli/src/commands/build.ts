@@ -6,7 +6,7 @@ import { getAdapter, listAdapters, registerAdapter, type DeploymentAdapter } fro
 import { registerBuiltinAdapters } from '../deploy/builtin.js';
 import { markOutDir, prepareOutDir } from '../deploy/out-dir.js';
 import { deployError } from '../errors.js';
-import type { CliIo } from '../program.js';
+import type { CliIo } from '../io.js';
 
 const DEFAULT_ENTRIES = ['src/agent.ts', 'src/agent.js', 'src/agent.mjs', 'agent.ts', 'agent.js', 'agent.mjs'];
 

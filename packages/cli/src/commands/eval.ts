@@ -8,7 +8,7 @@ import { junitXml } from '../eval/junit.js';
 import { readBaseline, type EvalRunFile } from '../eval/report-file.js';
 import { evalSummary, evalTable } from '../eval/table.js';
 import { terminalText } from '../eval/terminal-text.js';
-import type { CliIo } from '../program.js';
+import type { CliIo } from '../io.js';
 
 interface EvalFlags {
   json?: string;

@@ -1,38 +1,5 @@
-import type { PendingApprovalInfo } from '../events/types.js';
-import type { RunSnapshot } from './run-snapshot.js';
-
-/** Where an approval stands: `pending` (waiting for a person), `resolving` (claimed, its continuation starting) or `resolved`. */
-export type ApprovalStatus = 'pending' | 'resolving' | 'resolved';
-
-/** A paused call and the run it belongs to, as an approval store keeps it. */
-export interface ApprovalRecord extends PendingApprovalInfo {
-  sessionId: string;
-  runId: string;
-  status: ApprovalStatus;
-  createdAt: number;
-  /** The paused run: enough to continue it, even from another process. */
-  snapshot: RunSnapshot;
-  decision?: { approved: boolean; note?: string; answer?: string };
-}
-
-/**
- * Where paused approvals live. `claim()` is the one atomic step: it moves a record from `pending`
- * to `resolving` and returns it, so two concurrent resolutions run the tool once.
- */
-export interface ApprovalStore {
-  /** Stores (or replaces) the record of a paused call. */
-  save(record: ApprovalRecord): Promise<void> | void;
-  /** The record with this approval id, or undefined. */
-  get(id: string): Promise<ApprovalRecord | undefined> | ApprovalRecord | undefined;
-  /** Records, oldest first, optionally of one session and / or one status. */
-  list(filter?: { sessionId?: string; status?: ApprovalStatus }): Promise<ApprovalRecord[]> | ApprovalRecord[];
-  /** Atomically take a pending record; `undefined` when it is unknown or not pending. */
-  claim(id: string): Promise<ApprovalRecord | undefined> | ApprovalRecord | undefined;
-  /** Mark a claimed record resolved with its decision. */
-  complete(id: string, decision: NonNullable<ApprovalRecord['decision']>): Promise<void> | void;
-  /** Put a claimed record back to pending (the continuation could not start). */
-  release(id: string): Promise<void> | void;
-}
+import type { ApprovalStatus, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
+export type { ApprovalStatus, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
 
 /** Process-local approval store; the default of `createAgent()` agents. */
 export class InMemoryApprovalStore implements ApprovalStore {

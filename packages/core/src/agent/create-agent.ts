@@ -1,7 +1,5 @@
 import type { AskQuestionTool } from '../tools/builtin/ask-question.js';
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
-import type { AgentInput, Message } from '../messages.js';
 import { AgentRuns } from './agent-runs.js';
 import { setUpAgent } from './agent-setup.js';
 import { agentStores } from './agent-stores.js';
@@ -9,9 +7,11 @@ import { newId } from './ids.js';
 import { setDelegationHandle } from './subagents/handle.js';
 import { SessionAwaitingApprovalError } from './session-errors.js';
 import { SessionRegistry } from './session-registry.js';
-import type { SessionListener, SessionStatus } from './session-runtime.js';
-import type { AgentRun, ApprovalRequest, CreateAgentConfig, ExecutionResult, RunOptions } from './types.js';
+import type { AgentRun, CreateAgentConfig, ExecutionResult, RunOptions } from './types.js';
+import type { AgentInput } from '../messages.js';
 import { checkRunOptions } from './option-keys.js';
+import type { Agent, AgentApprovals, AgentSession, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
+export type { Agent, AgentSession, SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
 
 /** `C` with every key `T` does not have mapped to `never`, so a misspelt option is a type error. */
 export type KnownKeysOnly<C, T> = C & { readonly [K in Exclude<keyof C, keyof T>]: never };
@@ -25,141 +25,6 @@ type ToolListOf<T> = T extends readonly (infer E)[] ? E : T extends Readonly<Rec
 type ToolsOfConfig<C> = (C extends { tools: infer T }
   ? ToolListOf<T extends (...args: any[]) => infer R ? Awaited<R> : T>
   : never) | (C extends { askQuestion: true } ? AskQuestionTool : never);
-
-/** What the UI layer and the HTTP handler read of a session. */
-export interface SessionState {
-  id: string;
-  messages: readonly Message[];
-  status: SessionStatus;
-  pendingApproval: PendingApprovalInfo | null;
-  lastSeq: number;
-  /**
-   * How many of `messages` came before the events `eventsAfter(id, 0)` holds: 0 for a session
-   * whose every run was logged (the log keeps them all); more for one whose older runs were logged
-   * by a version that kept only the latest run's events. A UI rebuilds its state from
-   * `messages.slice(0, runStartIndex)` plus those events (see docs/events.md, "Rebuilding a session").
-   */
-  runStartIndex: number;
-  /** The principal that owns the session (set by the HTTP handler), if any. */
-  owner?: string;
-}
-
-/**
- * One conversation with an agent (`agent.session(id?)`): every `send()` / `stream()` continues the
- * same transcript, kept in the agent's store. A turn sent while another runs on the session rejects
- * with `LOUSHO_SESSION_BUSY`; while a call waits for approval, with `SessionAwaitingApprovalError`.
- */
-export interface AgentSession<TObject = unknown> {
-  /** The session id (generated when `agent.session()` was called without one). */
-  readonly id: string;
-  /** The transcript so far (no system prompt), as this process knows it. */
-  readonly messages: readonly Message[];
-  /** Sends the next user turn and resolves when the run ends (or pauses). */
-  send(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): Promise<ExecutionResult<TObject>>;
-  /** Sends the next user turn as a stream of events; its `result` settles when the run ends. */
-  stream(input: AgentInput, options?: Omit<RunOptions, 'sessionId'>): AgentRun<TObject>;
-}
-
-/**
- * `agent.approvals`: the tool calls (and `ask_question` calls) a run paused on, and the way to
- * decide them. Deciding an id that is unknown or already decided rejects with
- * `LOUSHO_APPROVAL_NOT_FOUND` / `LOUSHO_APPROVAL_NOT_PENDING`.
- */
-export interface AgentApprovals<TObject = unknown> {
-  /** Pending approvals (optionally of one session), oldest first. */
-  list(filter?: { sessionId?: string }): Promise<ApprovalRequest[]>;
-  /** Runs (approved) or rejects the paused call and resolves with the continued run. */
-  resolve(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
-  /** Answers an `ask_question` pause; the answer becomes the call's result. */
-  answer(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
-  /** Like `resolve`, but returns the continuation as a stream. */
-  resolveStream(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<AgentRun<TObject>>;
-  /** Like `answer`, but returns the continuation as a stream. */
-  answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<AgentRun<TObject>>;
-}
-
-/** Session access for UI clients and the HTTP handler. */
-export interface AgentSessions {
-  /** The session's state, or undefined if this agent has never seen it. */
-  get(id: string): SessionState | undefined;
-  /**
-   * The session's logged events with `seq > afterSeq` (what a reconnecting stream missed; the log
-   * keeps every run); at most `limit` of them when given (the next page starts after the last one's `seq`).
-   */
-  eventsAfter(id: string, afterSeq: number, limit?: number): AgentStreamEvent[];
-  /** Follow a session's events as they happen. */
-  subscribe(id: string, listener: SessionListener): () => void;
-  /** Stops the session's running turn in this process, whoever started it. True if something was running here. */
-  stop(id: string): boolean;
-  /**
-   * Stops the session's running turn wherever it runs: here (like `stop`), or, with a store that
-   * has signals (PostgreSQL), in the process that holds the session's lease, which aborts it.
-   * True when a running turn was found (here, or in the store: leased and running).
-   */
-  requestStop(id: string): Promise<boolean>;
-  /**
-   * Reads the session from the agent's store into this process (after a restart, or when another
-   * process changed it) and returns its state; `get`, `eventsAfter` and `subscribe` then see it.
-   * Undefined when neither the store nor this process knows the session.
-   */
-  load(id: string): Promise<SessionState | undefined>;
-  /** Creates the session in the store, owned by `owner`, unless it exists. True if it was created. */
-  create(id: string, options?: { owner?: string }): Promise<boolean>;
-}
-
-/**
- * An agent from `createAgent()`: send it input, stream a run, hold a conversation, decide the
- * calls it paused on. `TObject` is the structured output type (with `output`).
- */
-export interface Agent<TObject = unknown, TTools = unknown> {
-  /** Type-only marker: the structured output type and the union of the agent's tool types. */
-  readonly __types?: { readonly output: TObject; readonly tools: TTools };
-  /** The `name` it was created with. */
-  readonly name?: string;
-  /** The `description` it was created with. */
-  readonly description?: string;
-  /**
-   * Runs the agent on `input` and resolves with the result. A stopped, paused (approval) or
-   * step-limited run resolves too (read `finishReason`); a provider failure or a throwing hook rejects.
-   */
-  send(input: AgentInput, options?: RunOptions): Promise<ExecutionResult<TObject>>;
-  /** Runs the agent as a stream of events (text deltas, tool calls, approvals, `run.done`). */
-  stream(input: AgentInput, options?: RunOptions): AgentRun<TObject>;
-  /** A multi-turn conversation: the session `id`, or a new one. */
-  session(id?: string): AgentSession<TObject>;
-  /** The calls this agent's runs paused on, and the way to decide them. */
-  readonly approvals: AgentApprovals<TObject>;
-  /** Session state and events, for UI clients and the HTTP handler. */
-  readonly sessions: AgentSessions;
-  /**
-   * Resumes a run that a crash interrupted (from the store's checkpoint), taking the session over
-   * from the process that died: tool calls without a result run again (same `toolCallId`), and the
-   * model is not asked again for a turn the checkpoint has. Rejects with `LOUSHO_SESSION_NOT_RESUMABLE`
-   * when the session's latest run finished, and `SessionAwaitingApprovalError` while it waits for a person.
-   */
-  resume(sessionId: string, options?: ResumeOptions): Promise<ExecutionResult<TObject>>;
-  /**
-   * Like `resume()`, as a stream of the resumed leg's events (what `POST /sessions/:id/resume`
-   * sends). Rejects, before any event, like `resume()`, and with `LOUSHO_SESSION_BUSY` when
-   * `force: false` and another run holds the session.
-   */
-  resumeStream(sessionId: string, options?: ResumeOptions): Promise<AgentRun<TObject>>;
-  /** Releases what the agent holds open: the connections to its `mcpServers` (a later run connects again). */
-  close(): Promise<void>;
-}
-
-/** Options of `agent.resume(sessionId, options)`: finishing a run a crash (or a lost lease) cut off. */
-export interface ResumeOptions {
-  /** Stops the resumed run, as `send()`'s `signal` does. */
-  signal?: AbortSignal;
-  /**
-   * Take the session over even while another run's lease on it has not run out (default true:
-   * call it when you know that run's process is gone, e.g. on startup after a crash). With
-   * `false`, a session another run holds is `LOUSHO_SESSION_BUSY`: only an interrupted run, whose
-   * lease has run out, is resumed (the HTTP route's way: a person's "Resume" never cuts a live run off).
-   */
-  force?: boolean;
-}
 
 /** Creates an agent: `send()` / `stream()` runs, sessions, and approvals. */
 export function createAgent<const C extends CreateAgentConfig<any>>(config: KnownKeysOnly<C, CreateAgentConfig<any>>): Agent<OutputOf<C>, ToolsOfConfig<C>> {

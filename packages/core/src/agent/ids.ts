@@ -1,4 +1,2 @@
-/** Short random ids; `crypto.randomUUID` exists in every runtime we support (Node 20, browsers, workers). */
-export function newId(prefix: string): string {
-  return `${prefix}_${globalThis.crypto.randomUUID().replace(/-/g, '').slice(0, 20)}`;
-}
+// Moved to src/ids.ts (issue 46: ids belong below the loop and the tools that both use them); re-exported here.
+export { newId } from '../ids.js';

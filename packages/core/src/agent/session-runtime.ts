@@ -6,15 +6,10 @@ import type { EventToAppend, SessionStore } from '../stores/types.js';
 import type { RunUsage } from '../usage/types.js';
 import { compactEventLog, replayAfter } from '../stores/compact-log.js';
 import { indexAfter } from '../stores/memory-store.js';
-
-/**
- * Where a session stands: `interrupted` means its latest run was cut off (its process died, or lost
- * its store) and no process runs it now; it waits for `agent.resume(id)` or the next message.
- */
-export type SessionStatus = 'idle' | 'running' | 'awaiting-approval' | 'interrupted';
-
-/** Receives each event of a session, as `agent.sessions.subscribe()` delivers it. */
-export type SessionListener = (event: AgentStreamEvent) => void;
+import type { SessionStatus } from '../contracts/stores.js';
+export type { SessionStatus } from '../contracts/stores.js';
+import type { SessionListener } from '../contracts/agent-session.js';
+export type { SessionListener } from '../contracts/agent-session.js';
 
 /** What a store knows about a session, to rebuild its runtime in a new process. */
 export interface HydratedSession {

@@ -1,13 +1,12 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { AgentListenerEvent, AgentStreamEvent, FinishReason, PendingApprovalInfo } from '../events/types.js';
-import type { AgentInput, Message } from '../messages.js';
+import type { AgentListenerEvent } from '../events/types.js';
 import type { GenerateResult, LLMProvider } from '../providers/types.js';
-import type { SandboxAdapter, ToolArtifact, ToolDescriptor, ToolErrorResult } from '../tools/types.js';
-import type { RunUsage, StepUsage } from '../usage/types.js';
+import type { SandboxAdapter, ToolDescriptor } from '../tools/types.js';
+import type { StepUsage } from '../usage/types.js';
 import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
 import type { AgentStore } from '../stores/types.js';
-import type { TraceExporter, TraceParent } from '../tracing/types.js';
-import type { AgentGuardrails, GuardrailInfo } from '../guardrails/types.js';
+import type { TraceExporter } from '../tracing/types.js';
+import type { AgentGuardrails } from '../guardrails/types.js';
 import type { ApprovalStore } from './approval-store.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
 import type { CompactionOptions } from '../compaction/types.js';
@@ -17,20 +16,12 @@ import type { Skill } from '../skills/define-skill.js';
 import type { BudgetExceeded, RunLimits } from './stages/budget.js';
 
 export type { BudgetExceeded, RunLimits };
-import type { Agent } from './create-agent.js';
-import type { SubagentsOption } from './subagents/catalog.js';
-import type { SubagentRef } from './subagents/types.js';
-
-/** What per-run config functions receive. */
-export interface RunConfigContext {
-  sessionId?: string;
-  /** The run's user input (`[]` for a run resumed from a crash checkpoint). */
-  input: AgentInput;
-  metadata?: Record<string, unknown>;
-}
-
-/** A static value or a function of the run, resolved once when a run (or session turn) starts. */
-export type PerRun<T> = T | ((ctx: RunConfigContext) => T | Promise<T>);
+import type { Agent } from '../contracts/agent-session.js';
+import type { SubagentRef, SubagentsOption } from './subagents/types.js';
+import type { PerRun, ToolCallRecord } from '../contracts/run-snapshot.js';
+export type { PerRun, RunConfigContext, ToolCallRecord } from '../contracts/run-snapshot.js';
+import type { ApprovalRequest } from '../contracts/agent-session.js';
+export type { ApprovalRequest, RunOptions, ExecutionResult, AgentRun } from '../contracts/agent-session.js';
 
 /** Tools as `createAgent()` accepts them: defined tools, or descriptors keyed by the name the agent uses. */
 export type AgentTools = readonly ToolDescriptor[] | Readonly<Record<string, ToolDescriptor>>;
@@ -42,28 +33,8 @@ export type AgentTools = readonly ToolDescriptor[] | Readonly<Record<string, Too
  */
 export type ToolConcurrency = number | 'unbounded';
 
-/** A call waiting for a decision, as `approve` and `approvals.list()` see it. */
-export interface ApprovalRequest extends PendingApprovalInfo {
-  sessionId: string;
-  runId: string;
-}
-
 /** `approve(call)`: `true` runs the call, `false` rejects it, a string rejects it with that note. */
 export type ApproveFn = (call: ApprovalRequest) => boolean | string | Promise<boolean | string>;
-
-/** The result of a finished tool call, as `onToolResult` and `ExecutionResult.toolCalls` see it. */
-export interface ToolCallRecord {
-  toolCallId: string;
-  toolName: string;
-  args: unknown;
-  result: unknown;
-  isError: boolean;
-  error?: ToolErrorResult;
-  artifacts?: ToolArtifact[];
-  replacedByHook?: string;
-  /** Set when a sub-agent made the call (`onToolResult`; the run's own `toolCalls` are the lead's). */
-  subagent?: SubagentRef;
-}
 
 /**
  * Observers of a run, for logging and metrics. They are called synchronously as the run goes and
@@ -180,56 +151,4 @@ export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined 
   retry?: PerRun<RetryOptions | boolean>;
   /** Appended to the system prompt: a string, or `{ file }` such as an `AGENTS.md` (read in Node). */
   projectInstructions?: PerRun<ProjectInstructions>;
-}
-
-/** Per-call options of `send()` and `stream()`. */
-export interface RunOptions {
-  /** Stops the run: it resolves with `finishReason: 'aborted'` (it does not reject). */
-  signal?: AbortSignal;
-  /** Continue (or start) this session; without it every call is a new conversation. */
-  sessionId?: string;
-  /** Passed to dynamic config functions as `ctx.metadata` (tenant, role, ...). */
-  metadata?: Record<string, unknown>;
-  /**
-   * The span this run nests under, with its exporter (used when the agent has no `traceExporter`
-   * of its own): a tool's `ctx.trace` for a run inside a tool call, or the `trace` of `withSpan()`.
-   */
-  traceParent?: TraceParent;
-}
-
-/**
- * How a run ended: what `send()`, `AgentExecutor.execute()` and a stream's `result` resolve with.
- * A run that was stopped, paused or ran out of steps resolves too; read `finishReason`.
- */
-export interface ExecutionResult<TObject = unknown> {
-  runId: string;
-  sessionId: string;
-  /** The final assistant text of the run (raw JSON with `output`). */
-  text: string;
-  /** The whole transcript after the run (no system prompt). */
-  messages: Message[];
-  /** Model calls taken, including steps carried over from before an approval pause. */
-  steps: number;
-  finishReason: FinishReason;
-  usage: RunUsage;
-  stepUsage: StepUsage[];
-  /** Tool calls finished in this run, in the model's call order. */
-  toolCalls: ToolCallRecord[];
-  /** Set when the run paused (`finishReason: 'awaiting-approval'`). */
-  approvalId?: string;
-  pendingApproval?: PendingApprovalInfo;
-  /** With `output`: the validated object. */
-  object?: TObject;
-  outputError?: { message: string; issues: { path: string; message: string }[] };
-  /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`): which one, its value, what was used. */
-  budget?: BudgetExceeded;
-  /** Set when a guardrail ended the run (`finishReason: 'guardrail'`): which, at what stage, and why. */
-  guardrail?: GuardrailInfo;
-}
-
-/** A streaming run: iterate its events; `result` settles when the run ends. */
-export interface AgentRun<TObject = unknown> extends AsyncIterable<AgentStreamEvent> {
-  readonly runId: string;
-  readonly sessionId: string;
-  readonly result: Promise<ExecutionResult<TObject>>;
 }

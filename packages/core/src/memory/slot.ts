@@ -1,4 +1,4 @@
-import { ConfigResolverError } from '../agent/run-config.js';
+import { ConfigResolverError } from '../options/config-resolver-error.js';
 import type { Memory } from './types.js';
 
 /** A memory bound to the slot of one run. */

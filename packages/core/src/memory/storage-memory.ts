@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { newId } from '../agent/ids.js';
+import { newId } from '../ids.js';
 import { MemoryStorageService, storageKeySegment, type StorageService } from '../storage/storage-service.js';
 import type { MemoryItem, MemoryProvider } from './types.js';
 

@@ -1,22 +1,7 @@
 import { ModelInfoError } from './errors.js';
 import { BUILT_IN_ALIASES, BUILT_IN_MODELS } from './modelData.js';
-
-/** What Lousho knows about a model: its context window and, when known, its prices. */
-export interface ModelInfo {
-  /** The id you pass as the model, e.g. `gpt-4o-mini` or `my-llama`. */
-  id: string;
-  /** Who serves it, e.g. `openai`, `anthropic`, `ollama`, `openrouter`. */
-  provider: string;
-  /** Tokens the model can see at once (prompt + output). */
-  contextWindow: number;
-  /** USD per million input tokens; leave unset when unknown or free. */
-  inputCostPerMTok?: number;
-  /** USD per million output tokens; leave unset when unknown or free. */
-  outputCostPerMTok?: number;
-  /** USD per million input tokens read from the provider's prompt cache. */
-  cachedInputCostPerMTok?: number;
-  maxOutputTokens?: number;
-}
+import type { ModelInfo } from '../contracts/models.js';
+export type { ModelInfo } from '../contracts/models.js';
 
 /** Prefixes of routers that serve other vendors' models under `<router>/<vendor>/<model>`. */
 const GATEWAY_PROVIDERS = new Set(['openrouter']);

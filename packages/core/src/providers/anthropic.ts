@@ -2,42 +2,21 @@
 import { throwIfAborted } from './abort.js';
 import { AnthropicStreamDecoder } from './anthropic-stream.js';
 import { answerToolFor, toAnthropicRequest } from './anthropic-request.js';
-import { providerEnv, readVar, type ProviderEnv } from './env.js';
+import { providerEnv, readVar } from './env.js';
 import { readEventStream } from './event-stream.js';
 import { secretHeaderValues } from './openai-compatible.js';
 import { postJson, type FetchFunction, type ProviderIdentity } from './transport.js';
 import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
 import { joinUrl, missingApiKey, missingModel } from './wire.js';
 import { checkAnthropicOptions } from './option-keys.js';
+import type { AnthropicProviderOptions } from './provider-options.js';
+
+export type { AnthropicProviderOptions } from './provider-options.js';
 
 export const ANTHROPIC_BASE_URL = 'https://api.anthropic.com';
 export const ANTHROPIC_DEFAULT_MODEL = 'claude-haiku-4-5';
 /** The API version this provider's wire format follows. */
 export const ANTHROPIC_VERSION = '2023-06-01';
-
-/** Options of `AnthropicProvider` (credentials default to `ANTHROPIC_API_KEY`). */
-export interface AnthropicProviderOptions {
-  /** Default: the `ANTHROPIC_API_KEY` environment variable. Required unless `baseURL` points elsewhere. */
-  apiKey?: string;
-  /** The API root, with or without `/v1` (default: `ANTHROPIC_BASE_URL`, else `https://api.anthropic.com`). */
-  baseURL?: string;
-  /** The model used when a request names none (default `claude-haiku-4-5`). */
-  model?: string;
-  /** `max_tokens` when the request sets none; the API requires one (default 4096). */
-  maxTokens?: number;
-  /** Sent as `anthropic-version` (default `2023-06-01`). */
-  version?: string;
-  /** Beta features to enable, sent as `anthropic-beta`. */
-  betas?: string[];
-  /**
-   * Calling the API from a browser exposes the key to every visitor. Set this only when that is
-   * intended (e.g. a user's own key in a local tool); it sends the header the API requires for CORS.
-   */
-  dangerouslyAllowBrowser?: boolean;
-  headers?: Record<string, string>;
-  fetch?: FetchFunction;
-  env?: ProviderEnv;
-}
 
 /**
  * Streams Claude models: text, thinking (as reasoning), tool calls (several per turn, arguments in

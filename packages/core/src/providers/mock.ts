@@ -11,21 +11,9 @@ import {
 } from './mock-response.js';
 import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from './types.js';
 import { checkMockProviderOptions } from './option-keys.js';
+import type { MockProviderOptions } from './provider-options.js';
 
-/** Options of `createMockProvider()`: scripted replies, and how fast they stream. */
-export interface MockProviderOptions {
-  /**
-   * Replies to give, one per request, starting over after the last. Without it every request is
-   * answered with `Mock response to: "<last user message>"`.
-   */
-  responses?: (string | MockResponse)[];
-  /** Wait before each streamed chunk, in ms (default 0). */
-  delayMs?: number;
-  /** Characters per streamed chunk (default: word by word). */
-  chunkSize?: number;
-  /** The model name it reports as its default (default `mock-model`). */
-  model?: string;
-}
+export type { MockProviderOptions } from './provider-options.js';
 
 /** Longest slice of the user's message echoed back by the default reply. */
 const ECHO_LIMIT = 60;

@@ -1,28 +1,14 @@
 /** Ollama through its OpenAI-compatible endpoint (`/v1`): local models, no API key. */
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { providerEnv, readVar, type ProviderEnv } from './env.js';
+import { providerEnv, readVar } from './env.js';
 import { OpenAICompatibleProvider } from './openai-compatible.js';
-import type { FetchFunction } from './transport.js';
 import { checkOllamaOptions } from './option-keys.js';
+import type { OllamaProviderOptions } from './provider-options.js';
+
+export type { OllamaProviderOptions } from './provider-options.js';
 
 export const OLLAMA_DEFAULT_HOST = 'http://localhost:11434';
 export const OLLAMA_DEFAULT_MODEL = 'llama3.2';
-
-/** Options of `OllamaProvider` (the server defaults to `OLLAMA_HOST`, else localhost). */
-export interface OllamaProviderOptions {
-  /**
-   * The Ollama server, with or without `/v1` (default: `OLLAMA_HOST`, else `http://localhost:11434`).
-   * Like Ollama itself, a bare `host:port` gets `http://`, and a bare host gets port 11434.
-   */
-  host?: string;
-  /** A model you have pulled, e.g. `llama3.2` or `qwen2.5:7b` (default `llama3.2`). */
-  model?: string;
-  /** Only for servers behind an authenticating proxy; Ollama itself needs none. */
-  apiKey?: string;
-  headers?: Record<string, string>;
-  fetch?: FetchFunction;
-  env?: ProviderEnv;
-}
 
 /** Streams a local Ollama model. Usage is reported when the Ollama version sends it. */
 export class OllamaProvider extends OpenAICompatibleProvider {

@@ -11,30 +11,9 @@ import { postJson, type FetchFunction, type ProviderIdentity } from './transport
 import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
 import { joinUrl, missingModel } from './wire.js';
 import { checkOpenAICompatibleOptions } from './option-keys.js';
+import type { OpenAICompatibleProviderOptions } from './provider-options.js';
 
-/** Options of `OpenAICompatibleProvider`: where the server is, how to authenticate, its defaults. */
-export interface OpenAICompatibleProviderOptions {
-  /** The API root, up to and including `/v1` (e.g. `http://localhost:8000/v1`). */
-  baseURL: string;
-  /** Sent as `Authorization: Bearer <apiKey>`; leave unset for servers that need none. */
-  apiKey?: string;
-  /** The model used when a request names none. */
-  model?: string;
-  /** Extra headers sent with every request. */
-  headers?: Record<string, string>;
-  /** The `fetch` to use (default: the global one). */
-  fetch?: FetchFunction;
-  /** The provider's name (default `openai-compatible`). */
-  name?: string;
-  /** How errors name the provider (default: the name). */
-  label?: string;
-  /** The request field for `maxTokens` (default `max_tokens`, which compatible servers know). */
-  maxTokensParameter?: 'max_tokens' | 'max_completion_tokens';
-  /** Ask for token usage at the end of the stream (default true). */
-  includeUsage?: boolean;
-  /** Where the key comes from, named in the hint of a 401 (e.g. `OPENAI_API_KEY`). */
-  apiKeyVariable?: string;
-}
+export type { OpenAICompatibleProviderOptions } from './provider-options.js';
 
 /**
  * A provider for any server that speaks the OpenAI Chat Completions API (vLLM, LM Studio, Groq,

@@ -3,12 +3,7 @@
  * baseURL })`) is refused with a did-you-mean instead of being silently ignored, as `createAgent`'s are.
  */
 import { checkOptionKeys, type OptionAliases, type OptionKeys } from '../options/check-option-keys.js';
-import type { AnthropicProviderOptions } from './anthropic.js';
-import type { MockProviderOptions } from './mock.js';
-import type { OllamaProviderOptions } from './ollama.js';
-import type { OpenAICompatibleProviderOptions } from './openai-compatible.js';
-import type { OpenAIProviderOptions } from './openai.js';
-import type { OpenRouterProviderOptions } from './openrouter.js';
+import type { AnthropicProviderOptions, MockProviderOptions, OllamaProviderOptions, OpenAICompatibleProviderOptions, OpenAIProviderOptions, OpenRouterProviderOptions } from './provider-options.js';
 
 const COMMON = { model: true, headers: true, fetch: true } as const;
 

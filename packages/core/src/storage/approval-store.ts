@@ -1,4 +1,4 @@
-import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../agent/approval-store.js';
+import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../contracts/stores.js';
 import { parseStored } from './stored-json.js';
 import { storageKeySegment, type StorageService } from './storage-service.js';
 

@@ -1,7 +1,7 @@
 import type { AgentStreamEvent } from '../events/types.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
 import { withheldBy, withheldReplyText } from '../guardrails/withheld.js';
-import type { SubagentRef } from '../agent/subagents/types.js';
+import type { SubagentRef } from '../contracts/subagents.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 

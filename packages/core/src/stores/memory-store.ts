@@ -4,7 +4,7 @@ import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
 import type { StepUsage } from '../usage/types.js';
 import { InMemoryApprovalStore } from '../agent/approval-store.js';
-import type { ToolCallRecord } from '../agent/types.js';
+import type { ToolCallRecord } from '../contracts/run-snapshot.js';
 import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
 import { retentionLimit, SessionRetention } from './session-retention.js';

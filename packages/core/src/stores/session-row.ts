@@ -1,5 +1,5 @@
 import type { PendingApprovalInfo } from '../events/types.js';
-import type { SessionStatus } from '../agent/session-runtime.js';
+import type { SessionStatus } from '../contracts/stores.js';
 import { fromJson } from './json-text.js';
 import type { SessionRecord } from './types.js';
 

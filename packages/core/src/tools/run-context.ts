@@ -1,5 +1,5 @@
 import type { Message } from '../messages.js';
-import { newId } from '../agent/ids.js';
+import { newId } from '../ids.js';
 import type { ToolExecutionContext } from './types.js';
 
 /** What `buildToolRunContext()` takes; every field is optional. */

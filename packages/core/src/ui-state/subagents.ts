@@ -1,4 +1,4 @@
-import type { SubagentRef } from '../agent/subagents/types.js';
+import type { SubagentRef } from '../contracts/subagents.js';
 import type { AgentStreamEvent } from '../events/types.js';
 import { runAfterApproval } from './approvals.js';
 import { updateToolPart, type MessageList } from './message-ops.js';

@@ -1,6 +1,6 @@
 import { DEMO_TYPO } from './project.js';
 import { DEMO_CODING_TOOL_NAMES } from '../tools/names.js';
-import type { PlannedCall } from '../intents.js';
+import type { PlannedCall } from '../planned-call.js';
 
 /** "delete everything", "wipe the disk", "clean up the disk": the command a guardrail stops. */
 const WIPE = /\b(?:delete\s+everything|wipe\s+(?:the\s+)?(?:disk|everything)|clean\s+up\s+the\s+disk|rm\s+-rf)\b/i;

@@ -1,10 +1,9 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
 import type { RunConfigContext } from '../types.js';
 import { delegationHandleOf } from './handle.js';
-import type { SubagentCatalog, SubagentInfo } from './types.js';
+import type { SubagentCatalog, SubagentInfo, SubagentsOption } from './types.js';
 
-/** The `subagents` option: agents by name, or a catalog that lists and resolves them per run. */
-export type SubagentsOption<TAgent = unknown> = Readonly<Record<string, TAgent>> | SubagentCatalog<TAgent>;
+export type { SubagentsOption } from './types.js';
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 

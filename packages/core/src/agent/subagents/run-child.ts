@@ -5,7 +5,7 @@ import { abortError } from '../../providers/abort.js';
 import type { ToolExecutionContext } from '../../tools/types.js';
 import { RunTracer, runTraceOptions } from '../../tracing/run-tracer.js';
 import { emptyUsage, UsageTracker } from '../../usage/tracker.js';
-import type { Agent } from '../create-agent.js';
+import type { Agent } from '../../contracts/agent-session.js';
 import { interruptedBatch } from '../durable.js';
 import { newId } from '../ids.js';
 import { emitListener, type LoopDeps } from '../loop-deps.js';

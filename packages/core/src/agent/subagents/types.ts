@@ -1,20 +1,6 @@
-import type { RunConfigContext } from '../types.js';
-
-/** Which sub-agent produced something, and where it sits: on events, hook contexts and approvals. */
-export interface SubagentRef {
-  /** The sub-agent's name (its key in `subagents`, or the delegate tool's agent name). */
-  name: string;
-  /** 1 for a sub-agent of the lead agent, 2 for a sub-agent of that one, and so on. */
-  depth: number;
-  /** The call in the parent run that started this sub-agent (its `task` or delegate tool call). */
-  toolCallId: string;
-}
-
-/** What the lead's prompt lists about a sub-agent. */
-export interface SubagentInfo {
-  name: string;
-  description: string;
-}
+import type { RunConfigContext } from '../../contracts/run-snapshot.js';
+import type { SubagentInfo } from '../../contracts/subagents.js';
+export type { SubagentRef, SubagentInfo } from '../../contracts/subagents.js';
 
 /**
  * Sub-agents chosen per run: `list` names them (the lead's `task` tool and prompt listing),
@@ -34,3 +20,6 @@ export interface SubagentCatalog<TAgent = unknown> {
    */
   resolve(name: string, ctx: RunConfigContext): TAgent | undefined | Promise<TAgent | undefined>;
 }
+
+/** The `subagents` option: agents by name, or a catalog that lists and resolves them per run. */
+export type SubagentsOption<TAgent = unknown> = Readonly<Record<string, TAgent>> | SubagentCatalog<TAgent>;
