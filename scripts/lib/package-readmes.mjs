@@ -15,3 +15,29 @@ export function readmeProblems(root) {
     return REQUIRED_SECTIONS.filter((section) => !headings.has(section)).map((section) => `${folder}/README.md has no "${section}" section`);
   });
 }
+
+/**
+ * The root README's layout table against the packages: one row per package folder, naming the
+ * package (or `private`), and no row for a folder that is not a package. Problems as sentences.
+ */
+export function layoutTableProblems(root) {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.split('\n## Layout\n')[1]?.split('\n## ')[0] ?? '';
+  const rows = new Map();
+  for (const line of section.split('\n')) {
+    const row = /^\| `([^`]+)` \| (?:`([^`]+)`|private) \|/.exec(line);
+    if (row) rows.set(row[1], row[2] ?? 'private');
+  }
+  const problems = [];
+  const packages = listPackages(root);
+  for (const { folder, name, manifest } of packages) {
+    const expected = manifest.private ? 'private' : name;
+    if (!rows.has(folder)) problems.push(`README.md's layout table has no row for ${folder}`);
+    else if (rows.get(folder) !== expected) problems.push(`README.md's layout row for ${folder} says ${rows.get(folder)}, not ${expected}`);
+  }
+  const folders = new Set(packages.map((pkg) => pkg.folder));
+  for (const folder of rows.keys()) {
+    if (!folders.has(folder) && !existsSync(join(root, folder, 'package.json'))) problems.push(`README.md's layout table lists ${folder}, which is not a package`);
+  }
+  return problems;
+}

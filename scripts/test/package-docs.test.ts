@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compareDrawing, drawGraph, drawingIn, listPackages, packageEdges } from '../lib/package-graph.mjs';
-import { readmeProblems } from '../lib/package-readmes.mjs';
+import { layoutTableProblems, readmeProblems } from '../lib/package-readmes.mjs';
 
 const repo = resolve(import.meta.dirname, '../..');
 const packages = listPackages(repo);
@@ -37,5 +37,11 @@ describe('docs/architecture.md draws the packages as their package.json files de
 describe('package READMEs', () => {
   it('every package in packages/ and apps/ has a README saying what it holds and what it may import', () => {
     expect(readmeProblems(repo)).toEqual([]);
+  });
+});
+
+describe("the root README's layout table", () => {
+  it('has one row per package in packages/ and apps/, naming it (or "private")', () => {
+    expect(layoutTableProblems(repo)).toEqual([]);
   });
 });
