@@ -21,22 +21,22 @@ function sourceFiles(dir) {
 /** Total and code lines of a file. Block comments (including JSDoc) and `//` lines count as comments; `<!-- -->` too. */
 export function countLines(text) {
   let code = 0;
-  let inBlock = false;
+  let closer; // '*/' or '-->' while inside a block comment
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
   for (const raw of lines) {
     let line = raw.trim();
     let hasCode = false;
     while (line.length > 0) {
-      if (inBlock) {
-        const close = line.search(/\*\/|-->/);
-        if (close < 0) { line = ''; break; }
-        line = line.slice(close + (line[close] === '*' ? 2 : 3)).trim();
-        inBlock = false;
+      if (closer) {
+        const close = line.indexOf(closer);
+        if (close < 0) break;
+        line = line.slice(close + closer.length).trim();
+        closer = undefined;
       } else if (line.startsWith('//')) {
-        line = '';
+        break;
       } else if (line.startsWith('/*') || line.startsWith('<!--')) {
-        inBlock = true;
+        closer = line.startsWith('/*') ? '*/' : '-->';
         line = line.slice(line.startsWith('/*') ? 2 : 4);
       } else {
         hasCode = true;
