@@ -1,4 +1,6 @@
 export * from '@lousho/core';
+// The built-in tools: http (with its SSRF guard), the date and time tools, the todo tools.
+export * from '@lousho/tools';
 // The framework-neutral agent client (createAgentClient, its transports and types).
 export * from '@lousho/client';
 // Workspace tools and providers, sandboxes and the command guardrail (all safe in a browser bundle).

@@ -15,9 +15,10 @@ describe('entries of the triggers, channels and deployment work', () => {
     }
   });
 
-  it('/node exports the Node adapter of the HTTP handler', () => {
+  it('/node exports the Node adapter of the HTTP handler, and the http tool\'s Node transport', () => {
     expect(typeof node.toNodeHandler).toBe('function');
     expect(typeof node.createNodeListener).toBe('function');
+    expect(typeof node.createNodeHttpTransport).toBe('function');
   });
 
   it('/triggers exports the adapters', () => {
@@ -27,7 +28,7 @@ describe('entries of the triggers, channels and deployment work', () => {
   });
 
   // Channels come from @lousho/node's root, the registry from core's root; the package root (MCP included) must bundle for workers too.
-  it.each([['core', '../../core/src/index.ts'], ['@lousho/node', '../../node/src/index.ts'], ['@lousho/build-ai-agent', '../src/index.ts']])("%s's root entry bundles for browsers and workers: no Node built-in is reachable", async (_name, entry) => {
+  it.each([['core', '../../core/src/index.ts'], ['@lousho/node', '../../node/src/index.ts'], ['@lousho/tools', '../../tools/src/index.ts'], ['@lousho/build-ai-agent', '../src/index.ts']])("%s's root entry bundles for browsers and workers: no Node built-in is reachable", async (_name, entry) => {
     expect(root.mountChannels).toBe(channels.mountChannels);
     expect(root.webhookChannel).toBe(channels.webhookChannel);
     const result = await build({

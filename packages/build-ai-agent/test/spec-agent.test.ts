@@ -28,4 +28,14 @@ describe('specToAgent from @lousho/build-ai-agent', () => {
   it("core's own specToAgent says what it lacks", () => {
     expect(() => coreSpecToAgent(spec, { provider: mockModel(['{}']) })).toThrow(expect.objectContaining({ code: 'LOUSHO_UNSUPPORTED_OPTION' }));
   });
+
+  it('gives a spec the built-in tools it names (from @lousho/tools), and they run', async () => {
+    const provider = mockModel([{ toolCalls: [{ name: 'todo_write', args: { todos: [{ content: 'Check the weather', status: 'in_progress' }] } }] }, 'Noted.']);
+    const agent = specToAgent({ name: 'helper', tools: ['http', 'current-date', 'day-name', 'todo'] }, { provider });
+    const result = await agent.send('Plan it');
+    expect(provider.calls[0]!.tools!.map((t) => t.name).sort()).toEqual(['current_date', 'day_name', 'http', 'todo_read', 'todo_write']);
+    const toolMessage = result.messages.find((m) => m.role === 'tool')!;
+    expect(JSON.stringify(toolMessage.content)).toContain('Check the weather');
+    expect(() => coreSpecToAgent({ name: 'helper', tools: ['current-date'] }, { provider })).toThrow(expect.objectContaining({ code: 'LOUSHO_UNSUPPORTED_OPTION', field: 'tools[0]' }));
+  });
 });

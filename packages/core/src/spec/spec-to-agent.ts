@@ -11,15 +11,18 @@ import { closestName } from '../options/closest-name.js';
 import type { JSONSchema, LLMProvider } from '../providers/types.js';
 import { loadSkills } from '../skills/load-skills.js';
 import type { Skill } from '../skills/define-skill.js';
-import { createHttpTool } from '../tools/builtin/http/http-tool.js';
-import { currentDateTool, dayNameTool } from '../tools/builtin/date-tools.js';
-import { createTodoTools } from '../tools/builtin/todo-tools.js';
 import type { ToolDescriptor } from '../tools/types.js';
 import { checkAgentSpec, SpecError } from './parse-spec.js';
 import { SPEC_BUILTIN_TOOLS, type AgentSpec } from './schema.js';
 
 /** Validates a structured-output value against a JSON Schema (what `output` in a spec needs). */
 export type OutputValidator = (schema: JSONSchema) => StandardSchemaV1['~standard']['validate'];
+
+/**
+ * The tools a spec's built-in name (`SPEC_BUILTIN_TOOLS`: http, current-date, day-name, todo) stands
+ * for, by the names the agent uses. The built-in tools are in @lousho/tools, which core cannot import.
+ */
+export type SpecBuiltinTools = (name: (typeof SPEC_BUILTIN_TOOLS)[number]) => Record<string, ToolDescriptor>;
 
 /** What `specToAgent()` takes besides the spec: the provider and the tools a spec refers to by name. */
 export interface SpecToAgentOptions {
@@ -31,25 +34,11 @@ export interface SpecToAgentOptions {
   mcpConnector?: McpConnector;
   /** Checks a reply against the spec's `output` JSON Schema (`@lousho/build-ai-agent`'s `specToAgent` sets it). */
   outputValidator?: OutputValidator;
+  /** The tools behind the spec's built-in tool names (`@lousho/build-ai-agent`'s `specToAgent` sets it, from @lousho/tools). */
+  builtinTools?: SpecBuiltinTools;
 }
 
-const SPEC_TO_AGENT_OPTION_KEYS: OptionKeys<SpecToAgentOptions> = { provider: true, tools: true, mcpConnector: true, outputValidator: true };
-
-/** A built-in tool by its spec name: the tools it adds, by the names the agent uses. */
-function builtinTools(name: (typeof SPEC_BUILTIN_TOOLS)[number]): Record<string, ToolDescriptor> {
-  switch (name) {
-    case 'http':
-      return { http: createHttpTool() };
-    case 'current-date':
-      return { current_date: currentDateTool };
-    case 'day-name':
-      return { day_name: dayNameTool };
-    case 'todo': {
-      const [write, read] = createTodoTools().tools;
-      return { todo_write: write, todo_read: read };
-    }
-  }
-}
+const SPEC_TO_AGENT_OPTION_KEYS: OptionKeys<SpecToAgentOptions> = { provider: true, tools: true, mcpConnector: true, outputValidator: true, builtinTools: true };
 
 function toolsByName(given: SpecToAgentOptions['tools']): Map<string, ToolDescriptor> {
   const byName = new Map<string, ToolDescriptor>();
@@ -81,8 +70,17 @@ function buildAgent(spec: AgentSpec, options: SpecToAgentOptions, path: readonly
   const given = toolsByName(options.tools);
   const tools: Record<string, ToolDescriptor> = {};
   (spec.tools ?? []).forEach((name, i) => {
-    if ((SPEC_BUILTIN_TOOLS as readonly string[]).includes(name)) Object.assign(tools, builtinTools(name as (typeof SPEC_BUILTIN_TOOLS)[number]));
-    else if (given.has(name)) tools[name] = given.get(name)!;
+    if ((SPEC_BUILTIN_TOOLS as readonly string[]).includes(name)) {
+      if (!options.builtinTools) {
+        throw new SpecError(
+          ERROR_CODES.LOUSHO_UNSUPPORTED_OPTION,
+          `names the built-in tool '${name}', which @lousho/core's specToAgent() does not bundle (the built-in tools are in @lousho/tools).`,
+          { field: field('tools', i) },
+          "Import specToAgent from '@lousho/build-ai-agent' (it adds them), or pass { builtinTools }.",
+        );
+      }
+      Object.assign(tools, options.builtinTools(name as (typeof SPEC_BUILTIN_TOOLS)[number]));
+    } else if (given.has(name)) tools[name] = given.get(name)!;
     else {
       const known = [...SPEC_BUILTIN_TOOLS, ...given.keys()];
       const suggestion = closestName(name, known);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { agentSpecSchema, defineTool, loadSpec, parseAgentSpec, specToAgent, type AgentSpec } from '../../src/index.js';
+import { agentSpecSchema, defineTool, loadSpec, parseAgentSpec, specToAgent, type AgentSpec, type SpecBuiltinTools } from '../../src/index.js';
 import { mockModel } from '../../src/testing/index.js';
 
 let dir: string;
@@ -21,6 +21,12 @@ beforeAll(async () => {
 afterAll(() => rm(dir, { recursive: true, force: true }));
 
 const lookupOrder = defineTool({ name: 'lookup_order', description: 'Look up an order', input: z.object({ orderId: z.string() }), execute: async ({ orderId }) => ({ orderId, status: 'shipped' }) });
+
+// The built-in tools are in @lousho/tools (build-ai-agent's specToAgent passes them; its tests run the
+// real ones): here each built-in name stands for tools of the names the agent would use.
+const builtinTool = (name: string) => defineTool({ name, description: `The built-in ${name}`, input: z.object({}), execute: async () => name });
+const builtinTools: SpecBuiltinTools = (name) =>
+  name === 'todo' ? { todo_write: builtinTool('todo_write'), todo_read: builtinTool('todo_read') } : { [name.replace('-', '_')]: builtinTool(name.replace('-', '_')) };
 
 const SUPPORT_YAML = `name: support
 description: Answers questions about orders
@@ -43,7 +49,7 @@ describe('loadSpec', () => {
     const spec = await loadSpec(await write('support.yaml', SUPPORT_YAML));
     expect(spec).toMatchObject({ name: 'support', model: 'gpt-4o-mini', tools: ['lookup_order', 'current-date', 'todo'], maxSteps: 4, skills: join(dir, 'skills') });
     const provider = mockModel([{ toolCalls: [{ name: 'lookup_order', args: { orderId: 'A1' } }] }, 'Order A1 has shipped.']);
-    const agent = specToAgent(spec, { provider, tools: [lookupOrder] });
+    const agent = specToAgent(spec, { provider, tools: [lookupOrder], builtinTools });
     expect(agent.name).toBe('support');
     const result = await agent.send('Where is order A1?');
     expect(result.text).toBe('Order A1 has shipped.');
@@ -114,6 +120,10 @@ describe('specToAgent', () => {
     const provider = mockModel(['x']);
     expect(() => specToAgent({ name: 'x', tools: ['lookup_ordr'] }, { provider, tools: [lookupOrder] })).toThrow(
       expect.objectContaining({ code: 'LOUSHO_INVALID_SPEC', field: 'tools[0]', message: expect.stringContaining("did you mean 'lookup_order'?") }),
+    );
+    // Built-in names need the built-in tools (@lousho/tools), which core's own specToAgent does not bundle.
+    expect(() => specToAgent({ name: 'x', tools: ['lookup_order', 'http'] }, { provider, tools: [lookupOrder] })).toThrow(
+      expect.objectContaining({ code: 'LOUSHO_UNSUPPORTED_OPTION', field: 'tools[1]', message: expect.stringContaining("names the built-in tool 'http'") }),
     );
     expect(() => specToAgent({ name: 'x', maxSteps: 0 }, { provider })).toThrow(expect.objectContaining({ code: 'LOUSHO_INVALID_SPEC', field: 'maxSteps' }));
     expect(() => specToAgent({ name: 'x' } as AgentSpec)).toThrow(expect.objectContaining({ field: 'model', message: expect.stringContaining('is required when specToAgent() is given no provider') }));

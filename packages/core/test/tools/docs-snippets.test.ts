@@ -8,7 +8,6 @@
 import { describe, expect, expectTypeOf, test } from 'vitest';
 import { z } from 'zod';
 import * as z3 from 'zod/v3';
-import { currentDateTool } from '../../src/tools/builtin/index.js';
 import { defineTool, ToolRegistry, toolErrorResult, validateToolArguments, type ToolInput, type ToolOutput } from '../../src/tools/index.js';
 
 const ctx = { toolCallId: 'call_1', messages: [] };
@@ -47,27 +46,6 @@ describe('lousho-tools.md', () => {
   test('the thrown-error result', () => {
     const result = toolErrorResult({ toolName: 'search', error: new TypeError('query must not be empty') });
     expect(result).toEqual({ error: 'TypeError', toolName: 'search', message: 'query must not be empty', kind: 'execution' });
-  });
-
-  test('ToolRegistry: register(tool) and register(name, descriptor)', () => {
-    const lookupOrder = defineTool({
-      name: 'lookup_order',
-      description: 'Look up an order',
-      input: z.object({ orderId: z.string() }),
-      execute: async ({ orderId }) => ({ orderId, status: 'shipped' }),
-    });
-
-    const tools = new ToolRegistry();
-    tools.register(lookupOrder);
-    tools.register('current_date', currentDateTool);
-
-    expect(tools.names()).toEqual(['lookup_order', 'current_date']);
-  });
-
-  test('built-in descriptors are keyed by the name the agent uses', () => {
-    // `createAgent({ tools: { current_date: currentDateTool } })` hands this record to a registry.
-    const tools = new ToolRegistry().registerMany({ current_date: currentDateTool });
-    expect(tools.get('current_date')!.descriptor).toBe(currentDateTool);
   });
 });
 

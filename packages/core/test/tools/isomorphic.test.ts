@@ -44,7 +44,7 @@ test('the root entry (src/index.ts) loads no node: module and only browser-safe 
   expect([...bare].filter((spec) => spec.startsWith('node:'))).toEqual([]);
   // yaml (spec files and skill front matter) is plain JavaScript with no Node built-in (the browser
   // bundle tests in @lousho/build-ai-agent check the built entry bundles without one).
-  const allowed = new Set(['zod', 'ipaddr.js', '@standard-schema/spec', 'yaml']);
+  const allowed = new Set(['zod', '@standard-schema/spec', 'yaml']);
   expect([...bare].filter((spec) => !allowed.has(spec))).toEqual([]);
   for (const file of files) expect(file).not.toMatch(/[\\/]src[\\/]node[\\/]/);
 });

@@ -4,7 +4,7 @@ import type { HostResolver, HttpTransport } from './transport.js';
 
 // Kept in a variable (and marked for Vite and webpack) so browser bundlers do not follow it into
 // `node:http`; only a Node-like runtime ever evaluates this import.
-const NODE_TRANSPORT_MODULE = '../../../node/http-transport.js';
+const NODE_TRANSPORT_MODULE = '../node/http-transport.js';
 
 interface NodeTransportModule {
   createNodeHttpTransport(options?: { resolve?: HostResolver }): HttpTransport;

@@ -1,6 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
+import { askQuestionTool, type ToolDescriptor, type ToolInput, type ToolOutput } from '@lousho/core';
 import {
-  askQuestionTool,
   createHttpTool,
   createTodoTools,
   currentDateTool,
@@ -9,8 +9,7 @@ import {
   type HttpToolResult,
   type TodoItem,
   type TodoStore,
-} from '../../../src/tools/builtin/index.js';
-import type { ToolDescriptor, ToolInput, ToolOutput } from '../../../src/tools/types.js';
+} from '../src/index.js';
 
 describe('built-in tool types', () => {
   it('accepts the todo store snippet from the docs unchanged', () => {

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 
 /** A todo item's state; at most one item is `in_progress` at a time. */
 export type TodoStatus = 'pending' | 'in_progress' | 'completed';

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../../../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 import type { AddressClassification } from './address-classifier.js';
 
 /** The `http` tool's codes by short name (each is in `ERROR_CODES` under its full name). */

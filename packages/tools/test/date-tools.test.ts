@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { currentDateTool, dayNameTool } from '../../../src/tools/builtin/date-tools.js';
-import { toolSchemaToJSONSchema } from '../../../src/tools/schema.js';
+import { currentDateTool, dayNameTool } from '../src/date-tools.js';
+import { toolSchemaToJSONSchema } from '@lousho/core';
 import { expectResult, expectToolError } from './helpers.js';
 
 // A Wednesday, 23:30 UTC: already Thursday in Tokyo, still Wednesday in New York.

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { defineTool } from '../define-tool.js';
-import type { DefinedTool } from '../types.js';
+import { defineTool, type DefinedTool } from '@lousho/core';
 import {
   applyTodoWrite,
   copyTodos,

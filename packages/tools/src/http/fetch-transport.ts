@@ -1,4 +1,4 @@
-import { concatBytes } from '../../../utils/bytes.js';
+import { concatBytes } from './concat-bytes.js';
 import { HTTP_TOOL_ERROR_CODES, HttpToolError } from './http-errors.js';
 import type { HttpTransport, HttpTransportResponse } from './transport.js';
 

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { classifyAddress } from '../../../src/tools/builtin/http/address-classifier.js';
-import { createNetworkPolicy } from '../../../src/tools/builtin/http/network-policy.js';
-import { SsrfBlockedError } from '../../../src/tools/builtin/http/http-errors.js';
+import { classifyAddress } from '../src/http/address-classifier.js';
+import { createNetworkPolicy } from '../src/http/network-policy.js';
+import { SsrfBlockedError } from '../src/http/http-errors.js';
 
 /*
  * The forbidden ranges are written out here independently of the implementation (own bit math,

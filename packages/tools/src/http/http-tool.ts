@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import { ERROR_CODES, SDKError } from '../../../errors.js';
-import { defineTool } from '../../define-tool.js';
-import type { DefinedTool, NeedsApproval, ToolExecutionContext } from '../../types.js';
+import { defineTool, ERROR_CODES, SDKError, type DefinedTool, type NeedsApproval, type ToolExecutionContext } from '@lousho/core';
 import { createDefaultTransport } from './default-transport.js';
 import { createFetchTransport } from './fetch-transport.js';
 import { HTTP_TOOL_ERROR_CODES, HttpToolError } from './http-errors.js';

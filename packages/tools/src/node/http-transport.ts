@@ -5,15 +5,15 @@ import { request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
 import type { Readable } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { concatBytes } from '../utils/bytes.js';
-import { HTTP_TOOL_ERROR_CODES, HttpToolError } from '../tools/builtin/http/http-errors.js';
+import { concatBytes } from '../http/concat-bytes.js';
+import { HTTP_TOOL_ERROR_CODES, HttpToolError } from '../http/http-errors.js';
 import type {
   HostResolver,
   HttpTransport,
   HttpTransportRequest,
   HttpTransportResponse,
   ResolvedAddress,
-} from '../tools/builtin/http/transport.js';
+} from '../http/transport.js';
 
 /** Options of the Node transport of the `http` tool. */
 export interface NodeHttpTransportOptions {

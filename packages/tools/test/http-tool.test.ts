@@ -2,9 +2,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createNodeHttpTransport } from '../../../src/node/http-transport.js';
-import { createHttpTool, httpTool, type HttpToolOptions } from '../../../src/tools/builtin/http/http-tool.js';
-import type { HostResolver, HttpTransport } from '../../../src/tools/builtin/http/transport.js';
+import { createNodeHttpTransport } from '../src/node/http-transport.js';
+import { createHttpTool, httpTool, type HttpToolOptions } from '../src/http/http-tool.js';
+import type { HostResolver, HttpTransport } from '../src/http/transport.js';
 import { callTool, expectResult, expectToolError } from './helpers.js';
 
 /*

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyTodoWrite, type TodoItem, type TodoStatus } from '../../../src/tools/builtin/todo-list.js';
-import { createTodoTools, type TodoStore } from '../../../src/tools/builtin/todo-tools.js';
+import { applyTodoWrite, type TodoItem, type TodoStatus } from '../src/todo-list.js';
+import { createTodoTools, type TodoStore } from '../src/todo-tools.js';
 import { expectResult, expectToolError } from './helpers.js';
 
 describe('todo tools', () => {

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../../../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/core';
 import type { AddressCategory } from './address-classifier.js';
 
 /** Why a host name is refused before any lookup (`localhost`, `.internal`, a metadata host, ...). */

@@ -31,7 +31,8 @@ export interface HttpTransportResponse {
 
 /**
  * Sends one request without following redirects. The default in Node is the transport of
- * `@lousho/core/node-io` (pinned DNS); elsewhere a `fetch` transport.
+ * `@lousho/tools/node` (pinned DNS; users import it from `@lousho/build-ai-agent/node`); elsewhere a
+ * `fetch` transport.
  */
 export type HttpTransport = (request: HttpTransportRequest) => Promise<HttpTransportResponse>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SsrfBlockedError } from '../../../src/tools/builtin/http/http-errors.js';
-import { createNetworkPolicy } from '../../../src/tools/builtin/http/network-policy.js';
+import { SsrfBlockedError } from '../src/http/http-errors.js';
+import { createNetworkPolicy } from '../src/http/network-policy.js';
 
 function refusal(run: () => void): SsrfBlockedError | undefined {
   try {
