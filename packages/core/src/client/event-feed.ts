@@ -142,26 +142,20 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
    * without any (time for a keep-alive), `null` once the feed has ended and is drained. Throws the
    * producer's failure after the events before it.
    *
-   * With `settle`, once events are there and the feed has not ended, it waits for `settle()`
-   * before taking them, so that a producer still emitting (a burst) adds the rest of it to this batch.
+   * With `settle`, once events are there and the feed has not ended, it waits until `settle` calls
+   * back before taking them, so that a producer still emitting (a burst) adds the rest of it to this batch.
    */
-  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }, settle?: () => Promise<void>): Promise<AgentStreamEvent[] | null> {
+  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }, settle?: (settled: () => void) => void): Promise<AgentStreamEvent[] | null> {
     const deadline = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
     for (;;) {
       if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
-      if (this.#head < this.#buffer.length || this.#ended) {
-        if (!settle || this.#ended) break;
-        // Until the burst is over, or a batch's worth waits (the feed is then woken by `push`).
-        // (Looked at again after it: the feed may have been closed or ended meanwhile.)
-        this.#gather = limit ? limit.maxBytes : Infinity;
-        await this.#sleep(undefined, settle());
-        this.#gather = 0;
-        settle = undefined;
-        continue;
-      }
-      const left = deadline === undefined ? undefined : deadline - Date.now();
+      const waiting = this.#head < this.#buffer.length;
+      if (this.#ended || (waiting && !settle)) break;
+      // Events waiting to settle: only the settling (or the feed's end) ends the wait.
+      const left = waiting || deadline === undefined ? undefined : deadline - Date.now();
       if (left !== undefined && left <= 0) return [];
-      await this.#sleep(left);
+      // (Looked at again after it: the feed may have been closed or ended meanwhile.)
+      if (await this.#sleep(left, settle, limit ? limit.maxBytes : Infinity)) settle = undefined;
     }
     if (this.#head < this.#buffer.length) return this.#dequeue(limit);
     if (this.#failure && !this.#closed) {
@@ -200,8 +194,15 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
         end++;
       }
     }
-    const batch = this.#buffer.slice(start, end);
     if (this.#max !== Infinity) for (let i = start; i < end; i++) this.#bytes -= this.#sizes[i]!;
+    if (start === 0 && end === length) {
+      // All of it (a reader that keeps up, every time): the buffer itself is the batch, no copy.
+      const batch = this.#buffer;
+      this.#buffer = [];
+      this.#sizes.length = 0;
+      return batch;
+    }
+    const batch = this.#buffer.slice(start, end);
     if (end === length) {
       this.#buffer = [];
       this.#sizes = [];
@@ -217,17 +218,33 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     return batch;
   }
 
-  /** Until a push (see `#gather`), the end of the feed, `ms` or `until`, whichever comes first. */
-  #sleep(ms: number | undefined, until?: Promise<void>): Promise<void> {
-    return new Promise<void>((resolve) => {
+  /**
+   * Until a push (see `#gather`), the end of the feed or `ms`, whichever comes first. With
+   * `settle`, events (there already, or the push that brings them) do not end the wait yet: it goes
+   * on until `settle` calls back, or a batch's worth (`gather` bytes) waits, and resolves true. One
+   * wait, not two, for an event and the burst it starts: a paced stream waits so on every event.
+   */
+  #sleep(ms: number | undefined, settle?: (settled: () => void) => void, gather = 0): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      let settling = false;
       const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
       const wake = (): void => {
-        if (this.#wake === wake) this.#wake = undefined;
+        // Woken again after this wait was over (e.g. `settle` calling back after a batch's worth came).
+        if (this.#wake !== wake) return;
         if (timer !== undefined) clearTimeout(timer);
-        resolve();
+        if (settle && !settling && !this.#ended && this.#head < this.#buffer.length) {
+          // Until the burst is over, or a batch's worth waits (the feed is then woken by `push`).
+          settling = true;
+          this.#gather = gather;
+          settle(wake);
+          return;
+        }
+        this.#wake = undefined;
+        this.#gather = 0;
+        resolve(settling);
       };
       this.#wake = wake;
-      void until?.then(wake);
+      if (settle && this.#head < this.#buffer.length) wake();
     });
   }
 

@@ -5,7 +5,7 @@ import type { RequestView } from '../http/request-view.js';
 import { isExpectedDisconnect } from '../http/errors.js';
 import { sseChunksOf } from '../http/sse-response.js';
 import { NodeRequestView, toRequest } from './node-request-view.js';
-import { compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
+import { type BodyChunk, compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 
 /** A Fetch-API handler, as `createAgentHandler()` returns. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -171,11 +171,16 @@ async function writeResponse(
   res.flushHeaders();
   const sink = compress ? compressedSink(res, encoding) : socketSink(res);
   const chunks: BodyChunks = body instanceof ReadableStream ? bodyChunks(body) : body;
-  const cancel = (): void => chunks.cancel(signal.reason);
+  // Kept here rather than read from the signal per chunk (its getter checks its receiver each time).
+  let aborted = signal.aborted;
+  const cancel = (): void => {
+    aborted = true;
+    chunks.cancel(signal.reason);
+  };
   signal.addEventListener('abort', cancel, { once: true });
   try {
     for (;;) {
-      let chunk: Uint8Array | undefined;
+      let chunk: BodyChunk | undefined;
       try {
         chunk = await chunks.next();
       } catch (error) {
@@ -185,7 +190,7 @@ async function writeResponse(
         throw error;
       }
       if (chunk === undefined) break;
-      if (signal.aborted || res.destroyed) break;
+      if (aborted || res.destroyed) break;
       // The body may fail while we wait for `drain` (an event stream whose reader fell too far
       // behind closes its connection that way): stop waiting then.
       if (!sink.write(chunk)) await Promise.race([sink.drained(), chunks.failed]);
@@ -202,7 +207,7 @@ async function writeResponse(
 
 /** A body to write chunk by chunk: `next()` gives undefined at its end, `failed` settles if it fails meanwhile. */
 interface BodyChunks {
-  next(): Promise<Uint8Array | undefined>;
+  next(): Promise<BodyChunk | undefined>;
   readonly failed: Promise<unknown>;
   cancel(reason?: unknown): void;
   release?(): void;
