@@ -145,17 +145,56 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
    * With `settle`, once events are there and the feed has not ended, it waits until `settle` calls
    * back before taking them, so that a producer still emitting (a burst) adds the rest of it to this batch.
    */
-  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }, settle?: (settled: () => void) => void): Promise<AgentStreamEvent[] | null> {
+  take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }, settle?: (settled: () => void) => void): Promise<AgentStreamEvent[] | null> {
+    return new Promise((resolve, reject) => this.takeThen(resolve, reject, timeoutMs, limit, settle));
+  }
+
+  /**
+   * `take()` with callbacks instead of a promise: `done` gets what `take` resolves with, `failed`
+   * what it throws, exactly once (possibly before this returns). For a reader that takes on every
+   * event (an event stream at a model's pace): no promise or async frame per wait.
+   */
+  takeThen(
+    done: (batch: AgentStreamEvent[] | null) => void,
+    failed: (error: unknown) => void,
+    timeoutMs?: number,
+    limit?: { maxBytes: number; sizeOf: EventSize },
+    settle?: (settled: () => void) => void,
+  ): void {
     const deadline = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
-    for (;;) {
-      if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
-      const waiting = this.#head < this.#buffer.length;
-      if (this.#ended || (waiting && !settle)) break;
+    const gather = limit ? limit.maxBytes : Infinity;
+    // Looked at again after each wait: the feed may have been closed or ended meanwhile.
+    const step = (settled: boolean): void => {
+      if (settled) settle = undefined;
+      let batch: AgentStreamEvent[] | null | undefined;
+      try {
+        batch = this.#takeNow(deadline, limit, settle, gather, step);
+      } catch (error) {
+        // The producer's failure, or a `refill` that threw.
+        failed(error);
+        return;
+      }
+      if (batch !== undefined) done(batch);
+    };
+    step(false);
+  }
+
+  /** What `take` gives now, or undefined after starting a wait that calls `step` when it ends. */
+  #takeNow(
+    deadline: number | undefined,
+    limit: { maxBytes: number; sizeOf: EventSize } | undefined,
+    settle: ((settled: () => void) => void) | undefined,
+    gather: number,
+    step: (settled: boolean) => void,
+  ): AgentStreamEvent[] | null | undefined {
+    if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
+    const waiting = this.#head < this.#buffer.length;
+    if (!this.#ended && (!waiting || settle)) {
       // Events waiting to settle: only the settling (or the feed's end) ends the wait.
       const left = waiting || deadline === undefined ? undefined : deadline - Date.now();
       if (left !== undefined && left <= 0) return [];
-      // (Looked at again after it: the feed may have been closed or ended meanwhile.)
-      if (await this.#sleep(left, settle, limit ? limit.maxBytes : Infinity)) settle = undefined;
+      this.#wait(left, settle, gather, step);
+      return undefined;
     }
     if (this.#head < this.#buffer.length) return this.#dequeue(limit);
     if (this.#failure && !this.#closed) {
@@ -219,33 +258,39 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
   }
 
   /**
-   * Until a push (see `#gather`), the end of the feed or `ms`, whichever comes first. With
-   * `settle`, events (there already, or the push that brings them) do not end the wait yet: it goes
-   * on until `settle` calls back, or a batch's worth (`gather` bytes) waits, and resolves true. One
-   * wait, not two, for an event and the burst it starts: a paced stream waits so on every event.
+   * Until a push (see `#gather`), the end of the feed or `ms`, whichever comes first; then `then`,
+   * in a microtask (as a promise's continuation would be: a producer's burst is over by then).
+   * With `settle`, events (there already, or the push that brings them) do not end the wait yet:
+   * it goes on until `settle` calls back, or a batch's worth (`gather` bytes) waits, and `then`
+   * gets true (at once when `settle` called back: its burst is over). One wait, not two, for an
+   * event and the burst it starts: a paced stream waits so on every event.
    */
-  #sleep(ms: number | undefined, settle?: (settled: () => void) => void, gather = 0): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      let settling = false;
-      const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
-      const wake = (): void => {
-        // Woken again after this wait was over (e.g. `settle` calling back after a batch's worth came).
-        if (this.#wake !== wake) return;
-        if (timer !== undefined) clearTimeout(timer);
-        if (settle && !settling && !this.#ended && this.#head < this.#buffer.length) {
-          // Until the burst is over, or a batch's worth waits (the feed is then woken by `push`).
-          settling = true;
-          this.#gather = gather;
-          settle(wake);
-          return;
-        }
-        this.#wake = undefined;
-        this.#gather = 0;
-        resolve(settling);
-      };
-      this.#wake = wake;
-      if (settle && this.#head < this.#buffer.length) wake();
-    });
+  #wait(ms: number | undefined, settle: ((settled: () => void) => void) | undefined, gather: number, then: (settled: boolean) => void): void {
+    let settling = false;
+    const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
+    const wake = (): void => {
+      // Woken again after this wait was over (e.g. `settle` calling back after a batch's worth came).
+      if (this.#wake !== wake) return;
+      if (timer !== undefined) clearTimeout(timer);
+      if (settle && !settling && !this.#ended && this.#head < this.#buffer.length) {
+        // Until the burst is over, or a batch's worth waits (the feed is then woken by `push`).
+        settling = true;
+        this.#gather = gather;
+        settle(() => {
+          if (this.#wake !== wake) return;
+          this.#wake = undefined;
+          this.#gather = 0;
+          then(true);
+        });
+        return;
+      }
+      this.#wake = undefined;
+      this.#gather = 0;
+      const settled = settling;
+      queueMicrotask(() => then(settled));
+    };
+    this.#wake = wake;
+    if (settle && this.#head < this.#buffer.length) wake();
   }
 
   #signal(): void {

@@ -115,39 +115,59 @@ function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
   feed.onClose(() => {
     if (feed.overflowed) fail(slowReaderError());
   });
+  /** A batch taken from the feed as the chunk to write (null: the feed ended). */
+  const chunkOf = (batch: AgentStreamEvent[] | null): string | undefined => {
+    if (batch === null) {
+      ended = true;
+      if (feed.overflowed) throw slowReaderError();
+      return undefined;
+    }
+    let text = '';
+    if (batch.length === 0) text = KEEP_ALIVE;
+    else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
+    lastWriteAt = performance.now();
+    return text;
+  };
   return {
     failed,
     cancel: () => feed.close(),
-    async next() {
+    next() {
       if (!started) {
         started = true;
-        return encodeSseVersion();
+        return Promise.resolve(encodeSseVersion());
       }
-      if (ended) return undefined;
-      let batch: AgentStreamEvent[] | null;
-      try {
+      if (ended) return Promise.resolve(undefined);
+      // One promise per chunk, settled from the feed's callbacks (no async frames in between: a
+      // paced stream takes a chunk per event).
+      return new Promise<string | undefined>((resolve, reject) => {
         // After the first write (which goes out at once: time to first token), events that come
         // in a burst are written together: one write, and one merged delta, per burst rather
         // than per event (most of the server's work per event was its own write).
-        batch = await feed.take(options.keepAliveMs, CHUNK, sent && settle);
-      } catch (error) {
-        options.onFailure?.(error);
-        ended = true;
-        // In the run (and session) of the stream's last event: a v2 stream's events all have
-        // the context the stream last said (a reader would restore it anyway).
-        const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
-        return encodeEvent(failure);
-      }
-      if (batch === null) {
-        ended = true;
-        if (feed.overflowed) throw slowReaderError();
-        return undefined;
-      }
-      let text = '';
-      if (batch.length === 0) text = KEEP_ALIVE;
-      else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
-      lastWriteAt = performance.now();
-      return text;
+        feed.takeThen(
+          (batch) => {
+            try {
+              resolve(chunkOf(batch));
+            } catch (error) {
+              reject(error);
+            }
+          },
+          (error) => {
+            try {
+              options.onFailure?.(error);
+              ended = true;
+              // In the run (and session) of the stream's last event: a v2 stream's events all have
+              // the context the stream last said (a reader would restore it anyway).
+              const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
+              resolve(encodeEvent(failure));
+            } catch (thrown) {
+              reject(thrown);
+            }
+          },
+          options.keepAliveMs,
+          CHUNK,
+          sent && settle,
+        );
+      });
     },
   };
 }

@@ -167,8 +167,10 @@ async function writeResponse(
     res.end();
     return;
   }
-  // Headers out now: an event stream's client should see them before the first event.
-  res.flushHeaders();
+  // Headers out now: a client should see them before the first chunk. An event stream of
+  // createAgentHandler's has its first chunk (the version frame) at once, and takes the headers
+  // along in the same write (one syscall per stream less); a compressor would hold them back.
+  if (compress || body instanceof ReadableStream) res.flushHeaders();
   const sink = compress ? compressedSink(res, encoding) : socketSink(res);
   const chunks: BodyChunks = body instanceof ReadableStream ? bodyChunks(body) : body;
   // Kept here rather than read from the signal per chunk (its getter checks its receiver each time).
