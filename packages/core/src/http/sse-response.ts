@@ -41,12 +41,12 @@ export const DEFAULT_WRITE_WINDOW_MS = 4;
 
 const runtime = (globalThis as { process?: { nextTick?: (fn: () => void) => void } }).process;
 /**
- * Resolves once the microtasks queued now have run: Node's next tick, asked for from a microtask,
+ * Calls `fn` once the microtasks queued now have run: Node's next tick, asked for from a microtask,
  * comes after them. A run that emits without waiting for I/O (a model's buffered chunks, a tool's
- * burst of progress) does all of it in microtasks, so this is when its burst is over. Undefined in a
- * runtime without `process.nextTick`: there, each write takes what was there.
+ * burst of progress) does all of it in microtasks, so this is when its burst is over. In a runtime
+ * without `process.nextTick`, a microtask: there, each write takes what was there.
  */
-const afterQueuedMicrotasks: (() => Promise<void>) | undefined = runtime?.nextTick && (() => new Promise<void>((resolve) => runtime.nextTick!(resolve)));
+const afterQueuedMicrotasks: (fn: () => void) => void = runtime?.nextTick ? (fn) => runtime.nextTick!(fn) : queueMicrotask;
 
 /**
  * An event stream's body as chunks to write, pulled one at a time: what `sseResponse`'s web stream
@@ -54,8 +54,12 @@ const afterQueuedMicrotasks: (() => Promise<void>) | undefined = runtime?.nextTi
  * write, about a tenth of a paced stream's CPU: docs/benchmarks.md).
  */
 export interface SseChunks {
-  /** The next chunk (the version frame first); undefined once the stream ended. Rejects with `LOUSHO_SLOW_READER` once the feed overflowed. */
-  next(): Promise<Uint8Array | undefined>;
+  /**
+   * The next chunk (the version frame first), as text: a Node writer encodes it as it copies it
+   * out, cheaper than a `TextEncoder` per write. Undefined once the stream ended. Rejects with
+   * `LOUSHO_SLOW_READER` once the feed overflowed.
+   */
+  next(): Promise<string | undefined>;
   /** Resolves with `LOUSHO_SLOW_READER` if the feed overflows (its reader fell too far behind): a writer waiting for `drain` stops waiting. Never resolves otherwise. */
   readonly failed: Promise<Error>;
   /** The reader went away: closes the feed (never the run). */
@@ -90,7 +94,6 @@ export function sseChunksOf(response: Response): SseChunks | undefined {
  * that waited together are merged into one event (`coalesceDeltas`).
  */
 function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
-  const encoder = new TextEncoder();
   // One per stream: each event leaves out what the stream already said (protocol v2).
   const encodeEvent = createSseEventEncoder();
   /** The last event written. */
@@ -101,49 +104,70 @@ function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
   /** When the last chunk of events was handed to the writer. */
   let lastWriteAt = -Infinity;
   // Asked for once events are there: the rest of the write window, else the end of the burst.
-  const settle = (): Promise<void> => {
+  // (A callback, not a promise: a paced stream asks for it on every event.)
+  const settle = (settled: () => void): void => {
     const wait = lastWriteAt + windowMs - performance.now();
-    if (wait > 0) return new Promise<void>((resolve) => setTimeout(resolve, wait));
-    return afterQueuedMicrotasks ? afterQueuedMicrotasks() : Promise.resolve();
+    if (wait > 0) setTimeout(settled, wait);
+    else afterQueuedMicrotasks(settled);
   };
   let fail!: (error: Error) => void;
   const failed = new Promise<Error>((resolve) => (fail = resolve));
   feed.onClose(() => {
     if (feed.overflowed) fail(slowReaderError());
   });
+  /** A batch taken from the feed as the chunk to write (null: the feed ended). */
+  const chunkOf = (batch: AgentStreamEvent[] | null): string | undefined => {
+    if (batch === null) {
+      ended = true;
+      if (feed.overflowed) throw slowReaderError();
+      return undefined;
+    }
+    let text = '';
+    if (batch.length === 0) text = KEEP_ALIVE;
+    else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
+    lastWriteAt = performance.now();
+    return text;
+  };
   return {
     failed,
     cancel: () => feed.close(),
-    async next() {
+    next() {
       if (!started) {
         started = true;
-        return encoder.encode(encodeSseVersion());
+        return Promise.resolve(encodeSseVersion());
       }
-      if (ended) return undefined;
-      let batch: AgentStreamEvent[] | null;
-      try {
+      if (ended) return Promise.resolve(undefined);
+      // One promise per chunk, settled from the feed's callbacks (no async frames in between: a
+      // paced stream takes a chunk per event).
+      return new Promise<string | undefined>((resolve, reject) => {
         // After the first write (which goes out at once: time to first token), events that come
         // in a burst are written together: one write, and one merged delta, per burst rather
         // than per event (most of the server's work per event was its own write).
-        batch = await feed.take(options.keepAliveMs, CHUNK, sent && settle);
-      } catch (error) {
-        options.onFailure?.(error);
-        ended = true;
-        // In the run (and session) of the stream's last event: a v2 stream's events all have
-        // the context the stream last said (a reader would restore it anyway).
-        const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
-        return encoder.encode(encodeEvent(failure));
-      }
-      if (batch === null) {
-        ended = true;
-        if (feed.overflowed) throw slowReaderError();
-        return undefined;
-      }
-      let text = '';
-      if (batch.length === 0) text = KEEP_ALIVE;
-      else for (const event of coalesceDeltas(batch)) text += encodeEvent((sent = event));
-      lastWriteAt = performance.now();
-      return encoder.encode(text);
+        feed.takeThen(
+          (batch) => {
+            try {
+              resolve(chunkOf(batch));
+            } catch (error) {
+              reject(error);
+            }
+          },
+          (error) => {
+            try {
+              options.onFailure?.(error);
+              ended = true;
+              // In the run (and session) of the stream's last event: a v2 stream's events all have
+              // the context the stream last said (a reader would restore it anyway).
+              const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
+              resolve(encodeEvent(failure));
+            } catch (thrown) {
+              reject(thrown);
+            }
+          },
+          options.keepAliveMs,
+          CHUNK,
+          sent && settle,
+        );
+      });
     },
   };
 }
@@ -170,20 +194,21 @@ export function sseResponse(feed: EventFeed, options: SseResponseOptions): Respo
 
 /** `chunks` as a web stream's body: one chunk taken (and encoded) per pull, nothing waiting in the stream. */
 function webStreamOf(chunks: SseChunks): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
   return new ReadableStream<Uint8Array>(
     {
       start(controller) {
         void chunks.failed.then((error) => safely(() => controller.error(error)));
       },
       async pull(controller) {
-        let chunk: Uint8Array | undefined;
+        let chunk: string | undefined;
         try {
           chunk = await chunks.next();
         } catch (error) {
           safely(() => controller.error(error));
           return;
         }
-        safely(() => (chunk === undefined ? controller.close() : controller.enqueue(chunk)));
+        safely(() => (chunk === undefined ? controller.close() : controller.enqueue(encoder.encode(chunk))));
       },
       cancel() {
         chunks.cancel();

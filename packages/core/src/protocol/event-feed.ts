@@ -142,26 +142,59 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
    * without any (time for a keep-alive), `null` once the feed has ended and is drained. Throws the
    * producer's failure after the events before it.
    *
-   * With `settle`, once events are there and the feed has not ended, it waits for `settle()`
-   * before taking them, so that a producer still emitting (a burst) adds the rest of it to this batch.
+   * With `settle`, once events are there and the feed has not ended, it waits until `settle` calls
+   * back before taking them, so that a producer still emitting (a burst) adds the rest of it to this batch.
    */
-  async take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }, settle?: () => Promise<void>): Promise<AgentStreamEvent[] | null> {
+  take(timeoutMs?: number, limit?: { maxBytes: number; sizeOf: EventSize }, settle?: (settled: () => void) => void): Promise<AgentStreamEvent[] | null> {
+    return new Promise((resolve, reject) => this.takeThen(resolve, reject, timeoutMs, limit, settle));
+  }
+
+  /**
+   * `take()` with callbacks instead of a promise: `done` gets what `take` resolves with, `failed`
+   * what it throws, exactly once (possibly before this returns). For a reader that takes on every
+   * event (an event stream at a model's pace): no promise or async frame per wait.
+   */
+  takeThen(
+    done: (batch: AgentStreamEvent[] | null) => void,
+    failed: (error: unknown) => void,
+    timeoutMs?: number,
+    limit?: { maxBytes: number; sizeOf: EventSize },
+    settle?: (settled: () => void) => void,
+  ): void {
     const deadline = timeoutMs !== undefined && Number.isFinite(timeoutMs) && timeoutMs > 0 ? Date.now() + timeoutMs : undefined;
-    for (;;) {
-      if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
-      if (this.#head < this.#buffer.length || this.#ended) {
-        if (!settle || this.#ended) break;
-        // Until the burst is over, or a batch's worth waits (the feed is then woken by `push`).
-        // (Looked at again after it: the feed may have been closed or ended meanwhile.)
-        this.#gather = limit ? limit.maxBytes : Infinity;
-        await this.#sleep(undefined, settle());
-        this.#gather = 0;
-        settle = undefined;
-        continue;
+    const gather = limit ? limit.maxBytes : Infinity;
+    // Looked at again after each wait: the feed may have been closed or ended meanwhile.
+    const step = (settled: boolean): void => {
+      if (settled) settle = undefined;
+      let batch: AgentStreamEvent[] | null | undefined;
+      try {
+        batch = this.#takeNow(deadline, limit, settle, gather, step);
+      } catch (error) {
+        // The producer's failure, or a `refill` that threw.
+        failed(error);
+        return;
       }
-      const left = deadline === undefined ? undefined : deadline - Date.now();
+      if (batch !== undefined) done(batch);
+    };
+    step(false);
+  }
+
+  /** What `take` gives now, or undefined after starting a wait that calls `step` when it ends. */
+  #takeNow(
+    deadline: number | undefined,
+    limit: { maxBytes: number; sizeOf: EventSize } | undefined,
+    settle: ((settled: () => void) => void) | undefined,
+    gather: number,
+    step: (settled: boolean) => void,
+  ): AgentStreamEvent[] | null | undefined {
+    if (this.#head === this.#buffer.length && !this.#ended) this.#refill?.(FEED_PAGE);
+    const waiting = this.#head < this.#buffer.length;
+    if (!this.#ended && (!waiting || settle)) {
+      // Events waiting to settle: only the settling (or the feed's end) ends the wait.
+      const left = waiting || deadline === undefined ? undefined : deadline - Date.now();
       if (left !== undefined && left <= 0) return [];
-      await this.#sleep(left);
+      this.#wait(left, settle, gather, step);
+      return undefined;
     }
     if (this.#head < this.#buffer.length) return this.#dequeue(limit);
     if (this.#failure && !this.#closed) {
@@ -200,8 +233,15 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
         end++;
       }
     }
-    const batch = this.#buffer.slice(start, end);
     if (this.#max !== Infinity) for (let i = start; i < end; i++) this.#bytes -= this.#sizes[i]!;
+    if (start === 0 && end === length) {
+      // All of it (a reader that keeps up, every time): the buffer itself is the batch, no copy.
+      const batch = this.#buffer;
+      this.#buffer = [];
+      this.#sizes.length = 0;
+      return batch;
+    }
+    const batch = this.#buffer.slice(start, end);
     if (end === length) {
       this.#buffer = [];
       this.#sizes = [];
@@ -217,18 +257,40 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     return batch;
   }
 
-  /** Until a push (see `#gather`), the end of the feed, `ms` or `until`, whichever comes first. */
-  #sleep(ms: number | undefined, until?: Promise<void>): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
-      const wake = (): void => {
-        if (this.#wake === wake) this.#wake = undefined;
-        if (timer !== undefined) clearTimeout(timer);
-        resolve();
-      };
-      this.#wake = wake;
-      void until?.then(wake);
-    });
+  /**
+   * Until a push (see `#gather`), the end of the feed or `ms`, whichever comes first; then `then`,
+   * in a microtask (as a promise's continuation would be: a producer's burst is over by then).
+   * With `settle`, events (there already, or the push that brings them) do not end the wait yet:
+   * it goes on until `settle` calls back, or a batch's worth (`gather` bytes) waits, and `then`
+   * gets true (at once when `settle` called back: its burst is over). One wait, not two, for an
+   * event and the burst it starts: a paced stream waits so on every event.
+   */
+  #wait(ms: number | undefined, settle: ((settled: () => void) => void) | undefined, gather: number, then: (settled: boolean) => void): void {
+    let settling = false;
+    const timer = ms === undefined ? undefined : setTimeout(() => wake(), ms);
+    const wake = (): void => {
+      // Woken again after this wait was over (e.g. `settle` calling back after a batch's worth came).
+      if (this.#wake !== wake) return;
+      if (timer !== undefined) clearTimeout(timer);
+      if (settle && !settling && !this.#ended && this.#head < this.#buffer.length) {
+        // Until the burst is over, or a batch's worth waits (the feed is then woken by `push`).
+        settling = true;
+        this.#gather = gather;
+        settle(() => {
+          if (this.#wake !== wake) return;
+          this.#wake = undefined;
+          this.#gather = 0;
+          then(true);
+        });
+        return;
+      }
+      this.#wake = undefined;
+      this.#gather = 0;
+      const settled = settling;
+      queueMicrotask(() => then(settled));
+    };
+    this.#wake = wake;
+    if (settle && this.#head < this.#buffer.length) wake();
   }
 
   #signal(): void {

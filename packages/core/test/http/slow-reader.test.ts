@@ -85,26 +85,25 @@ describe('EventFeed: a bounded buffer', () => {
     const limit = { maxBytes: 10 * approximateEventSize(delta(1, 'x'.repeat(100))), sizeOf: approximateEventSize };
     const feed = new EventFeed({ maxBufferedBytes: 1_000_000, sizeOf: approximateEventSize });
     let release!: () => void;
-    const settled = new Promise<void>((resolve) => (release = resolve));
     feed.push(delta(1, 'x'.repeat(100)));
-    const taking = feed.take(undefined, limit, () => settled);
+    const taking = feed.take(undefined, limit, (settled) => (release = settled));
     await Promise.resolve();
     for (let seq = 2; seq <= 4; seq++) feed.push(delta(seq, 'x'.repeat(100)));
     release();
     expect((await taking)!.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
     // A burst bigger than a batch: the wait ends when a batch's worth waits, before settle does.
     feed.push(delta(5, 'x'.repeat(100)));
-    const never = new Promise<void>(() => {});
-    const next = feed.take(undefined, limit, () => never);
+    const never = (): void => {};
+    const next = feed.take(undefined, limit, never);
     for (let seq = 6; seq <= 30; seq++) feed.push(delta(seq, 'x'.repeat(100)));
     expect((await next)!.map((e) => e.seq)).toEqual([5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
     // A feed that ends or closes meanwhile ends the wait too.
-    const last = feed.take(undefined, limit, () => never);
+    const last = feed.take(undefined, limit, never);
     feed.end();
     expect((await last)!.length).toBe(10);
     const closing = new EventFeed({ maxBufferedBytes: 1_000_000, sizeOf: approximateEventSize });
     closing.push(delta(1, 'x'));
-    const dropped = closing.take(undefined, limit, () => never);
+    const dropped = closing.take(undefined, limit, never);
     closing.close();
     expect(await dropped).toBeNull();
   });

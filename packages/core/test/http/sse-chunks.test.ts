@@ -11,13 +11,13 @@ function turn(reply: string): Promise<Response> {
 }
 
 /** The events in `chunks`, as a client decodes them. */
-function decode(chunks: Uint8Array[]): { events: AgentStreamEvent[]; raw: string } {
+function decode(chunks: (string | Uint8Array)[]): { events: AgentStreamEvent[]; raw: string } {
   const events: AgentStreamEvent[] = [];
   const decoder = createEventStreamDecoder((event) => events.push(event));
   const text = new TextDecoder();
   let raw = '';
   for (const chunk of chunks) {
-    const piece = text.decode(chunk, { stream: true });
+    const piece = typeof chunk === 'string' ? chunk : text.decode(chunk, { stream: true });
     raw += piece;
     decoder.push(piece);
   }
@@ -31,7 +31,7 @@ describe('sseChunksOf: an event stream read without its web stream (what toNodeH
     const response = await turn(reply);
     const chunks = sseChunksOf(response)!;
     expect(chunks).toBeDefined();
-    const got: Uint8Array[] = [];
+    const got: string[] = [];
     for (let chunk = await chunks.next(); chunk !== undefined; chunk = await chunks.next()) got.push(chunk);
     expect(await chunks.next()).toBeUndefined();
     const { events, raw } = decode(got);

@@ -75,12 +75,15 @@ export function varyOnAcceptEncoding(headers: Record<string, string | string[]>)
   headers.vary = current ? `${current}, accept-encoding` : 'accept-encoding';
 }
 
+/** A chunk of a response body: bytes, or text (an event stream's; written as UTF-8). */
+export type BodyChunk = Uint8Array | string;
+
 /**
  * Where a response body goes: the socket itself, or a compressor piped to it. `write` returns
  * false when the writer should wait for `drained()`.
  */
 export interface BodySink {
-  write(chunk: Uint8Array): boolean;
+  write(chunk: BodyChunk): boolean;
   drained(): Promise<void>;
   end(): void;
   destroy(): void;

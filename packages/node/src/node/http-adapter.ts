@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES, createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '@lousho/core';
 import { viewHandlerOf, isExpectedDisconnect, sseChunksOf, type RequestView } from '@lousho/core/adapter';
 import { NodeRequestView, toRequest } from './node-request-view.js';
-import { compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
+import { type BodyChunk, compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 
 /** A Fetch-API handler, as `createAgentHandler()` returns. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -164,15 +164,22 @@ async function writeResponse(
     res.end();
     return;
   }
-  // Headers out now: an event stream's client should see them before the first event.
-  res.flushHeaders();
+  // Headers out now: a client should see them before the first chunk. An event stream of
+  // createAgentHandler's has its first chunk (the version frame) at once, and takes the headers
+  // along in the same write (one syscall per stream less); a compressor would hold them back.
+  if (compress || body instanceof ReadableStream) res.flushHeaders();
   const sink = compress ? compressedSink(res, encoding) : socketSink(res);
   const chunks: BodyChunks = body instanceof ReadableStream ? bodyChunks(body) : body;
-  const cancel = (): void => chunks.cancel(signal.reason);
+  // Kept here rather than read from the signal per chunk (its getter checks its receiver each time).
+  let aborted = signal.aborted;
+  const cancel = (): void => {
+    aborted = true;
+    chunks.cancel(signal.reason);
+  };
   signal.addEventListener('abort', cancel, { once: true });
   try {
     for (;;) {
-      let chunk: Uint8Array | undefined;
+      let chunk: BodyChunk | undefined;
       try {
         chunk = await chunks.next();
       } catch (error) {
@@ -182,7 +189,7 @@ async function writeResponse(
         throw error;
       }
       if (chunk === undefined) break;
-      if (signal.aborted || res.destroyed) break;
+      if (aborted || res.destroyed) break;
       // The body may fail while we wait for `drain` (an event stream whose reader fell too far
       // behind closes its connection that way): stop waiting then.
       if (!sink.write(chunk)) await Promise.race([sink.drained(), chunks.failed]);
@@ -199,7 +206,7 @@ async function writeResponse(
 
 /** A body to write chunk by chunk: `next()` gives undefined at its end, `failed` settles if it fails meanwhile. */
 interface BodyChunks {
-  next(): Promise<Uint8Array | undefined>;
+  next(): Promise<BodyChunk | undefined>;
   readonly failed: Promise<unknown>;
   cancel(reason?: unknown): void;
   release?(): void;
