@@ -6,7 +6,7 @@ import type { AgentSetup } from './agent-setup.js';
 import type { AgentStores } from './agent-stores.js';
 import type { ApprovalRecord } from './approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
-import type { AgentApprovals, ResumeOptions } from './create-agent.js';
+import type { AgentApprovals, ResumeOptions } from '../contracts/agent-session.js';
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';

@@ -6,11 +6,10 @@ import type { ToolCallHookContext } from '../hooks/types.js';
 import type { ToolCall } from '../messages.js';
 import { attachScope, type ChildResume } from './loop-scope.js';
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
-import type { BatchContinuation } from './run-loop.js';
 import type { RunSnapshot } from './run-snapshot.js';
 import { progressReporter } from './call-context.js';
 import { runPreHooks } from './stages/pre-hooks.js';
-import type { CallScope, PreparedCall } from './tool-call.js';
+import type { BatchContinuation, CallScope, PreparedCall } from './tool-call.js';
 import { rejectedError } from './tool-outcome.js';
 
 /** A person's decision on a paused call. */

@@ -4,7 +4,7 @@ import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProg
 import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
 import { continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { newId } from './ids.js';
-import type { BatchContinuation } from './run-loop.js';
+import type { BatchContinuation } from './tool-call.js';
 import type { ChildSnapshot, RunSnapshot } from './run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import type { AppendFence } from './session-runtime.js';

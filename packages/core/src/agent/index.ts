@@ -1,7 +1,7 @@
 export { createAgent, SessionAwaitingApprovalError } from './create-agent.js';
 export type { Agent, AgentApprovals, AgentSession, AgentSessions, ResumeOptions, SessionState } from './create-agent.js';
 export { AgentExecutor, resumeAfterApproval } from './executor.js';
-export type { ExecuteOptions, ResumeAfterApprovalOptions } from './executor.js';
+export type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
 export { AgentBuilder, AgentType } from './builder.js';
 export type { AgentConfig } from './agent-config.js';
 export { InMemoryApprovalStore } from './approval-store.js';

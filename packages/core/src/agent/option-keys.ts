@@ -1,7 +1,7 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { checkOptionKeys, type OptionKeys, type PlannedOptions } from '../options/check-option-keys.js';
 import type { RetryOptions } from '../providers/retry.js';
-import type { ExecuteOptions, ResumeAfterApprovalOptions } from './executor.js';
+import type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
 import type { CreateAgentConfig, RunOptions } from './types.js';
 
 /*

@@ -2,7 +2,7 @@ import { endsLeg } from '../events/ends-leg.js';
 import type { PendingApprovalInfo, AgentStreamEvent } from '../events/types.js';
 import type { StoredCheckpoint, SessionRecord } from '../stores/types.js';
 import type { AgentStores } from './agent-stores.js';
-import type { AgentSessions, SessionState } from './create-agent.js';
+import type { AgentSessions, SessionState } from '../contracts/agent-session.js';
 import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { RemoteFollower } from './remote-follow.js';

@@ -35,3 +35,20 @@ export interface CallScope {
   /** When this leg of the run started (`maxDurationMs`; a sub-agent checks its lead's budgets too). */
   legStart: number;
 }
+
+/**
+ * How a run goes on from a saved state before its next model call: finish a tool batch (the one that
+ * paused, or the calls a crash left without results), then run `then` (e.g. append new input).
+ */
+export interface BatchContinuation {
+  /** Decides the batch's first call (an approval decision); without it the call is prepared as usual. */
+  first?: (scope: CallScope) => Promise<PreparedCall>;
+  /** The batch to finish; default: `snapshot.paused`. */
+  batch?: { calls: ToolCall[]; index: number; step: number };
+  /** The calls after the first are not started; each gets a `not-run` result. */
+  restNotRun?: boolean;
+  /** Runs once the batch is done, before the next model call; true if it added messages. */
+  then?: () => Promise<boolean>;
+  /** A run recovered from a checkpoint: if the transcript already ends with the model's answer, it ends there. */
+  recovered?: boolean;
+}
