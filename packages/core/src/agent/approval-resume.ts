@@ -1,12 +1,12 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { toolErrorResult } from '../tools/errors.js';
 import { validateToolArguments } from '../tools/validate-args.js';
-import type { ToolExecutionContext } from '../tools/types.js';
-import type { ToolCallHookContext } from '../hooks/types.js';
+import type { ToolExecutionContext } from '../contracts/tools.js';
+import type { ToolCallHookContext } from '../contracts/hooks.js';
 import type { ToolCall } from '../messages.js';
 import { attachScope, type ChildResume } from './loop-scope.js';
-import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
-import type { RunSnapshot } from './run-snapshot.js';
+import type { ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
+import type { RunSnapshot } from '../contracts/run-snapshot.js';
 import { progressReporter } from './call-context.js';
 import { runPreHooks } from './stages/pre-hooks.js';
 import type { BatchContinuation, CallScope, PreparedCall } from './tool-call.js';

@@ -2,12 +2,11 @@
 // checks (option-keys.ts) can name them without importing the executor that calls those checks.
 import type { AgentInput, Message } from '../contracts/messages.js';
 import type { LLMProvider } from '../contracts/providers.js';
-import type { CheckpointStore } from '../contracts/stores.js';
+import type { CheckpointStore, ApprovalStore } from '../contracts/stores.js';
 import type { TraceParent } from '../contracts/tracing.js';
 import type { Skill } from '../skills/define-skill.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentConfig } from './agent-config.js';
-import type { ApprovalStore } from './approval-store.js';
 import type { ApproveFn, LoopOptions } from './types.js';
 
 /** What `AgentExecutor.execute()` and `stream()` take: the agent's config, the input, the provider, and the loop's options. */

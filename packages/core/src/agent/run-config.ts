@@ -2,7 +2,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import { memoryTools } from '../memory/memory-tools.js';
 import { memorySlot, type MemorySlot } from '../memory/slot.js';
 import type { RetryOptions } from '../providers/retry.js';
-import type { LLMProvider } from '../providers/types.js';
+import type { LLMProvider } from '../contracts/providers.js';
 import { checkSkills, type Skill } from '../skills/define-skill.js';
 import { loadSkillTool, skillsSection } from '../skills/skill-tool.js';
 import { askQuestionTool } from '../tools/builtin/ask-question.js';
@@ -13,7 +13,8 @@ import { checkRetryOptions } from './option-keys.js';
 import type { AgentMcp } from './mcp-servers.js';
 import { isCatalog, subagentsForRun, type SubagentsOption } from './subagents/catalog.js';
 import { TASK_TOOL, taskTool, withSubagentListing } from './subagents/task-tool.js';
-import type { AgentTools, CreateAgentConfig, PerRun, ProjectInstructions, RunConfigContext } from './types.js';
+import type { AgentTools, CreateAgentConfig, ProjectInstructions } from './types.js';
+import type { PerRun, RunConfigContext } from '../contracts/run-snapshot.js';
 import { ConfigResolverError } from '../options/config-resolver-error.js';
 export { ConfigResolverError } from '../options/config-resolver-error.js';
 

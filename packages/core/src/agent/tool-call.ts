@@ -1,10 +1,11 @@
-import type { PendingApprovalInfo } from '../events/types.js';
-import type { ToolCallHookContext } from '../hooks/types.js';
+import type { PendingApprovalInfo } from '../contracts/events.js';
+import type { ToolCallHookContext } from '../contracts/hooks.js';
 import type { ToolCall } from '../messages.js';
-import type { ToolDescriptor, ToolExecutionContext } from '../tools/types.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolExecutionContext } from '../contracts/tools.js';
 import type { UsageTracker } from '../usage/tracker.js';
 import type { LoopDeps } from './loop-deps.js';
-import type { RunSnapshot, SettledCall } from './run-snapshot.js';
+import type { RunSnapshot, SettledCall } from '../contracts/run-snapshot.js';
 
 /*
  * What one tool call is while it goes through its stages (`call-stages.ts` lists them, `stages/`

@@ -1,6 +1,6 @@
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
-import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '../stores/types.js';
+import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '../contracts/stores.js';
 import { parseStored } from './stored-json.js';
 import { storageKeySegment, type StorageService } from './storage-service.js';
 

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { updateToolPart, type MessageList, type PartFields } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { CURSOR_OPEN } from './cursor.js';

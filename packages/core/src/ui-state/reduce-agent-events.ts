@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { applyApproval, type ApprovalEvent } from './approvals.js';
 import { flowNodeFields } from './flow-nodes.js';
 import { reduceEvent, setPartFields } from './reduce.js';

@@ -1,6 +1,6 @@
-import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
-import type { RunUsage } from '../usage/types.js';
+import type { FinishReason, PendingApprovalInfo, SerializedError } from '../contracts/events.js';
+import type { GuardrailInfo } from '../contracts/guardrails.js';
+import type { RunUsage } from '../contracts/usage.js';
 import type { MessageList } from './message-ops.js';
 import { CURSOR_OPEN } from './cursor.js';
 import { ListView, PersistentList } from './persistent-list.js';

@@ -1,5 +1,5 @@
 import type { SubagentRef } from '../contracts/subagents.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { runAfterApproval } from './approvals.js';
 import { updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
