@@ -4,7 +4,7 @@ import type { AgentInput, Message } from '../contracts/messages.js';
 import type { LLMProvider } from '../contracts/providers.js';
 import type { CheckpointStore, ApprovalStore } from '../contracts/stores.js';
 import type { TraceParent } from '../contracts/tracing.js';
-import type { Skill } from '../skills/define-skill.js';
+import type { Skill } from '../contracts/skills.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentConfig } from './agent-config.js';
 import type { ApproveFn, LoopOptions } from './types.js';

@@ -4,7 +4,7 @@ import { ToolRegistry } from '../tools/registry.js';
 import { runTraceOptions } from '../tracing/run-tracer.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { AgentConfig } from './agent-config.js';
-import { InMemoryApprovalStore } from './approval-store.js';
+import { InMemoryApprovalStore } from '../stores/approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';

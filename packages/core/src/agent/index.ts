@@ -4,7 +4,7 @@ export { AgentExecutor, resumeAfterApproval } from './executor.js';
 export type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
 export { AgentBuilder, AgentType } from './builder.js';
 export type { AgentConfig } from './agent-config.js';
-export { InMemoryApprovalStore } from './approval-store.js';
+export { InMemoryApprovalStore } from '../stores/approval-store.js';
 export type { ApprovalRecord, ApprovalStatus, ApprovalStore, SessionStatus } from '../contracts/stores.js';
 export { ConfigResolverError } from './run-config.js';
 export type { RunSnapshot, PausedBatch, ChildSnapshot, SettledCall } from '../contracts/run-snapshot.js';

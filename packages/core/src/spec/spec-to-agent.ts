@@ -11,13 +11,14 @@ import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.j
 import { closestName } from '../options/closest-name.js';
 import type { JSONSchema, LLMProvider } from '../contracts/providers.js';
 import { loadSkills } from '../skills/load-skills.js';
-import type { Skill } from '../skills/define-skill.js';
+import type { Skill } from '../contracts/skills.js';
 import { createHttpTool } from '../tools/builtin/http/http-tool.js';
 import { currentDateTool, dayNameTool } from '../tools/builtin/date-tools.js';
 import { createTodoTools } from '../tools/builtin/todo-tools.js';
 import type { ToolDescriptor } from '../tools/types.js';
 import { checkAgentSpec, SpecError } from './parse-spec.js';
-import { SPEC_BUILTIN_TOOLS, type AgentSpec } from './schema.js';
+import { SPEC_BUILTIN_TOOLS } from './schema.js';
+import type { AgentSpec } from '../contracts/spec.js';
 
 /** Validates a structured-output value against a JSON Schema (what `output` in a spec needs). */
 export type OutputValidator = (schema: JSONSchema) => StandardSchemaV1['~standard']['validate'];

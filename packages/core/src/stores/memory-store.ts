@@ -3,7 +3,7 @@ import { endsLeg } from '../events/ends-leg.js';
 import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
 import type { StepUsage } from '../contracts/usage.js';
-import { InMemoryApprovalStore } from '../agent/approval-store.js';
+import { InMemoryApprovalStore } from './approval-store.js';
 import type { ToolCallRecord } from '../contracts/run-snapshot.js';
 import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
