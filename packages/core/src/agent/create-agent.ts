@@ -8,7 +8,7 @@ import { setDelegationHandle } from './subagents/handle.js';
 import { SessionAwaitingApprovalError } from './session-errors.js';
 import { SessionRegistry } from './session-registry.js';
 import type { CreateAgentConfig } from './types.js';
-import type { AgentRun, ExecutionResult, RunOptions, Agent, AgentApprovals, AgentSession, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
+import type { AgentRun, RunOptions, Agent, AgentApprovals, AgentSession } from '../contracts/agent-session.js';
 import type { AgentInput } from '../messages.js';
 import { checkRunOptions } from './option-keys.js';
 

@@ -13,7 +13,7 @@ import type { CompactionOptions } from '../compaction/types.js';
 import type { Memory } from '../memory/types.js';
 import type { RetryOptions } from '../providers/retry.js';
 import type { Skill } from '../contracts/skills.js';
-import type { BudgetExceeded, RunLimits } from '../contracts/budget.js';
+import type { RunLimits } from '../contracts/budget.js';
 import type { Agent, ApprovalRequest } from '../contracts/agent-session.js';
 import type { SubagentsOption } from './subagents/types.js';
 import type { SubagentRef } from '../contracts/subagents.js';
