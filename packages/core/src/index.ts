@@ -1,7 +1,7 @@
 // The isomorphic root entry: nothing reachable from here may import a Node-only module.
 export * from './messages.js';
 export * from './errors.js';
-export type { AgentStreamEvent, AgentStreamEventType, AgentListenerEvent, UnsequencedStreamEvent, NestedStreamEvent, FinishReason, ApprovalKind, PendingApprovalInfo } from './events/types.js';
+export type { AgentStreamEvent, AgentStreamEventType, AgentListenerEvent, UnsequencedStreamEvent, NestedStreamEvent, FinishReason, ApprovalKind, PendingApprovalInfo } from './contracts/events.js';
 export * from './providers/index.js';
 export * from './models/index.js';
 export * from './usage/index.js';

@@ -4,17 +4,16 @@ import { runTraceOptions } from '../tracing/run-tracer.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { AgentSetup } from './agent-setup.js';
 import type { AgentStores } from './agent-stores.js';
-import type { ApprovalRecord } from './approval-store.js';
+import type { ApprovalRecord } from '../contracts/stores.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
-import type { AgentApprovals, ResumeOptions } from './create-agent.js';
+import type { AgentApprovals, ResumeOptions, AgentRun, RunOptions } from '../contracts/agent-session.js';
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import type { LoopDeps } from './loop-deps.js';
-import type { RunSnapshot } from './run-snapshot.js';
+import type { RunSnapshot, RunConfigContext } from '../contracts/run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import type { SessionRegistry } from './session-registry.js';
-import type { AgentRun, RunConfigContext, RunOptions } from './types.js';
 
 /**
  * How an agent starts its runs: a turn (`send` / `stream`), the rest of a run a crash cut off

@@ -2,7 +2,7 @@ import { createCompactionHook } from '../compaction/hook.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import { checkMemories } from '../memory/define-memory.js';
-import type { LLMProvider } from '../providers/types.js';
+import type { LLMProvider } from '../contracts/providers.js';
 import { resolveProvider } from '../providers/registry.js';
 import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
@@ -11,7 +11,8 @@ import { checkCreateAgentOptions } from './option-keys.js';
 import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-config.js';
 import { checkLimits } from './stages/budget.js';
 import { checkSubagents } from './subagents/catalog.js';
-import type { CreateAgentConfig, RunConfigContext } from './types.js';
+import type { CreateAgentConfig } from './types.js';
+import type { RunConfigContext } from '../contracts/run-snapshot.js';
 
 /** What every run of an agent is built from: its checked config, its provider, and how a run's config is resolved. */
 export interface AgentSetup {

@@ -1,6 +1,5 @@
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
-import type { CheckpointStore, SessionStore, StoreSignals } from '../stores/types.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { CheckpointStore, SessionStore, StoreSignals, ApprovalStore } from '../contracts/stores.js';
 import type { CreateAgentConfig } from './types.js';
 
 /** Where an agent keeps its sessions, checkpoints and approvals, and how processes tell each other. */

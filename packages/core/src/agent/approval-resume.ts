@@ -1,16 +1,15 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { toolErrorResult } from '../tools/errors.js';
 import { validateToolArguments } from '../tools/validate-args.js';
-import type { ToolExecutionContext } from '../tools/types.js';
-import type { ToolCallHookContext } from '../hooks/types.js';
+import type { ToolExecutionContext } from '../contracts/tools.js';
+import type { ToolCallHookContext } from '../contracts/hooks.js';
 import type { ToolCall } from '../messages.js';
 import { attachScope, type ChildResume } from './loop-scope.js';
-import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
-import type { BatchContinuation } from './run-loop.js';
-import type { RunSnapshot } from './run-snapshot.js';
+import type { ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
+import type { RunSnapshot } from '../contracts/run-snapshot.js';
 import { progressReporter } from './call-context.js';
 import { runPreHooks } from './stages/pre-hooks.js';
-import type { CallScope, PreparedCall } from './tool-call.js';
+import type { BatchContinuation, CallScope, PreparedCall } from './tool-call.js';
 import { rejectedError } from './tool-outcome.js';
 
 /** A person's decision on a paused call. */

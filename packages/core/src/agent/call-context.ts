@@ -1,6 +1,7 @@
-import type { ToolCallHookContext } from '../hooks/types.js';
+import type { ToolCallHookContext } from '../contracts/hooks.js';
 import type { Message, ToolCall } from '../messages.js';
-import type { ToolDescriptor, ToolExecutionContext } from '../tools/types.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolExecutionContext } from '../contracts/tools.js';
 import { emitListener } from './loop-deps.js';
 import { attachScope } from './loop-scope.js';
 import type { CallScope } from './tool-call.js';

@@ -7,11 +7,10 @@ import { newId } from './ids.js';
 import { setDelegationHandle } from './subagents/handle.js';
 import { SessionAwaitingApprovalError } from './session-errors.js';
 import { SessionRegistry } from './session-registry.js';
-import type { AgentRun, CreateAgentConfig, RunOptions } from './types.js';
+import type { CreateAgentConfig } from './types.js';
+import type { AgentRun, RunOptions, Agent, AgentApprovals, AgentSession } from '../contracts/agent-session.js';
 import type { AgentInput } from '../messages.js';
 import { checkRunOptions } from './option-keys.js';
-import type { Agent, AgentApprovals, AgentSession } from '../contracts/agent-session.js';
-export type { Agent, AgentSession, SessionState, AgentApprovals, AgentSessions, ResumeOptions } from '../contracts/agent-session.js';
 
 /** `C` with every key `T` does not have mapped to `never`, so a misspelt option is a type error. */
 export type KnownKeysOnly<C, T> = C & { readonly [K in Exclude<keyof C, keyof T>]: never };

@@ -1,22 +1,22 @@
 import { PIPE_EVENTS, type EventSink } from '../events/pipe.js';
-import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import type { AgentStreamEvent, PendingApprovalInfo } from '../contracts/events.js';
 import type { Message } from '../messages.js';
 import { serializeError, SDKError } from '../errors.js';
 import { STORE_ERROR_CODES } from '../stores/errors.js';
-import type { RunState, SessionStore } from '../stores/types.js';
+import type { RunState, SessionStore, ApprovalStore, SessionStatus } from '../contracts/stores.js';
 import { RunTracer, type RunTraceOptions } from '../tracing/run-tracer.js';
-import type { ApprovalStore } from './approval-store.js';
 import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
+import type { GuardrailInfo } from '../contracts/guardrails.js';
 import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
 import { serialized } from './serial.js';
 import { checkInputGuardrails } from './stages/guardrails.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
-import { addWaitingInput, runLoop, type BatchContinuation, type LoopOutcome } from './run-loop.js';
-import type { RunSnapshot } from './run-snapshot.js';
-import type { SessionRuntime, SessionStatus } from './session-runtime.js';
-import type { AgentRun, ExecutionResult } from './types.js';
+import { addWaitingInput, runLoop, type LoopOutcome } from './run-loop.js';
+import type { BatchContinuation } from './tool-call.js';
+import type { RunSnapshot } from '../contracts/run-snapshot.js';
+import type { SessionRuntime } from './session-runtime.js';
+import type { AgentRun, ExecutionResult } from '../contracts/agent-session.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
 
 export interface DriveRunParams {

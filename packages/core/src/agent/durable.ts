@@ -1,11 +1,10 @@
 import type { Message, ToolCall } from '../messages.js';
 import { SessionLeaseLostError, SessionNotResumableError } from '../stores/errors.js';
-import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun } from '../stores/types.js';
-import type { ApprovalRecord, ApprovalStore } from './approval-store.js';
+import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
 import { continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { newId } from './ids.js';
-import type { BatchContinuation } from './run-loop.js';
-import type { ChildSnapshot, RunSnapshot } from './run-snapshot.js';
+import type { BatchContinuation } from './tool-call.js';
+import type { ChildSnapshot, RunSnapshot } from '../contracts/run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import type { AppendFence } from './session-runtime.js';
 

@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { EventSink } from '../events/pipe.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 
 /**
  * Buffers a run's events for one `for await` consumer. The run never waits for the consumer

@@ -1,65 +1,29 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { inputToMessages, type AgentInput, type Message } from '../messages.js';
-import type { LLMProvider } from '../providers/types.js';
-import type { CheckpointStore } from '../stores/types.js';
+import { inputToMessages } from '../messages.js';
 import { ToolRegistry } from '../tools/registry.js';
 import { runTraceOptions } from '../tracing/run-tracer.js';
-import type { TraceParent } from '../tracing/types.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { AgentConfig } from './agent-config.js';
-import { InMemoryApprovalStore, type ApprovalStore } from './approval-store.js';
+import { InMemoryApprovalStore } from '../stores/approval-store.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import type { LoopDeps } from './loop-deps.js';
-import type { RunSnapshot } from './run-snapshot.js';
+import type { RunSnapshot } from '../contracts/run-snapshot.js';
 import { SessionRuntime } from './session-runtime.js';
 import { normalizeSubagentDepth } from './agent-setup.js';
 import { addSubagents } from './run-config.js';
 import { checkSubagents } from './subagents/catalog.js';
-import type { AgentRun, ApproveFn, ExecutionResult, LoopOptions } from './types.js';
-import { checkSkills, type Skill } from '../skills/define-skill.js';
+import type { AgentRun, ExecutionResult } from '../contracts/agent-session.js';
+import { checkSkills } from '../skills/define-skill.js';
 import { loadSkillTool } from '../skills/skill-tool.js';
 import { checkExecuteOptions, checkResumeOptions } from './option-keys.js';
 import { composeSystem } from './run-config.js';
 import { checkLimits } from './stages/budget.js';
-
-export interface ExecuteOptions extends LoopOptions {
-  agent: AgentConfig;
-  input: AgentInput;
-  provider: LLMProvider;
-  /** Where the tools named by `agent.tools` are looked up. */
-  toolRegistry?: ToolRegistry;
-  /** Earlier conversation to continue (no system prompt). */
-  messages?: Message[];
-  sessionId?: string;
-  signal?: AbortSignal;
-  /** Where a pause is kept (default: a process-wide in-memory store). */
-  approvalStore?: ApprovalStore;
-  /**
-   * With `sessionId`: where the session's transcript and run state are checkpointed (after every
-   * model response, tool result and pause). `execute()` again with the same `sessionId` resumes an
-   * interrupted run, continues a finished conversation with the new input, or throws
-   * `SessionAwaitingApprovalError` while an approval is pending. E.g. `memoryStore().checkpoints`
-   * or `new SqliteStore(file).checkpoints`.
-   */
-  checkpointStore?: CheckpointStore;
-  approve?: ApproveFn;
-  /** Steps already taken by an earlier leg of this run; they count against `maxSteps`. */
-  initialSteps?: number;
-  metadata?: Record<string, unknown>;
-  /** Skills: names and descriptions go in the system prompt; the model loads a body with `load_skill`. */
-  skills?: readonly Skill[];
-  /** The span this run nests under (e.g. a tool's `ctx.trace`); its exporter is used without `traceExporter`. */
-  traceParent?: TraceParent;
-}
-
-/** What `resumeAfterApproval()` takes: the run's `execute()` options and the decision (`approved` with an optional `note`, or the `answer` to a question). */
-export type ResumeAfterApprovalOptions = Omit<ExecuteOptions, 'input' | 'messages' | 'initialSteps'> & {
-  approvalId: string;
-} & ({ approved: boolean; note?: string; answer?: undefined } | { answer: string; approved?: undefined; note?: undefined });
+import type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
+export type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
 
 const defaultApprovalStore = new InMemoryApprovalStore();
 

@@ -1,19 +1,22 @@
 export { createAgent, SessionAwaitingApprovalError } from './create-agent.js';
-export type { Agent, AgentApprovals, AgentSession, AgentSessions, ResumeOptions, SessionState } from './create-agent.js';
+export type { Agent, AgentApprovals, AgentSession, AgentSessions, ResumeOptions, SessionState, SessionListener } from '../contracts/agent-session.js';
 export { AgentExecutor, resumeAfterApproval } from './executor.js';
-export type { ExecuteOptions, ResumeAfterApprovalOptions } from './executor.js';
+export type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
 export { AgentBuilder, AgentType } from './builder.js';
 export type { AgentConfig } from './agent-config.js';
-export { InMemoryApprovalStore } from './approval-store.js';
-export type { ApprovalRecord, ApprovalStatus, ApprovalStore } from './approval-store.js';
+export { InMemoryApprovalStore } from '../stores/approval-store.js';
+export type { ApprovalRecord, ApprovalStatus, ApprovalStore, SessionStatus } from '../contracts/stores.js';
 export { ConfigResolverError } from './run-config.js';
-export type { RunSnapshot, PausedBatch } from './run-snapshot.js';
-export type { SessionStatus, SessionListener, HydratedSession, AppendFence } from './session-runtime.js';
+export type { RunSnapshot, PausedBatch, ChildSnapshot, SettledCall } from '../contracts/run-snapshot.js';
+export type { HydratedSession, AppendFence } from './session-runtime.js';
 // The per-session event log and status that createAgent() keeps; flows (`@lousho/flows`) serve their runs with it too.
 export { SessionRuntime } from './session-runtime.js';
 export { EventQueue } from './event-queue.js';
 export { endInterruptedLeg, lastLegOpen, type LegClosing } from './interrupted-leg.js';
 export type * from './types.js';
+export type { PerRun, RunConfigContext, ToolCallRecord } from '../contracts/run-snapshot.js';
+export type { ApprovalRequest, RunOptions, ExecutionResult, AgentRun } from '../contracts/agent-session.js';
+export type { BudgetExceeded, RunLimits } from '../contracts/budget.js';
 export type {
   AgentMcpOptions,
   McpConnectOptions,
@@ -33,5 +36,5 @@ export type { DelegateTool, DelegateToolOptions } from './subagents/delegate-too
 export { SubagentDepthError } from './subagents/depth-error.js';
 export { SubagentBudgetError, SubagentOutputError } from './subagents/run-child.js';
 export type { SubagentsOption } from './subagents/catalog.js';
-export type { SubagentCatalog, SubagentInfo, SubagentRef } from './subagents/types.js';
-export type { ChildSnapshot, SettledCall } from './run-snapshot.js';
+export type { SubagentCatalog } from './subagents/types.js';
+export type { SubagentInfo, SubagentRef } from '../contracts/subagents.js';

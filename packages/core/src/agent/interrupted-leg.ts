@@ -1,9 +1,8 @@
 import { stateFromSessionLog } from '../protocol/session-view.js';
 import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
-import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../contracts/events.js';
 import { textOf, type Message } from '../messages.js';
-import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun } from '../stores/types.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun, ApprovalStore } from '../contracts/stores.js';
 import { DurableLeg } from './durable.js';
 import { endsLeg } from '../events/ends-leg.js';
 import type { AppendFence, SessionRuntime } from './session-runtime.js';

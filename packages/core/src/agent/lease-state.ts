@@ -1,4 +1,4 @@
-import type { CheckpointStore, LeaseState, MaybePromise } from '../stores/types.js';
+import type { CheckpointStore, LeaseState, MaybePromise } from '../contracts/stores.js';
 
 /** The session's lease and run state, the light way when the store can (`leaseState`). */
 export function leaseStateOf(checkpoints: CheckpointStore, sessionId: string): MaybePromise<LeaseState | undefined> {

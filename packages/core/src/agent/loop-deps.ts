@@ -1,15 +1,15 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { UnsequencedStreamEvent, AgentListenerEvent } from '../events/types.js';
-import type { AgentGuardrails } from '../guardrails/types.js';
-import type { AgentHook, PermissionRule } from '../hooks/types.js';
+import type { UnsequencedStreamEvent, AgentListenerEvent } from '../contracts/events.js';
+import type { AgentGuardrails } from '../contracts/guardrails.js';
+import type { AgentHook, PermissionRule } from '../contracts/hooks.js';
 import type { MemorySlot } from '../memory/slot.js';
-import type { LLMProvider, ToolSpec } from '../providers/types.js';
+import type { LLMProvider, ToolSpec } from '../contracts/providers.js';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RunTracer } from '../tracing/run-tracer.js';
-import type { SandboxAdapter } from '../tools/types.js';
-import type { RunSnapshot } from './run-snapshot.js';
-import type { BudgetExceeded, RunLimits } from './stages/budget.js';
-import type { SubagentRef } from './subagents/types.js';
+import type { SandboxAdapter } from '../contracts/sandbox.js';
+import type { RunSnapshot } from '../contracts/run-snapshot.js';
+import type { BudgetExceeded, RunLimits } from '../contracts/budget.js';
+import type { SubagentRef } from '../contracts/subagents.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
 
 /** Everything the loop needs that is not part of the run's serializable state. */

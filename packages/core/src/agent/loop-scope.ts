@@ -1,7 +1,6 @@
-import type { ToolExecutionContext } from '../tools/types.js';
-import type { BatchContinuation } from './run-loop.js';
-import type { RunSnapshot } from './run-snapshot.js';
-import type { CallScope } from './tool-call.js';
+import type { ToolExecutionContext } from '../contracts/tools.js';
+import type { RunSnapshot } from '../contracts/run-snapshot.js';
+import type { BatchContinuation, CallScope } from './tool-call.js';
 
 // Not enumerable and keyed by a symbol: tools see a plain context, the loop's own tools (delegation)
 // reach the run they are called from.

@@ -2,7 +2,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import { withFallback } from '../providers/fallback.js';
 import { resolveProvider } from '../providers/registry.js';
 import { withRetry, type RetryOptions } from '../providers/retry.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from '../providers/types.js';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '../contracts/providers.js';
 
 /** The provider a run calls when it has `retry` or `fallbackModels`, and which model answered last. */
 export interface ModelChain {

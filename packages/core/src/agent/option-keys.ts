@@ -1,8 +1,9 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { checkOptionKeys, type OptionKeys, type PlannedOptions } from '../options/check-option-keys.js';
 import type { RetryOptions } from '../providers/retry.js';
-import type { ExecuteOptions, ResumeAfterApprovalOptions } from './executor.js';
-import type { CreateAgentConfig, RunOptions } from './types.js';
+import type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
+import type { CreateAgentConfig } from './types.js';
+import type { RunOptions } from '../contracts/agent-session.js';
 
 /*
  * The options each entry point knows, one list per options type. Each list is typed

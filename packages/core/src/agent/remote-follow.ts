@@ -1,4 +1,4 @@
-import type { LeaseState, MaybePromise, SessionStore, StoreSignals } from '../stores/types.js';
+import type { LeaseState, MaybePromise, SessionStore, StoreSignals } from '../contracts/stores.js';
 import type { SessionRuntime } from './session-runtime.js';
 
 /** How often a followed run of another process is read without a signal (a safety net, not the path). */

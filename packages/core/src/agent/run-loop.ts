@@ -1,20 +1,21 @@
-import type { FinishReason, PendingApprovalInfo } from '../events/types.js';
+import type { FinishReason, PendingApprovalInfo } from '../contracts/events.js';
 import type { ToolCall } from '../messages.js';
 import { textOf } from '../messages.js';
-import type { GenerateOptions, ModelFinishReason } from '../providers/types.js';
+import type { GenerateOptions, ModelFinishReason } from '../contracts/providers.js';
 import { toolSchemaToJSONSchema } from '../tools/schema.js';
 import { UsageTracker } from '../usage/tracker.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
+import type { GuardrailInfo } from '../contracts/guardrails.js';
 import type { LoopDeps } from './loop-deps.js';
-import type { PausedBatch, RunSnapshot } from './run-snapshot.js';
-import { activeMs, exceededBudget, type BudgetExceeded } from './stages/budget.js';
+import type { PausedBatch, RunSnapshot } from '../contracts/run-snapshot.js';
+import { activeMs, exceededBudget } from './stages/budget.js';
+import type { BudgetExceeded } from '../contracts/budget.js';
 import { checkOutputGuardrails } from './stages/guardrails.js';
 import { recordAnswer } from './stages/model-answer.js';
 import { keepStoppedCall, streamModelCall } from './stages/model-call.js';
 import { prepareModelCall } from './stages/model-request.js';
 import { checkOutput, repairMessage } from './stages/structured-output.js';
 import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
-import type { CallScope, PreparedCall } from './tool-call.js';
+import type { BatchContinuation, CallScope } from './tool-call.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
 
 /** How a run (or one leg of it, up to a pause) ended. */
@@ -27,23 +28,6 @@ export interface LoopOutcome {
   /** Set when a `limits` budget ended the run (`finishReason: 'budget-exceeded'`). */
   budget?: BudgetExceeded;
   guardrail?: GuardrailInfo;
-}
-
-/**
- * How a run goes on from a saved state before its next model call: finish a tool batch (the one that
- * paused, or the calls a crash left without results), then run `then` (e.g. append new input).
- */
-export interface BatchContinuation {
-  /** Decides the batch's first call (an approval decision); without it the call is prepared as usual. */
-  first?: (scope: CallScope) => Promise<PreparedCall>;
-  /** The batch to finish; default: `snapshot.paused`. */
-  batch?: { calls: ToolCall[]; index: number; step: number };
-  /** The calls after the first are not started; each gets a `not-run` result. */
-  restNotRun?: boolean;
-  /** Runs once the batch is done, before the next model call; true if it added messages. */
-  then?: () => Promise<boolean>;
-  /** A run recovered from a checkpoint: if the transcript already ends with the model's answer, it ends there. */
-  recovered?: boolean;
 }
 
 /**

@@ -1,12 +1,12 @@
 import { endsLeg } from '../events/ends-leg.js';
-import type { PendingApprovalInfo, AgentStreamEvent } from '../events/types.js';
-import type { StoredCheckpoint, SessionRecord } from '../stores/types.js';
+import type { PendingApprovalInfo, AgentStreamEvent } from '../contracts/events.js';
+import type { StoredCheckpoint, SessionRecord, SessionStatus } from '../contracts/stores.js';
 import type { AgentStores } from './agent-stores.js';
-import type { AgentSessions, SessionState } from './create-agent.js';
+import type { AgentSessions, SessionState } from '../contracts/agent-session.js';
 import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { RemoteFollower } from './remote-follow.js';
-import { SessionRuntime, type SessionStatus } from './session-runtime.js';
+import { SessionRuntime } from './session-runtime.js';
 
 /**
  * The sessions an agent knows in this process (`agent.sessions`): their runtimes, brought up to date

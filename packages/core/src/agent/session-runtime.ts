@@ -1,15 +1,12 @@
-import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../contracts/events.js';
 import { stampEvent } from '../events/stamp.js';
 import { endsLeg } from '../events/ends-leg.js';
 import type { Message } from '../messages.js';
-import type { EventToAppend, SessionStore } from '../stores/types.js';
-import type { RunUsage } from '../usage/types.js';
+import type { EventToAppend, SessionStore, SessionStatus } from '../contracts/stores.js';
+import type { RunUsage } from '../contracts/usage.js';
 import { compactEventLog, replayAfter } from '../stores/compact-log.js';
 import { indexAfter } from '../stores/memory-store.js';
-import type { SessionStatus } from '../contracts/stores.js';
-export type { SessionStatus } from '../contracts/stores.js';
 import type { SessionListener } from '../contracts/agent-session.js';
-export type { SessionListener } from '../contracts/agent-session.js';
 
 /** What a store knows about a session, to rebuild its runtime in a new process. */
 export interface HydratedSession {

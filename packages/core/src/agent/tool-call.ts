@@ -1,10 +1,11 @@
-import type { PendingApprovalInfo } from '../events/types.js';
-import type { ToolCallHookContext } from '../hooks/types.js';
+import type { PendingApprovalInfo } from '../contracts/events.js';
+import type { ToolCallHookContext } from '../contracts/hooks.js';
 import type { ToolCall } from '../messages.js';
-import type { ToolDescriptor, ToolExecutionContext } from '../tools/types.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolExecutionContext } from '../contracts/tools.js';
 import type { UsageTracker } from '../usage/tracker.js';
 import type { LoopDeps } from './loop-deps.js';
-import type { RunSnapshot, SettledCall } from './run-snapshot.js';
+import type { RunSnapshot, SettledCall } from '../contracts/run-snapshot.js';
 
 /*
  * What one tool call is while it goes through its stages (`call-stages.ts` lists them, `stages/`
@@ -34,4 +35,21 @@ export interface CallScope {
   visibleLength: number;
   /** When this leg of the run started (`maxDurationMs`; a sub-agent checks its lead's budgets too). */
   legStart: number;
+}
+
+/**
+ * How a run goes on from a saved state before its next model call: finish a tool batch (the one that
+ * paused, or the calls a crash left without results), then run `then` (e.g. append new input).
+ */
+export interface BatchContinuation {
+  /** Decides the batch's first call (an approval decision); without it the call is prepared as usual. */
+  first?: (scope: CallScope) => Promise<PreparedCall>;
+  /** The batch to finish; default: `snapshot.paused`. */
+  batch?: { calls: ToolCall[]; index: number; step: number };
+  /** The calls after the first are not started; each gets a `not-run` result. */
+  restNotRun?: boolean;
+  /** Runs once the batch is done, before the next model call; true if it added messages. */
+  then?: () => Promise<boolean>;
+  /** A run recovered from a checkpoint: if the transcript already ends with the model's answer, it ends there. */
+  recovered?: boolean;
 }

@@ -1,10 +1,9 @@
 import type { Message, ToolCall } from '../messages.js';
 import { toolErrorResult } from '../tools/errors.js';
-import type { ToolErrorResult } from '../tools/types.js';
+import type { ToolErrorResult } from '../contracts/tools.js';
 import { emitListener } from './loop-deps.js';
-import type { SettledCall } from './run-snapshot.js';
+import type { SettledCall, ToolCallRecord } from '../contracts/run-snapshot.js';
 import type { CallScope, ToolOutcome } from './tool-call.js';
-import type { ToolCallRecord } from './types.js';
 
 /** A call's outcome and what becomes of it: its error results, its transcript message, its record, its events. */
 

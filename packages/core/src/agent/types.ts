@@ -1,27 +1,23 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { AgentListenerEvent } from '../events/types.js';
-import type { GenerateResult, LLMProvider } from '../providers/types.js';
-import type { SandboxAdapter, ToolDescriptor } from '../tools/types.js';
-import type { StepUsage } from '../usage/types.js';
-import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../hooks/types.js';
-import type { AgentStore } from '../stores/types.js';
-import type { TraceExporter } from '../tracing/types.js';
-import type { AgentGuardrails } from '../guardrails/types.js';
-import type { ApprovalStore } from './approval-store.js';
+import type { AgentListenerEvent } from '../contracts/events.js';
+import type { GenerateResult, LLMProvider } from '../contracts/providers.js';
+import type { ToolDescriptor } from '../tools/types.js';
+import type { SandboxAdapter } from '../contracts/sandbox.js';
+import type { StepUsage } from '../contracts/usage.js';
+import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../contracts/hooks.js';
+import type { AgentStore, ApprovalStore } from '../contracts/stores.js';
+import type { TraceExporter } from '../contracts/tracing.js';
+import type { AgentGuardrails } from '../contracts/guardrails.js';
 import type { AgentMcpOptions } from './mcp-servers.js';
 import type { CompactionOptions } from '../compaction/types.js';
 import type { Memory } from '../memory/types.js';
 import type { RetryOptions } from '../providers/retry.js';
-import type { Skill } from '../skills/define-skill.js';
-import type { BudgetExceeded, RunLimits } from './stages/budget.js';
-
-export type { BudgetExceeded, RunLimits };
-import type { Agent } from '../contracts/agent-session.js';
-import type { SubagentRef, SubagentsOption } from './subagents/types.js';
+import type { Skill } from '../contracts/skills.js';
+import type { RunLimits } from '../contracts/budget.js';
+import type { Agent, ApprovalRequest } from '../contracts/agent-session.js';
+import type { SubagentsOption } from './subagents/types.js';
+import type { SubagentRef } from '../contracts/subagents.js';
 import type { PerRun, ToolCallRecord } from '../contracts/run-snapshot.js';
-export type { PerRun, RunConfigContext, ToolCallRecord } from '../contracts/run-snapshot.js';
-import type { ApprovalRequest } from '../contracts/agent-session.js';
-export type { ApprovalRequest, RunOptions, ExecutionResult, AgentRun } from '../contracts/agent-session.js';
 
 /** Tools as `createAgent()` accepts them: defined tools, or descriptors keyed by the name the agent uses. */
 export type AgentTools = readonly ToolDescriptor[] | Readonly<Record<string, ToolDescriptor>>;

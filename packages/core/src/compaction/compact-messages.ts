@@ -1,5 +1,5 @@
 import type { Message } from '../messages.js';
-import type { LLMProvider, ToolSpec } from '../providers/types.js';
+import type { LLMProvider, ToolSpec } from '../contracts/providers.js';
 import { checkCompactionOptions, compactRequest } from './compact.js';
 import type { CompactionOptions } from './types.js';
 

@@ -2,7 +2,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import type { Message } from '../messages.js';
 import { getModelInfo } from '../models/registry.js';
 import { estimateTokens } from '../models/tokens.js';
-import type { LLMProvider, ToolSpec } from '../providers/types.js';
+import type { LLMProvider, ToolSpec } from '../contracts/providers.js';
 import { pruneStrategy, pruneUntil } from './prune.js';
 import type { CompactionContext, CompactionInfo, CompactionOptions } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { AgentHook, GenerateHookContext } from '../hooks/types.js';
+import type { AgentHook, GenerateHookContext } from '../contracts/hooks.js';
 import type { Message } from '../messages.js';
 import { checkCompactionOptions, compactRequest, type CompactionEnvironment } from './compact.js';
 import type { CompactionInfo, CompactionOptions } from './types.js';

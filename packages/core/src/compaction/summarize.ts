@@ -2,7 +2,7 @@ import { ERROR_CODES, SDKError } from '../errors.js';
 import { textOf, type Message } from '../messages.js';
 import { estimateTokens } from '../models/tokens.js';
 import { generateFromStream } from '../providers/generate.js';
-import type { LLMProvider } from '../providers/types.js';
+import type { LLMProvider } from '../contracts/providers.js';
 import { isPinned } from './pin.js';
 import { protectedStart, pruneOldToolResults } from './prune.js';
 import type { CompactionContext, CompactionResult, CompactionStrategy } from './types.js';

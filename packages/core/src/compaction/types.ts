@@ -1,5 +1,5 @@
 import type { Message } from '../messages.js';
-import type { LLMProvider, ProviderUsage } from '../providers/types.js';
+import type { LLMProvider, ProviderUsage } from '../contracts/providers.js';
 
 /** What a strategy knows about the request it compacts. */
 export interface CompactionContext {

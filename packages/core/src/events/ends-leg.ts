@@ -1,4 +1,4 @@
-import type { UnsequencedStreamEvent } from './types.js';
+import type { UnsequencedStreamEvent } from '../contracts/events.js';
 
 /**
  * The last event of a run leg (a run, or its continuation after an approval) in the log: `run.done`

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from './types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 
 /** Where a run's events can be handed one by one, synchronously (`EventFeed` is one). */
 export interface EventSink {

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from './types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 
 /**
  * `event` as a session numbers it: a copy with its `seq` (unless undefined: a store that numbers

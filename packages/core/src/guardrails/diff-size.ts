@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { Guardrail, GuardrailContext, GuardrailResult } from './types.js';
+import type { Guardrail, GuardrailContext, GuardrailResult } from '../contracts/guardrails.js';
 
 /** Options of `createDiffSizeGuardrail()`. */
 export interface DiffSizeGuardrailOptions {

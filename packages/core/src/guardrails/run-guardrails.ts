@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { AgentGuardrails, Guardrail, GuardrailBlock, GuardrailContext } from './types.js';
+import type { AgentGuardrails, Guardrail, GuardrailBlock, GuardrailContext } from '../contracts/guardrails.js';
 
 const STAGES = ['input', 'output', 'tool'] as const;
 

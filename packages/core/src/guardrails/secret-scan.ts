@@ -1,5 +1,5 @@
 import { ERROR_CODES } from '../errors.js';
-import type { Guardrail, GuardrailContext, GuardrailResult } from './types.js';
+import type { Guardrail, GuardrailContext, GuardrailResult } from '../contracts/guardrails.js';
 
 /** A secret found in a text: what kind, and where (never the secret itself). */
 export interface SecretFinding {

@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { AgentHook } from './types.js';
+import type { AgentHook } from '../contracts/hooks.js';
 
 /** Holds agent hooks; they run in registration order. */
 export class HookRegistry {

@@ -1,6 +1,6 @@
 import { createSseEventEncoder, encodeSseComment, encodeSseVersion, sseHeaders } from '../protocol/index.js';
 import { serializeError } from '../errors.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import type { EventFeed } from '../protocol/event-feed.js';
 import { coalesceDeltas } from './coalesce.js';
 import { approximateEventSize } from './event-size.js';

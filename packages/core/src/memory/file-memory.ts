@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { StorageService } from '../storage/storage-service.js';
+import type { StorageService } from '../contracts/storage.js';
 import { encryptionKeyOf, type StoreEncryptionOptions } from '../stores/store-encryption.js';
 import { loadNodeFiles } from '../utils/node-only.js';
 import { storageMemory, type StorageMemoryOptions } from './storage-memory.js';

@@ -1,6 +1,7 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { newId } from '../ids.js';
-import { MemoryStorageService, storageKeySegment, type StorageService } from '../storage/storage-service.js';
+import { MemoryStorageService, storageKeySegment } from '../storage/storage-service.js';
+import type { StorageService } from '../contracts/storage.js';
 import type { MemoryItem, MemoryProvider } from './types.js';
 
 /** What `storageMemory()` takes: how many items a slot keeps. */

@@ -1,4 +1,5 @@
-import { getModelInfo, type ModelInfo } from './registry.js';
+import { getModelInfo } from './registry.js';
+import type { ModelInfo } from '../contracts/models.js';
 
 /** The token counts a cost is computed from. */
 export interface CostTokens {

@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { checkStorageKey, type StorageService } from '../storage/storage-service.js';
+import { checkStorageKey } from '../storage/storage-service.js';
+import type { StorageService } from '../contracts/storage.js';
 import type { StoreEncryptionOptions, TextSealer } from '../stores/store-encryption.js';
 import { textSealer } from '../stores/text-sealer.js';
 

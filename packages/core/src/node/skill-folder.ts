@@ -1,7 +1,8 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import { skillFieldProblem, skillOf, type Skill } from '../skills/define-skill.js';
+import { skillFieldProblem, skillOf } from '../skills/define-skill.js';
+import type { Skill } from '../contracts/skills.js';
 import { parseFrontMatter } from '../skills/front-matter.js';
 import { MAX_SKILL_FILE_BYTES, MAX_SKILL_MD_BYTES } from '../skills/limits.js';
 import { readCapped } from './read-capped.js';

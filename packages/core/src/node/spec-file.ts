@@ -1,7 +1,7 @@
 import { dirname, extname, resolve } from 'node:path';
 import { ERROR_CODES } from '../errors.js';
 import { parseAgentSpec, SpecError } from '../spec/parse-spec.js';
-import type { AgentSpec } from '../spec/schema.js';
+import type { AgentSpec } from '../contracts/spec.js';
 import { readCapped } from './read-capped.js';
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);

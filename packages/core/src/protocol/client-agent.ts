@@ -1,6 +1,5 @@
-import type { AgentApprovals, AgentSessions, ResumeOptions } from '../agent/create-agent.js';
-import type { RunOptions } from '../agent/types.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentApprovals, AgentSessions, ResumeOptions, RunOptions } from '../contracts/agent-session.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import type { AgentInput } from '../messages.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { EventStreamError, type EventStreamErrorCode } from './errors.js';
 import { CALL_SCOPED, PROTOCOL_EVENT_NAME, PROTOCOL_VERSION, STEP_SCOPED } from './sse.js';
 

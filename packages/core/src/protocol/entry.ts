@@ -26,8 +26,7 @@ export { reduceEvent } from '../ui-state/reduce.js';
 export { INITIAL } from '../ui-state/snapshot.js';
 
 // Types the client's own types are made of. Phase 2 of issue 46 moves them to src/contracts.
-export type { AgentApprovals, AgentSessions, ResumeOptions, SessionState } from '../agent/create-agent.js';
-export type { RunOptions } from '../agent/types.js';
-export type { AgentStreamEvent, FinishReason } from '../events/types.js';
+export type { AgentApprovals, AgentSessions, ResumeOptions, SessionState, RunOptions } from '../contracts/agent-session.js';
+export type { AgentStreamEvent, FinishReason } from '../contracts/events.js';
 export type { AgentInput, ContentPart } from '../messages.js';
 export type { SerializedError } from '../errors.js';

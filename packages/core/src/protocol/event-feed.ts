@@ -1,5 +1,5 @@
 import { PIPE_EVENTS, type PipeableRun } from '../events/pipe.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 
 /** True for the events that end a run leg: `run.done` (finished or paused) and `error`. */
 export function isLegEnd(event: AgentStreamEvent): boolean {

@@ -1,5 +1,5 @@
-import type { AgentSessions } from '../agent/create-agent.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentSessions } from '../contracts/agent-session.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { SDKError } from '../errors.js';
 import { EventFeed, FEED_PAGE, isLegEnd } from './event-feed.js';
 

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { abortReason, openChunkSource, type ChunkSource, type EventStreamSource } from './chunk-source.js';
 import { createEventStreamDecoder, type EventStreamDecoder, type EventStreamDecoderOptions } from './decoder.js';
 

@@ -1,5 +1,5 @@
-import type { AgentSessions, SessionState } from '../agent/create-agent.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentSessions, SessionState } from '../contracts/agent-session.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import type { Message } from '../messages.js';
 import type { AgentUIState } from '../ui-state/types.js';
 import { replayTranscript } from '../ui-state/transcript.js';

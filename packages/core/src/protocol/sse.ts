@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 
 /**
  * The version of the event wire format. A server announces it first in every stream; a client

@@ -9,7 +9,7 @@ import { abortError, isAbortError, throwIfAborted } from './abort.js';
 import { ProviderHttpError, redactSecrets } from './http-error.js';
 import { parseDataUrl, sniffImageType } from './media.js';
 import { abortable } from './transport.js';
-import type { GenerateOptions, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from './types.js';
+import type { GenerateOptions, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
 import { count, isRecord } from './wire.js';
 
 /** The part of an `ai` SDK LanguageModelV2/V3 this adapter uses. */

@@ -7,7 +7,7 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { textOf, type ContentPart, type Message } from '../messages.js';
 import { decodeBase64Text, fileSource, imageSource, type MediaSource } from './media.js';
-import type { GenerateOptions } from './types.js';
+import type { GenerateOptions } from '../contracts/providers.js';
 import { isRecord, type JsonObject } from './wire.js';
 
 export interface AnthropicRequestSettings {

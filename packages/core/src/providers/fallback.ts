@@ -5,7 +5,7 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { isAbortError } from './abort.js';
 import { isRetryableError } from './retryable.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from './types.js';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '../contracts/providers.js';
 
 /** Options of `withFallback()`: which failures move on to the next provider. */
 export interface FallbackOptions {

@@ -1,14 +1,7 @@
 import type { ToolCall } from '../messages.js';
 import { throwIfAborted } from './abort.js';
 import { ProviderStreamError } from './errors.js';
-import type {
-  GenerateOptions,
-  GenerateResult,
-  LLMProvider,
-  ModelFinishReason,
-  ProviderUsage,
-  StreamChunk,
-} from './types.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
 
 interface PendingCall {
   id: string;

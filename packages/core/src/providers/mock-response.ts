@@ -5,7 +5,7 @@
 import { textOf } from '../messages.js';
 import { sleep, throwIfAborted } from './abort.js';
 import { MockProviderError } from './errors.js';
-import type { GenerateOptions, ModelFinishReason, ProviderUsage, StreamChunk } from './types.js';
+import type { GenerateOptions, ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
 
 /** A tool call the mock model makes. */
 export interface MockToolCall {

@@ -9,7 +9,7 @@ import {
   validateMockResponse,
   type MockResponse,
 } from './mock-response.js';
-import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from './types.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '../contracts/providers.js';
 import { checkMockProviderOptions } from './option-keys.js';
 import type { MockProviderOptions } from './provider-options.js';
 

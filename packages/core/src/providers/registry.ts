@@ -11,7 +11,7 @@ import { OllamaProvider } from './ollama.js';
 import { OpenAIProvider } from './openai.js';
 import { OpenRouterProvider } from './openrouter.js';
 import type { FetchFunction } from './transport.js';
-import type { LLMProvider } from './types.js';
+import type { LLMProvider } from '../contracts/providers.js';
 
 /** What a factory gets to build a provider. */
 export interface ProviderFactoryContext {

@@ -6,7 +6,7 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { isAbortError, sleep } from './abort.js';
 import { isRetryableError, retryAfterOf } from './retryable.js';
-import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from './types.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '../contracts/providers.js';
 
 /** Options of `withRetry()`: how many attempts, how long to wait, which failures to retry. */
 export interface RetryOptions {

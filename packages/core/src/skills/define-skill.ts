@@ -1,23 +1,9 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
+import type { Skill } from '../contracts/skills.js';
 
 /** Skill names follow the common skill-folder convention: letters, digits, `-` and `_`, at most 64. */
 const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 const MAX_DESCRIPTION = 1024;
-
-/**
- * A skill: instructions for one kind of task. Only `name` and `description` go into the system
- * prompt; the model reads `content` (and any of `files`) through the `load_skill` tool when a task
- * calls for it, so a long playbook costs nothing until it is used.
- */
-export interface Skill {
-  readonly name: string;
-  readonly description: string;
-  readonly content: string;
-  /** Other files of the skill (paths relative to its folder, `/`-separated), listed to the model. */
-  readonly files: readonly string[];
-  /** Reads one of `files` as text. */
-  readFile(path: string): Promise<string>;
-}
 
 /** What `defineSkill()` takes: a skill written in code rather than read from a `SKILL.md` folder. */
 export interface SkillDefinition {

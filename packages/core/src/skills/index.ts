@@ -1,3 +1,4 @@
-export { defineSkill, type Skill, type SkillDefinition } from './define-skill.js';
+export { defineSkill, type SkillDefinition } from './define-skill.js';
+export type { Skill } from '../contracts/skills.js';
 export { loadSkills } from './load-skills.js';
 export { LOAD_SKILL_TOOL, type LoadSkillResult } from './skill-tool.js';

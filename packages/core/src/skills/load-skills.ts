@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { loadNodeFiles } from '../utils/node-only.js';
-import type { Skill } from './define-skill.js';
+import type { Skill } from '../contracts/skills.js';
 
 /**
  * Reads a folder of skills in the common layout: one sub-folder per skill holding a `SKILL.md`

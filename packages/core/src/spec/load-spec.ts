@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { loadNodeFiles } from '../utils/node-only.js';
-import type { AgentSpec } from './schema.js';
+import type { AgentSpec } from '../contracts/spec.js';
 
 /**
  * Loads and checks a `.yaml`, `.yml` or `.json` agent spec (Node, Bun, Deno). Sub-agents given as

@@ -1,5 +1,6 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { createAgent, type Agent } from '../agent/create-agent.js';
+import { createAgent } from '../agent/create-agent.js';
+import type { Agent } from '../contracts/agent-session.js';
 import type { McpConnector } from '../agent/mcp-servers.js';
 import type { CreateAgentConfig } from '../agent/types.js';
 import { ERROR_CODES } from '../errors.js';
@@ -8,12 +9,13 @@ import { fileMemory } from '../memory/file-memory.js';
 import { inMemoryMemory } from '../memory/storage-memory.js';
 import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
 import { closestName } from '../options/closest-name.js';
-import type { JSONSchema, LLMProvider } from '../providers/types.js';
+import type { JSONSchema, LLMProvider } from '../contracts/providers.js';
 import { loadSkills } from '../skills/load-skills.js';
-import type { Skill } from '../skills/define-skill.js';
+import type { Skill } from '../contracts/skills.js';
 import type { ToolDescriptor } from '../tools/types.js';
 import { checkAgentSpec, SpecError } from './parse-spec.js';
-import { SPEC_BUILTIN_TOOLS, type AgentSpec } from './schema.js';
+import { SPEC_BUILTIN_TOOLS } from './schema.js';
+import type { AgentSpec } from '../contracts/spec.js';
 
 /** Validates a structured-output value against a JSON Schema (what `output` in a spec needs). */
 export type OutputValidator = (schema: JSONSchema) => StandardSchemaV1['~standard']['validate'];

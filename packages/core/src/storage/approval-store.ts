@@ -1,6 +1,7 @@
 import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../contracts/stores.js';
 import { parseStored } from './stored-json.js';
-import { storageKeySegment, type StorageService } from './storage-service.js';
+import { storageKeySegment } from './storage-service.js';
+import type { StorageService } from '../contracts/storage.js';
 
 /**
  * An `ApprovalStore` over a `StorageService`: one key per approval (`<prefix>/<id>`, JSON). With a

@@ -1,8 +1,9 @@
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
 import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
-import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '../stores/types.js';
+import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '../contracts/stores.js';
 import { parseStored } from './stored-json.js';
-import { storageKeySegment, type StorageService } from './storage-service.js';
+import { storageKeySegment } from './storage-service.js';
+import type { StorageService } from '../contracts/storage.js';
 
 /** One saved piece of a list: the items one checkpoint appended, under a key of its own. */
 interface Segment {

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
 import { withheldBy, withheldReplyText } from '../guardrails/withheld.js';
 import type { SubagentRef } from '../contracts/subagents.js';

@@ -2,4 +2,4 @@ export { memoryStore, MemorySessionStore, MemoryCheckpointStore, DEFAULT_LEASE_M
 export type { MemoryStore, MemoryStoreOptions } from './memory-store.js';
 export { STORE_ERROR_CODES, SessionLeaseLostError, SessionNotResumableError } from './errors.js';
 export { compactEventLog, replayAfter, MAX_MERGED_DELTA_CHARS } from './compact-log.js';
-export type * from './types.js';
+export type { MaybePromise, SessionRecord, SessionPatch, EventToAppend, SessionStore, RunState, RunStart, RunProgress, ListWrite, CheckpointWrite, StoredRun, StoredCheckpoint, LeaseResult, LeaseState, CheckpointStore, StoreSignals, AgentStore, CompleteAgentStore } from '../contracts/stores.js';

@@ -1,28 +1,14 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { endsLeg } from '../events/ends-leg.js';
 import { stampEvent } from '../events/stamp.js';
 import type { Message } from '../messages.js';
-import type { StepUsage } from '../usage/types.js';
-import { InMemoryApprovalStore } from '../agent/approval-store.js';
+import type { StepUsage } from '../contracts/usage.js';
+import { InMemoryApprovalStore } from './approval-store.js';
 import type { ToolCallRecord } from '../contracts/run-snapshot.js';
 import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
 import { retentionLimit, SessionRetention } from './session-retention.js';
-import type {
-  CheckpointStore,
-  CheckpointWrite,
-  CompleteAgentStore,
-  EventToAppend,
-  LeaseResult,
-  LeaseState,
-  ListWrite,
-  RunProgress,
-  RunStart,
-  SessionPatch,
-  SessionRecord,
-  SessionStore,
-  StoredCheckpoint,
-} from './types.js';
+import type { CheckpointStore, CheckpointWrite, CompleteAgentStore, EventToAppend, LeaseResult, LeaseState, ListWrite, RunProgress, RunStart, SessionPatch, SessionRecord, SessionStore, StoredCheckpoint } from '../contracts/stores.js';
 
 /** Options of `memoryStore()`: lease length and how many sessions it keeps. */
 export interface MemoryStoreOptions {

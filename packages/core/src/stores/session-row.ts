@@ -1,7 +1,6 @@
-import type { PendingApprovalInfo } from '../events/types.js';
-import type { SessionStatus } from '../contracts/stores.js';
+import type { PendingApprovalInfo } from '../contracts/events.js';
+import type { SessionStatus, SessionRecord } from '../contracts/stores.js';
 import { fromJson } from './json-text.js';
-import type { SessionRecord } from './types.js';
 
 /** A number column; PostgreSQL's bigint arrives as a string (node-postgres keeps 64-bit precision), and ours fit in a double. */
 export const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value));

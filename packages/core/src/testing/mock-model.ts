@@ -10,7 +10,7 @@ import {
   validateMockResponse,
   type MockResponse,
 } from '../providers/mock-response.js';
-import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '../providers/types.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '../contracts/providers.js';
 
 /** What one model call does: reply with text, reply with a response object, or throw the error. */
 export type MockModelReply = string | MockResponse | Error;

@@ -1,4 +1,5 @@
-import type { ResultWithArtifacts, ToolArtifact } from './types.js';
+import type { ResultWithArtifacts } from './types.js';
+import type { ToolArtifact } from '../contracts/tools.js';
 
 /*
  * Artifacts are data a tool hands to the application (a chart, a file, a preview) alongside its

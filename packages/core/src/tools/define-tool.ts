@@ -1,9 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { JSONSchema } from '../providers/types.js';
+import type { JSONSchema } from '../contracts/providers.js';
 import { describeValue, isToolSchema, toolSchemaToJSONSchema } from './schema.js';
 import { toolNameProblem } from './tool-name.js';
-import type { DefinedTool, LegacyAiTool, NeedsApproval, SandboxAdapter, ToolExecutionContext, ToolSchema } from './types.js';
+import type { DefinedTool, LegacyAiTool, NeedsApproval } from './types.js';
+import type { SandboxAdapter } from '../contracts/sandbox.js';
+import type { ToolExecutionContext, ToolSchema } from '../contracts/tools.js';
 
 /** The parsed (output) type of a schema: what `execute` and `needsApproval` receive. */
 export type SchemaOutput<S> = S extends StandardSchemaV1<any, infer O> ? O : never;

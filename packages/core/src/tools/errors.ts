@@ -1,5 +1,5 @@
 import { describeThrown, ERROR_CODES, SDKError, stripStackFrames, truncateMessage, type ErrorCode } from '../errors.js';
-import type { ToolErrorKind, ToolErrorResult, ToolValidationIssue } from './types.js';
+import type { ToolErrorKind, ToolErrorResult, ToolValidationIssue } from '../contracts/tools.js';
 
 /*
  * Every way a tool call can fail ends as one `ToolErrorResult`. The classes below are what the SDK

@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { ToolSpec } from '../providers/types.js';
+import type { ToolSpec } from '../contracts/providers.js';
 import { resolveToolDescriptor, type ResolvedTool } from './resolve-tool.js';
 import { suggestToolName } from './tool-name.js';
 import type { ToolDescriptor } from './types.js';

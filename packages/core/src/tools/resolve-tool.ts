@@ -1,9 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { JSONSchema } from '../providers/types.js';
+import type { JSONSchema } from '../contracts/providers.js';
 import { describeValue, isToolSchema, toolSchemaToJSONSchema } from './schema.js';
 import { toolNameProblem } from './tool-name.js';
-import type { LegacyAiTool, NeedsApproval, SandboxAdapter, ToolDescriptor, ToolExecutionContext, ToolSchema } from './types.js';
+import type { LegacyAiTool, NeedsApproval, ToolDescriptor } from './types.js';
+import type { SandboxAdapter } from '../contracts/sandbox.js';
+import type { ToolExecutionContext, ToolSchema } from '../contracts/tools.js';
 
 /**
  * A descriptor in the one shape the loop runs: every field settled, the legacy `ai` v4 `.tool`

@@ -1,6 +1,6 @@
 import type { Message } from '../messages.js';
 import { newId } from '../ids.js';
-import type { ToolExecutionContext } from './types.js';
+import type { ToolExecutionContext } from '../contracts/tools.js';
 
 /** What `buildToolRunContext()` takes; every field is optional. */
 export interface ToolRunContextOptions {

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { JSONSchema } from '../providers/types.js';
-import type { ToolSchema, ToolValidationIssue } from './types.js';
+import type { JSONSchema } from '../contracts/providers.js';
+import type { ToolSchema, ToolValidationIssue } from '../contracts/tools.js';
 import { isZod3Schema, zod3ToJSONSchema } from './zod3-json-schema.js';
 
 /*

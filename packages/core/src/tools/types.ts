@@ -1,9 +1,9 @@
-import type { JSONSchema } from '../providers/types.js';
+import type { JSONSchema } from '../contracts/providers.js';
 import type { SandboxAdapter } from '../contracts/sandbox.js';
 import type { ToolSchema, ToolExecutionContext, ToolArtifact } from '../contracts/tools.js';
-export type { ToolSchema, ToolExecutionContext, ToolArtifact, ToolErrorKind, ToolValidationIssue, ToolErrorResult } from '../contracts/tools.js';
-
-export type { SandboxAdapter };
+// tools/builtin (and its tests' helpers.ts) take these from here until it moves to its own package.
+export type { ToolExecutionContext };
+export type { ToolErrorResult } from '../contracts/tools.js';
 
 /** Who decides whether a call may run: `true`, or a predicate of the parsed arguments. */
 export type NeedsApproval<Args> = boolean | ((args: Args, ctx: ToolExecutionContext) => boolean | Promise<boolean>);

@@ -2,7 +2,8 @@ import { truncateMessage } from '../errors.js';
 import { ToolArgumentsValidationError, toolErrorResult } from './errors.js';
 import { argumentSchemaOf } from './resolve-tool.js';
 import { validateToolSchema } from './schema.js';
-import type { ToolDescriptor, ToolErrorResult, ToolValidationIssue } from './types.js';
+import type { ToolDescriptor } from './types.js';
+import type { ToolErrorResult, ToolValidationIssue } from '../contracts/tools.js';
 
 /** Arguments parsed against a schema: the parsed value, or the issues. */
 export type ParsedToolArguments = { ok: true; value: unknown } | { ok: false; issues: ToolValidationIssue[] };

@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../providers/types.js';
+import type { JSONSchema } from '../contracts/providers.js';
 
 /**
  * Input-side JSON Schema for a zod 3 schema, read from its `_def` tree.

@@ -1,5 +1,5 @@
 import { SDKError } from '../errors.js';
-import type { SpanStartOptions, TraceError, TraceExporter, TraceParent, TraceSpan } from './types.js';
+import type { SpanStartOptions, TraceError, TraceExporter, TraceParent, TraceSpan } from '../contracts/tracing.js';
 
 const NOOP_SPAN: TraceSpan = Object.freeze({
   noop: true,

@@ -1,7 +1,8 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { updateToolPart, type MessageList, type PartFields } from './message-ops.js';
 import { listOf } from './persistent-list.js';
-import { cursorOfState, CURSOR_OPEN, Snapshot } from './snapshot.js';
+import { CURSOR_OPEN } from './cursor.js';
+import { cursorOfState, Snapshot } from './snapshot.js';
 import type { UIToolApproval, UIToolPart } from './types.js';
 
 // The lead's approval events, a module of the full reducer (reduce-agent-events.ts): a browser

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import type { toolFields } from './reduce.js';
 import { allToolFields } from './tool-failures.js';
 import type { UIFlowNodePart } from './types.js';

@@ -1,6 +1,6 @@
 import type { Message } from '../messages.js';
 import { listOf, ListView, PersistentList } from './persistent-list.js';
-import { CURSOR_OPEN, CURSOR_STEP_SHIFT } from './snapshot.js';
+import { CURSOR_OPEN, CURSOR_STEP_SHIFT } from './cursor.js';
 import type { UIFlowNodePart, UIMessage, UIPart, UISubagentStatus, UITextPart, UIToolPart } from './types.js';
 
 /** What an event changes on a tool part or a flow node part. */

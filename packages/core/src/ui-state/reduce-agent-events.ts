@@ -1,11 +1,12 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { applyApproval, type ApprovalEvent } from './approvals.js';
 import { flowNodeFields } from './flow-nodes.js';
 import { reduceEvent, setPartFields } from './reduce.js';
 import { appendReplyPart, withParts, type MessageList } from './message-ops.js';
 import { withheldBy, withheldReplyText } from '../guardrails/withheld.js';
 import { listOf, PersistentList } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
+import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT } from './cursor.js';
+import { adoptState, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
 import type { AgentUIState, AnyUIToolPart, UIMessage, UIPart, UIToolPart } from './types.js';
 

@@ -1,9 +1,10 @@
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { appendReplyPart, contentParts, endLegParts, pushMessage, stepCursor, updateToolPart, type MessageList, type PartFields, type ToolCallRef } from './message-ops.js';
 import { listOf } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
+import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY } from './cursor.js';
+import { adoptState, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import type { AgentUIState, AnyUIToolPart, UIToolPart } from './types.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
+import type { GuardrailInfo } from '../contracts/guardrails.js';
 
 /**
  * The reducer a browser client ships up front: `reduceAgentEvents` (reduce-agent-events.ts) for

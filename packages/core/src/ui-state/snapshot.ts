@@ -1,21 +1,10 @@
-import type { FinishReason, PendingApprovalInfo, SerializedError } from '../events/types.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
-import type { RunUsage } from '../usage/types.js';
+import type { FinishReason, PendingApprovalInfo, SerializedError } from '../contracts/events.js';
+import type { GuardrailInfo } from '../contracts/guardrails.js';
+import type { RunUsage } from '../contracts/usage.js';
 import type { MessageList } from './message-ops.js';
+import { CURSOR_OPEN } from './cursor.js';
 import { ListView, PersistentList } from './persistent-list.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
-
-// Reducer bookkeeping that is not part of the public state (bits of `cursor`).
-/** Reply content goes into the last message (an assistant message of the current run). */
-export const CURSOR_OPEN = 1;
-/** A new step began: the next text or reasoning starts a new part. */
-export const CURSOR_STEP_BOUNDARY = 2;
-/**
- * The bits above these two (`cursor >> 2`): 1 + the index in the reply of the current step's first
- * part, 0 when not known (a state from JSON, after `run.interrupted`): where a call-starting event
- * looks for its call (see `updateToolPart`).
- */
-export const CURSOR_STEP_SHIFT = 2;
 
 /** The cursor bits of a state the reducer made. */
 export let cursorOfState: (state: Snapshot) => number;

@@ -1,4 +1,4 @@
-import type { PendingApprovalInfo } from '../events/types.js';
+import type { PendingApprovalInfo } from '../contracts/events.js';
 import type { Message } from '../messages.js';
 import { reduceAgentEvents } from './reduce-agent-events.js';
 import { replayTranscript, type TranscriptStateOptions } from './transcript.js';

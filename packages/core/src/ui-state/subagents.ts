@@ -1,9 +1,10 @@
 import type { SubagentRef } from '../contracts/subagents.js';
-import type { AgentStreamEvent } from '../events/types.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { runAfterApproval } from './approvals.js';
 import { updateToolPart, type MessageList } from './message-ops.js';
 import { listOf } from './persistent-list.js';
-import { adoptState, CURSOR_OPEN, CURSOR_STEP_BOUNDARY, cursorOfState, Snapshot } from './snapshot.js';
+import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY } from './cursor.js';
+import { adoptState, cursorOfState, Snapshot } from './snapshot.js';
 import type { AgentUIState, UIPart, UISubagent, UIToolPart } from './types.js';
 
 // Sub-agent nesting, a module of the full reducer (reduce-agent-events.ts): a browser client loads

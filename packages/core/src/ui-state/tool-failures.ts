@@ -1,4 +1,4 @@
-import type { ToolErrorKind, ToolErrorResult } from '../tools/types.js';
+import type { ToolErrorKind, ToolErrorResult } from '../contracts/tools.js';
 import { toolFields } from './reduce.js';
 import type { UIToolState } from './types.js';
 

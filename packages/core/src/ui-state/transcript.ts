@@ -1,6 +1,6 @@
-import type { AgentStreamEvent, PendingApprovalInfo } from '../events/types.js';
+import type { AgentStreamEvent, PendingApprovalInfo } from '../contracts/events.js';
 import { textOf, type Message } from '../messages.js';
-import type { ToolErrorResult } from '../tools/types.js';
+import type { ToolErrorResult } from '../contracts/tools.js';
 import type { reduceAgentEvents } from './reduce-agent-events.js';
 import { INITIAL } from './snapshot.js';
 import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIToolPart } from './types.js';

@@ -1,8 +1,9 @@
-import type { FinishReason, PendingApprovalInfo, SerializedError, ApprovalKind } from '../events/types.js';
+import type { FinishReason, PendingApprovalInfo, SerializedError, ApprovalKind } from '../contracts/events.js';
 import type { FilePart, ImagePart } from '../messages.js';
-import type { DefinedTool, ToolArtifact, ToolErrorResult, UnwrapArtifacts } from '../tools/types.js';
-import type { RunUsage } from '../usage/types.js';
-import type { GuardrailInfo } from '../guardrails/types.js';
+import type { DefinedTool, UnwrapArtifacts } from '../tools/types.js';
+import type { ToolArtifact, ToolErrorResult } from '../contracts/tools.js';
+import type { RunUsage } from '../contracts/usage.js';
+import type { GuardrailInfo } from '../contracts/guardrails.js';
 
 /**
  * What a UI shows about the conversation:

@@ -1,4 +1,4 @@
-import type { RunUsage } from './types.js';
+import type { RunUsage } from '../contracts/usage.js';
 
 /** The fields `formatUsage` reads; older saved usage with only some of them is fine too. */
 export type FormattableUsage = Partial<

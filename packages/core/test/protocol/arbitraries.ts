@@ -1,8 +1,8 @@
 import fc from 'fast-check';
-import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../../src/contracts/events.js';
 import type { Message } from '../../src/messages.js';
-import type { ToolErrorKind, ToolErrorResult } from '../../src/tools/types.js';
-import type { RunUsage, StepUsage } from '../../src/usage/types.js';
+import type { ToolErrorKind, ToolErrorResult } from '../../src/contracts/tools.js';
+import type { RunUsage, StepUsage } from '../../src/contracts/usage.js';
 
 /** Text that stresses the wire: multi-byte UTF-8 (CJK, emoji, combining marks), quotes, CR/LF, U+2028. */
 const trickyUnit = fc.constantFrom('a', 'Z', ' ', '"', '\\', '\n', '\r', '\r\n', '\t', 'é', '中', '文', '한', '😀', '👍🏽', '🧑‍💻', 'e\u0301', '\u2028', '\u0000', ':', 'data: x');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import {
   EventStreamError,
   PROTOCOL_VERSION,

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { createSseEventEncoder, encodeSseComment, encodeSseEvent, encodeSseRetry, encodeSseVersion, parseEventStream } from '../../src/protocol/index.js';
 import { reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 import { arbChunking, arbEvents, arbRunEvents, chunkBytes, collect, fromChunks, wireForm } from './arbitraries.js';

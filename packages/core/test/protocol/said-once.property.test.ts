@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { createEventStreamDecoder } from '../../src/protocol/decoder.js';
 import { CALL_SCOPED, createSseEventEncoder, encodeSseVersion, STEP_SCOPED } from '../../src/protocol/sse.js';
 import { arbEvents, arbRunEvents, arbUnsequencedEvent, wireForm } from './arbitraries.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createSseParser } from '../../src/protocol/decoder.js';
 import { PROTOCOL_VERSION, createEventStreamDecoder, encodeSseVersion } from '../../src/protocol/index.js';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 
 interface Message {
   id: string | undefined;

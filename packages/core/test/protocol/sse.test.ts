@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { PROTOCOL_VERSION, createSseEventEncoder, encodeSseComment, encodeSseEvent, encodeSseRetry, encodeSseVersion, sseHeaders } from '../../src/protocol/index.js';
 
 describe('SSE encoding', () => {

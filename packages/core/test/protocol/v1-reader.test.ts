@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { createSseEventEncoder, encodeSseVersion, EventStreamError } from '../../src/protocol/index.js';
 import { createEventStreamDecoder as createV1Decoder } from './v1-reader/decoder.js';
 import { PROTOCOL_VERSION as V1 } from './v1-reader/sse.js';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { createSseEventEncoder } from '../../src/protocol/index.js';
 
 /**

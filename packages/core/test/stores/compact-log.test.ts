@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { compactEventLog, replayAfter } from '../../src/stores/index.js';
 import { MAX_MERGED_DELTA_CHARS } from '../../src/stores/compact-log.js';
 import { reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';

@@ -1,6 +1,6 @@
-import type { AgentStreamEvent, UnsequencedStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent, UnsequencedStreamEvent } from '../../src/contracts/events.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState, type UIToolPart } from '../../src/ui-state/index.js';
-import type { RunUsage } from '../../src/usage/types.js';
+import type { RunUsage } from '../../src/contracts/usage.js';
 
 export function usage(inputTokens: number, outputTokens: number): RunUsage {
   return {

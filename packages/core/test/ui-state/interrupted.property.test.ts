@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { closingOf } from '../../src/agent/interrupted-leg.js';
-import type { AgentStreamEvent, UnsequencedStreamEvent } from '../../src/events/types.js';
-import type { StoredCheckpoint } from '../../src/stores/types.js';
+import type { AgentStreamEvent, UnsequencedStreamEvent } from '../../src/contracts/events.js';
+import type { StoredCheckpoint } from '../../src/contracts/stores.js';
 import type { AgentUIState } from '../../src/ui-state/index.js';
 import { numbered, reduceAll, toolParts, usage } from './helpers.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent, UnsequencedStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent, UnsequencedStreamEvent } from '../../src/contracts/events.js';
 import { EAGER_PARTS_LIMIT } from '../../src/ui-state/message-ops.js';
 import { LIST_WINDOW } from '../../src/ui-state/persistent-list.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState, type UIPart, type UIToolPart } from '../../src/ui-state/index.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState, type UIMessage, type UIPart } from '../../src/ui-state/index.js';
 import { arbEvents, arbFlowRunEvents, arbRunEvents } from '../protocol/arbitraries.js';
 import { reduceAll, toolParts } from './helpers.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import { initialAgentUIState, reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
 import { continuation, numbered, pausedTurn, reduceAll, toolParts, usage } from './helpers.js';
 

@@ -2,7 +2,7 @@
 // Run: npx vitest bench --run --project core packages/core/test/ui-state/reducer-cost.bench.ts
 // Not a test: machines are noisy, so nothing here asserts a time.
 import { bench, describe } from 'vitest';
-import type { AgentStreamEvent } from '../../src/events/types.js';
+import type { AgentStreamEvent } from '../../src/contracts/events.js';
 import type { Message } from '../../src/messages.js';
 import { reduceAgentEvents, stateFromTranscript, type AgentUIState } from '../../src/ui-state/index.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { PendingApprovalInfo, UnsequencedStreamEvent } from '../../src/events/types.js';
+import type { PendingApprovalInfo, UnsequencedStreamEvent } from '../../src/contracts/events.js';
 import type { Message } from '../../src/messages.js';
 import { reduceAgentEvents, stateFromTranscript } from '../../src/ui-state/index.js';
 import { numbered, reduceAll, toolParts, usage } from './helpers.js';

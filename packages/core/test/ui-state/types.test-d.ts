@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from 'vitest';
-import type { DefinedTool, ResultWithArtifacts, ToolErrorResult } from '../../src/tools/types.js';
+import type { DefinedTool, ResultWithArtifacts } from '../../src/tools/types.js';
+import type { ToolErrorResult } from '../../src/contracts/tools.js';
 import type { AgentUIState, UIMessage, UIToolPart, UIToolPartOf } from '../../src/ui-state/index.js';
 import { reduceAgentEvents } from '../../src/ui-state/index.js';
 

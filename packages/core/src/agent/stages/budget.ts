@@ -1,8 +1,7 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
 import { getModelInfo } from '../../models/registry.js';
-import type { RunSnapshot } from '../run-snapshot.js';
+import type { RunSnapshot } from '../../contracts/run-snapshot.js';
 import type { RunLimits, RunLimitName, BudgetExceeded } from '../../contracts/budget.js';
-export type { RunLimits, RunLimitName, BudgetExceeded } from '../../contracts/budget.js';
 
 const LIMIT_NAMES: readonly RunLimitName[] = ['maxTokens', 'maxCostUsd', 'maxToolCalls', 'maxDurationMs'];
 

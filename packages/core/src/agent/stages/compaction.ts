@@ -1,8 +1,8 @@
 import { isCompactionHook, runCompactionHook } from '../../compaction/hook.js';
-import type { GenerateOptions } from '../../providers/types.js';
+import type { GenerateOptions } from '../../contracts/providers.js';
 import { UsageTracker } from '../../usage/tracker.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../run-snapshot.js';
+import type { RunSnapshot } from '../../contracts/run-snapshot.js';
 
 /**
  * The stage "compaction": runs the agent's compaction hooks (after the other `preGenerate` hooks, so

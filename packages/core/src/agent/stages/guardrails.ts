@@ -1,12 +1,12 @@
 import type { Message, ToolCall } from '../../messages.js';
 import { runGuardrails } from '../../guardrails/run-guardrails.js';
-import type { GuardrailInfo, GuardrailStage } from '../../guardrails/types.js';
+import type { GuardrailInfo, GuardrailStage } from '../../contracts/guardrails.js';
 import { toolErrorResult } from '../../tools/errors.js';
 import { withheldReplyText } from '../../guardrails/withheld.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../run-snapshot.js';
+import type { RunSnapshot } from '../../contracts/run-snapshot.js';
 import type { CallScope, PreparedCall } from '../tool-call.js';
-import type { ToolCallHookContext } from '../../hooks/types.js';
+import type { ToolCallHookContext } from '../../contracts/hooks.js';
 
 /**
  * The guardrail stages of the loop: input (before any model call), tool (after permission rules,

@@ -2,12 +2,12 @@ import type { Message, ToolCall } from '../../messages.js';
 import { estimateTokens } from '../../models/tokens.js';
 import { isAbortError } from '../../providers/abort.js';
 import { StreamAssembler } from '../../providers/generate.js';
-import type { GenerateOptions } from '../../providers/types.js';
+import type { GenerateOptions } from '../../contracts/providers.js';
 import type { ChatTrace } from '../../tracing/run-tracer.js';
 import type { UsageTracker } from '../../usage/tracker.js';
-import type { StepUsage } from '../../usage/types.js';
+import type { StepUsage } from '../../contracts/usage.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../run-snapshot.js';
+import type { RunSnapshot } from '../../contracts/run-snapshot.js';
 
 /** One model call as it streamed. */
 export interface StreamedCall {

@@ -1,8 +1,8 @@
-import type { GenerateOptions } from '../../providers/types.js';
+import type { GenerateOptions } from '../../contracts/providers.js';
 import { isCompactionHook } from '../../compaction/hook.js';
 import type { UsageTracker } from '../../usage/tracker.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../run-snapshot.js';
+import type { RunSnapshot } from '../../contracts/run-snapshot.js';
 import { checkPriced } from './budget.js';
 import { compactionStage } from './compaction.js';
 import { systemPromptStage } from './system-prompt.js';

@@ -1,5 +1,5 @@
-import type { PendingApprovalInfo } from '../../events/types.js';
-import type { PermissionRule } from '../../hooks/types.js';
+import type { PendingApprovalInfo } from '../../contracts/events.js';
+import type { PermissionRule } from '../../contracts/hooks.js';
 import { PropagatingToolError, toolErrorResult } from '../../tools/errors.js';
 import type { CallScope, PreparedCall } from '../tool-call.js';
 import { errorOutcome, rejectedError } from '../tool-outcome.js';

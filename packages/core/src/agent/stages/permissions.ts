@@ -1,4 +1,4 @@
-import type { PermissionRule, ToolCallHookContext } from '../../hooks/types.js';
+import type { PermissionRule, ToolCallHookContext } from '../../contracts/hooks.js';
 import type { ToolCall } from '../../messages.js';
 import { toolErrorResult } from '../../tools/errors.js';
 import type { LoopDeps } from '../loop-deps.js';

@@ -1,4 +1,4 @@
-import type { ToolCallHookContext } from '../../hooks/types.js';
+import type { ToolCallHookContext } from '../../contracts/hooks.js';
 import type { ToolCall } from '../../messages.js';
 import { toolErrorResult } from '../../tools/errors.js';
 import { validateToolSchema } from '../../tools/schema.js';

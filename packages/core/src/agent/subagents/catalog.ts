@@ -1,7 +1,8 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { RunConfigContext } from '../types.js';
+import type { RunConfigContext } from '../../contracts/run-snapshot.js';
 import { delegationHandleOf } from './handle.js';
-import type { SubagentCatalog, SubagentInfo, SubagentsOption } from './types.js';
+import type { SubagentCatalog, SubagentsOption } from './types.js';
+import type { SubagentInfo } from '../../contracts/subagents.js';
 
 export type { SubagentsOption } from './types.js';
 

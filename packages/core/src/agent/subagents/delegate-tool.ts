@@ -1,5 +1,6 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { ToolDescriptor, ToolExecutionContext } from '../../tools/types.js';
+import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolExecutionContext } from '../../contracts/tools.js';
 import type { Agent } from '../../contracts/agent-session.js';
 import { scopeOf } from '../loop-scope.js';
 import { delegationHandleOf } from './handle.js';

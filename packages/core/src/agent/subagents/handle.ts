@@ -1,6 +1,6 @@
-import type { TraceExporter } from '../../tracing/types.js';
+import type { TraceExporter } from '../../contracts/tracing.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunConfigContext } from '../types.js';
+import type { RunConfigContext } from '../../contracts/run-snapshot.js';
 
 /** A sub-agent's own loop setup for one run: its model, and everything but what it inherits. */
 export interface ChildSetup {

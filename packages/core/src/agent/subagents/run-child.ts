@@ -1,8 +1,8 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { AgentListenerEvent, UnsequencedStreamEvent } from '../../events/types.js';
+import type { AgentListenerEvent, UnsequencedStreamEvent } from '../../contracts/events.js';
 import { withheldReplyText } from '../../guardrails/withheld.js';
 import { abortError } from '../../providers/abort.js';
-import type { ToolExecutionContext } from '../../tools/types.js';
+import type { ToolExecutionContext } from '../../contracts/tools.js';
 import { RunTracer, runTraceOptions } from '../../tracing/run-tracer.js';
 import { emptyUsage, UsageTracker } from '../../usage/tracker.js';
 import type { Agent } from '../../contracts/agent-session.js';
@@ -10,14 +10,15 @@ import { interruptedBatch } from '../durable.js';
 import { newId } from '../ids.js';
 import { emitListener, type LoopDeps } from '../loop-deps.js';
 import { childResumeOf } from '../loop-scope.js';
-import { runLoop, type BatchContinuation } from '../run-loop.js';
-import type { ChildSnapshot, RunSnapshot } from '../run-snapshot.js';
-import { exceededBudget, type BudgetedRun, type BudgetExceeded } from '../stages/budget.js';
-import type { CallScope } from '../tool-call.js';
+import { runLoop } from '../run-loop.js';
+import type { ChildSnapshot, RunSnapshot } from '../../contracts/run-snapshot.js';
+import { exceededBudget, type BudgetedRun } from '../stages/budget.js';
+import type { BudgetExceeded } from '../../contracts/budget.js';
+import type { BatchContinuation, CallScope } from '../tool-call.js';
 import { ChildPaused } from './child-pause.js';
 import { SubagentDepthError } from './depth-error.js';
 import { delegationHandleOf } from './handle.js';
-import type { SubagentRef } from './types.js';
+import type { SubagentRef } from '../../contracts/subagents.js';
 
 /** The sub-agent answered with something its `output` schema refused, even after the repair step. */
 export class SubagentOutputError extends SDKError {

@@ -4,7 +4,7 @@ import type { ToolDescriptor } from '../../tools/types.js';
 import { scopeOf } from '../loop-scope.js';
 import type { RunSubagents } from './catalog.js';
 import { runChild } from './run-child.js';
-import type { SubagentInfo } from './types.js';
+import type { SubagentInfo } from '../../contracts/subagents.js';
 
 export interface TaskInput {
   subagent: string;

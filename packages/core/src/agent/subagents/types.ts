@@ -1,6 +1,5 @@
 import type { RunConfigContext } from '../../contracts/run-snapshot.js';
 import type { SubagentInfo } from '../../contracts/subagents.js';
-export type { SubagentRef, SubagentInfo } from '../../contracts/subagents.js';
 
 /**
  * Sub-agents chosen per run: `list` names them (the lead's `task` tool and prompt listing),

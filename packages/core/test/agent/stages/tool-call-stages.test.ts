@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool.js';
 import type { ToolCall } from '../../../src/messages.js';
-import type { AgentHook } from '../../../src/hooks/types.js';
+import type { AgentHook } from '../../../src/contracts/hooks.js';
 import { normalizeGuardrails } from '../../../src/guardrails/run-guardrails.js';
 import { executeCall, prepareCall } from '../../../src/agent/call-stages.js';
 import { validateCall } from '../../../src/agent/stages/validate-call.js';

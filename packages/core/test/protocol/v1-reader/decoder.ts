@@ -1,6 +1,6 @@
 // The lousho.v1 reader as @lousho/core shipped it (protocol/ of main before lousho.v2), kept
 // verbatim to test what an older client in a page that was not reloaded does with a v2 stream.
-import type { AgentStreamEvent } from '../../../src/events/types.js';
+import type { AgentStreamEvent } from '../../../src/contracts/events.js';
 import { EventStreamError, type EventStreamErrorCode } from './errors.js';
 import { PROTOCOL_EVENT_NAME, SUPPORTED_PROTOCOL_VERSIONS } from './sse.js';
 

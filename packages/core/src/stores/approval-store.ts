@@ -1,5 +1,4 @@
 import type { ApprovalStatus, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
-export type { ApprovalStatus, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
 
 /** Process-local approval store; the default of `createAgent()` agents. */
 export class InMemoryApprovalStore implements ApprovalStore {
