@@ -16,7 +16,7 @@
  * b64, b16K (20 steps × 5 tool calls); the number is the read size.
  */
 import * as eventsourceParser from 'eventsource-parser';
-import { check, chunked, floor, interleavedMedians, longReply, loushoClient, loushoWire, toolRun } from './client-pipeline.bench.js';
+import { check, chunked, floor, interleavedMedians, longReply, loushoClient, loushoWire, toolRun } from './client-pipelines.js';
 
 const builds = (process.argv[2] ?? '').split(',').filter(Boolean);
 if (builds.length < 2) throw new Error('Usage: client-ab.ts <dist>,<dist>[,...] [rounds] [cells]');

@@ -16,7 +16,7 @@
  */
 import * as eventsourceParser from 'eventsource-parser';
 import { resolve } from 'node:path';
-import { bodyOf, chunked, floor, interleavedMedians, loushoClient, loushoWire, toolRun } from './client-pipeline.bench.js';
+import { bodyOf, chunked, floor, interleavedMedians, loushoClient, loushoWire, toolRun } from './client-pipelines.js';
 
 const dist = resolve(process.argv[2] ?? new URL('../../core/dist', import.meta.url).pathname);
 const sizes = (process.argv[3] ?? '16384,64').split(',').map(Number);

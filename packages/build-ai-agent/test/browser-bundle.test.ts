@@ -40,7 +40,7 @@ test.each([
   // only for process.getBuiltinModule on first use, which a browser lacks (they then throw
   // LOUSHO_UNSUPPORTED_RUNTIME): that is a lookup, not a load.
   for (const file of result.outputFiles) expect(file.text, file.path).not.toMatch(/(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)["'](node:)?(child_process|fs|fs\/promises|net|path|process)["']/);
-  expect(inputs.some((input) => input.endsWith('workspace/node-workspace.ts'))).toBe(true);
+  expect(inputs.some((input) => input.endsWith('workspace/src/node-workspace.ts'))).toBe(true);
   // File-reading features (skills folders, spec files, file memory) get the stand-in that says they need Node.
   expect(inputs.some((input) => input.includes('node-files-unavailable'))).toBe(true);
   expect(inputs.some((input) => input.includes('node/skill-folder') || input.includes('node/spec-file'))).toBe(false);

@@ -6,7 +6,7 @@ export type { FsProvider, ShellProvider, FsStat, FsEntry, FsEntryType, ExecOptio
 export { createFsTools, type FsToolsOptions, type FsTools, type ReadOnlyFsTools } from './workspace/fs-tools.js';
 export { createShellTool, type ShellToolOptions } from './workspace/shell-tool.js';
 export { MemoryWorkspace, type MemoryWorkspaceOptions, type ScriptedCommand, type ScriptedResult, type ScriptedExecContext } from './workspace/memory-workspace.js';
-export { NodeWorkspace, type NodeWorkspaceOptions } from './workspace/node-workspace.js';
+export { NodeWorkspace, type NodeWorkspaceOptions } from './node-workspace.js';
 export { SandboxShell } from './workspace/sandbox-shell.js';
 export { WorkspaceError } from './workspace/errors.js';
 export { NoopSandbox } from './sandbox/noop-sandbox.js';

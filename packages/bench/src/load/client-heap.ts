@@ -7,7 +7,7 @@
  * and what stays after a full GC with the final state still held, both above the baseline.
  */
 import { getHeapStatistics } from 'node:v8';
-import { aiSdkChat, chunked, longReply, loushoClient, sampleOnEveryRead } from '../client-pipeline.bench.js';
+import { aiSdkChat, chunked, longReply, loushoClient, sampleOnEveryRead } from '../client-pipelines.js';
 
 const [pipeline = 'lousho', deltasArg = '1000000'] = process.argv.slice(2);
 const deltas = Number(deltasArg);

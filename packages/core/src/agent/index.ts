@@ -36,5 +36,5 @@ export type { DelegateTool, DelegateToolOptions } from './subagents/delegate-too
 export { SubagentDepthError } from './subagents/depth-error.js';
 export { SubagentBudgetError, SubagentOutputError } from './subagents/run-child.js';
 export type { SubagentsOption } from './subagents/catalog.js';
-export type { SubagentCatalog } from './subagents/types.js';
+export type { SubagentCatalog } from './subagents-option.js';
 export type { SubagentInfo, SubagentRef } from '../contracts/subagents.js';

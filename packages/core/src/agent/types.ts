@@ -15,7 +15,7 @@ import type { RetryOptions } from '../providers/retry.js';
 import type { Skill } from '../contracts/skills.js';
 import type { RunLimits } from '../contracts/budget.js';
 import type { Agent, ApprovalRequest } from '../contracts/agent-session.js';
-import type { SubagentsOption } from './subagents/types.js';
+import type { SubagentsOption } from './subagents-option.js';
 import type { SubagentRef } from '../contracts/subagents.js';
 import type { PerRun, ToolCallRecord } from '../contracts/run-snapshot.js';
 

@@ -7,7 +7,7 @@ import { validateToolSchema } from '../../tools/schema.js';
 import type { ToolDescriptor } from '../../tools/types.js';
 import type { SandboxAdapter } from '../../contracts/sandbox.js';
 import type { ToolExecutionContext } from '../../contracts/tools.js';
-import { ChildPaused } from '../subagents/child-pause.js';
+import { ChildPaused } from '../child-pause.js';
 import type { CallScope, PreparedCall, ToolOutcome } from '../tool-call.js';
 import { cancelledError, errorOutcome } from '../tool-outcome.js';
 

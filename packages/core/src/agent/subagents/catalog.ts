@@ -1,10 +1,10 @@
 import { ERROR_CODES, SDKError } from '../../errors.js';
 import type { RunConfigContext } from '../../contracts/run-snapshot.js';
 import { delegationHandleOf } from './handle.js';
-import type { SubagentCatalog, SubagentsOption } from './types.js';
+import type { SubagentCatalog, SubagentsOption } from '../subagents-option.js';
 import type { SubagentInfo } from '../../contracts/subagents.js';
 
-export type { SubagentsOption } from './types.js';
+export type { SubagentsOption } from '../subagents-option.js';
 
 const NAME = /^[A-Za-z0-9_.-]{1,64}$/;
 

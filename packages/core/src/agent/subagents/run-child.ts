@@ -15,7 +15,7 @@ import type { ChildSnapshot, RunSnapshot } from '../../contracts/run-snapshot.js
 import { exceededBudget, type BudgetedRun } from '../stages/budget.js';
 import type { BudgetExceeded } from '../../contracts/budget.js';
 import type { BatchContinuation, CallScope } from '../tool-call.js';
-import { ChildPaused } from './child-pause.js';
+import { ChildPaused } from '../child-pause.js';
 import { SubagentDepthError } from './depth-error.js';
 import { delegationHandleOf } from './handle.js';
 import type { SubagentRef } from '../../contracts/subagents.js';

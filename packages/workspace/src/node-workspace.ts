@@ -1,11 +1,11 @@
 import { ERROR_CODES, SDKError } from '@lousho/core';
-import { nodeBuiltin } from '../runtime/node-builtins.js';
-import type { NodeFileHandle, NodeDirent, NodeFs, NodePath, NodeStats } from '../runtime/node-types.js';
-import { BubblewrapSandbox } from '../sandbox/bubblewrap-sandbox.js';
-import { minimalEnv, newRunTag, RUN_TAG_VARIABLE, runProcess } from '../sandbox/run-process.js';
-import { notFound, outsideRoot, unsuitable, WorkspaceError } from './errors.js';
-import { confinePath, displayPath } from './paths.js';
-import type { ExecOptions, ExecResult, FsEntry, FsEntryType, FsProvider, FsStat, ShellProvider } from './types.js';
+import { nodeBuiltin } from './runtime/node-builtins.js';
+import type { NodeFileHandle, NodeDirent, NodeFs, NodePath, NodeStats } from './runtime/node-types.js';
+import { BubblewrapSandbox } from './sandbox/bubblewrap-sandbox.js';
+import { minimalEnv, newRunTag, RUN_TAG_VARIABLE, runProcess } from './sandbox/run-process.js';
+import { notFound, outsideRoot, unsuitable, WorkspaceError } from './workspace/errors.js';
+import { confinePath, displayPath } from './workspace/paths.js';
+import type { ExecOptions, ExecResult, FsEntry, FsEntryType, FsProvider, FsStat, ShellProvider } from './workspace/types.js';
 
 type Fs = NodeFs;
 type Path = NodePath;
