@@ -47,6 +47,28 @@ export function folderCycles(modules, root) {
     .sort((a, b) => a.folders[0].localeCompare(b.folders[0]));
 }
 
+/**
+ * Every folder of every package's `src/` that `modules` touch (`packages/<name>/src/` and each folder
+ * under it, at every depth), sorted: the roots `npm run deps` checks for folder cycles.
+ */
+export function sourceFolders(modules) {
+  const folders = new Set();
+  for (const module of modules) {
+    const parts = module.source.split('/');
+    if (parts[0] !== 'packages' || parts[2] !== 'src') continue;
+    for (let depth = 3; depth < parts.length; depth++) folders.add(`${parts.slice(0, depth).join('/')}/`);
+  }
+  return [...folders].sort();
+}
+
+/**
+ * The folder cycles of every source folder (`sourceFolders`): each `{ root, folders, edges }`, where
+ * `root` is the folder whose subfolders and files form the cycle. Any one fails `npm run deps`.
+ */
+export function allFolderCycles(modules) {
+  return sourceFolders(modules).flatMap((root) => folderCycles(modules, root).map((cycle) => ({ root, ...cycle })));
+}
+
 /** Tarjan's algorithm, iterative (no recursion depth to run out of): the components of `graph` (node -> Map of successors). */
 function stronglyConnected(graph) {
   const nodes = new Set(graph.keys());
