@@ -3,3 +3,17 @@ export type { MemoryStore, MemoryStoreOptions } from './memory-store.js';
 export { STORE_ERROR_CODES, SessionLeaseLostError, SessionNotResumableError } from './errors.js';
 export { compactEventLog, replayAfter, MAX_MERGED_DELTA_CHARS } from './compact-log.js';
 export type * from './types.js';
+export {
+  SESSION_TITLE_MAX_LENGTH,
+  SESSION_PAGE_MAX_LIMIT,
+  SESSION_PAGE_DEFAULT_LIMIT,
+  checkSessionTitle,
+  checkPageLimit,
+  decodeSessionCursor,
+  encodeSessionCursor,
+  deleteSession,
+  sessionNotFoundError,
+  titleFromEvents,
+  pageOf,
+  pageFromAll,
+} from './session-page.js';

@@ -7,6 +7,7 @@ import { InMemoryApprovalStore } from '../agent/approval-store.js';
 import type { ToolCallRecord } from '../contracts/run-snapshot.js';
 import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
+import { pageFromAll, sessionNotFoundError, titleFromEvents } from './session-page.js';
 import { retentionLimit, SessionRetention } from './session-retention.js';
 import type {
   CheckpointStore,
@@ -18,6 +19,8 @@ import type {
   ListWrite,
   RunProgress,
   RunStart,
+  SessionPage,
+  SessionPageQuery,
   SessionPatch,
   SessionRecord,
   SessionStore,
@@ -139,6 +142,17 @@ export class MemorySessionStore implements SessionStore {
     this.#logs.delete(id);
   }
 
+  listPage(query: SessionPageQuery): SessionPage {
+    const page = pageFromAll(this.#records.values(), query);
+    return { ...page, sessions: page.sessions.map((record) => ({ ...record })) };
+  }
+
+  rename(id: string, title: string): void {
+    const record = this.#records.get(id);
+    if (!record) throw sessionNotFoundError(id);
+    record.title = title;
+  }
+
   /** Whether the store has anything of session `id`, without counting as a use. */
   has(id: string): boolean {
     return this.#records.has(id) || this.#logs.has(id);
@@ -163,6 +177,10 @@ export class MemorySessionStore implements SessionStore {
       ended ||= endsLeg(event);
     }
     if (known && ended) this.#use(id);
+    if (record.title === undefined) {
+      const title = titleFromEvents(events);
+      if (title !== undefined) record.title = title;
+    }
     record.updatedAt = Date.now();
     return numbered;
   }

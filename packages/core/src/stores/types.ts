@@ -1,2 +1,2 @@
 // Moved to contracts/stores.ts (issue 46: contracts at the bottom); re-exported here until every importer takes it from there.
-export type { MaybePromise, SessionRecord, SessionPatch, EventToAppend, SessionStore, RunState, RunStart, RunProgress, ListWrite, CheckpointWrite, StoredRun, StoredCheckpoint, LeaseResult, LeaseState, CheckpointStore, StoreSignals, AgentStore, CompleteAgentStore } from '../contracts/stores.js';
+export type { MaybePromise, SessionRecord, SessionPageQuery, SessionPage, SessionPatch, EventToAppend, SessionStore, RunState, RunStart, RunProgress, ListWrite, CheckpointWrite, StoredRun, StoredCheckpoint, LeaseResult, LeaseState, CheckpointStore, StoreSignals, AgentStore, CompleteAgentStore } from '../contracts/stores.js';
