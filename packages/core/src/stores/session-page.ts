@@ -5,8 +5,9 @@ import type { AgentStore, EventToAppend, SessionPage, SessionRecord } from '../c
 
 /** The longest session title, in characters (a default title is cut there, a longer rename refused). */
 export const SESSION_TITLE_MAX_LENGTH = 100;
-/** The most sessions a thread-list page holds, and how many when no limit is given. */
+/** The most sessions a thread-list page holds. */
 export const SESSION_PAGE_MAX_LIMIT = 100;
+/** How many sessions a thread-list page holds when no limit is given. */
 export const SESSION_PAGE_DEFAULT_LIMIT = 20;
 
 /** Where a page starts: after the session with this `updatedAt` and `id` (newest first). */
