@@ -105,4 +105,14 @@ describe('createAgentHandler: the thread list', () => {
     expect((await agent.sessions.list!()).sessions).toEqual([]);
     await expect(agent.sessions.rename!('s1', 'x')).rejects.toMatchObject({ code: 'LOUSHO_SESSION_NOT_FOUND' });
   });
+
+  it('answers 501 with a stable code when the store cannot list threads', async () => {
+    const store = memoryStore();
+    Object.assign(store.sessions, { listPage: undefined, rename: undefined });
+    const agent = createAgent({ provider: mockModel(['one']), store });
+    const url = await start(agent);
+    await say(url, 'alice', 'a1', 'Hello');
+    expect(await errorOf(await fetch(`${url}/sessions`, as('alice')))).toMatchObject({ status: 501, code: 'LOUSHO_SESSION_LIST_UNSUPPORTED' });
+    expect(await errorOf(await fetch(`${url}/sessions/a1`, as('alice', { ...json({ title: 'x' }), method: 'PATCH' })))).toMatchObject({ status: 501, code: 'LOUSHO_SESSION_LIST_UNSUPPORTED' });
+  });
 });
