@@ -10,7 +10,7 @@ describe('the agent handler inside the SvelteKit app', () => {
 
     const wrongMethod = await fetch(appUrl('/api/agent/sessions/nobody_here'), { method: 'PUT' });
     expect(wrongMethod.status).toBe(405);
-    expect(wrongMethod.headers.get('allow')).toBe('GET');
+    expect(wrongMethod.headers.get('allow')).toBe('GET, PATCH, DELETE');
 
     const created = await fetch(appUrl('/api/agent/sessions'), { method: 'POST' });
     expect(created.status).toBe(201);

@@ -2,6 +2,7 @@ import { runCheckpointBench } from './checkpoint.bench.js';
 import { runClientPipelineBench } from './client-pipeline.bench.js';
 import { runLoopBench } from './loop.bench.js';
 import { runPostgresLoadBench } from './postgres-load.bench.js';
+import { runSessionListBench } from './session-list.bench.js';
 import { runRenderBench } from './render.bench.js';
 import { runPacedServerBench } from './paced-server.bench.js';
 import { runServerLoadBench } from './server-load.bench.js';
@@ -22,6 +23,8 @@ await runServerLoadBench();
 await runPacedServerBench();
 // Skipped, with a line saying why, when there is no PostgreSQL (DATABASE_URL or installed binaries).
 await runPostgresLoadBench();
+// SQLite always; PostgreSQL when DATABASE_URL is set.
+await runSessionListBench();
 await runRenderBench();
 await runShellParserBench();
 await runUntrustedInputBench();

@@ -100,6 +100,14 @@ export const ERROR_CODES = {
   LOUSHO_SESSION_LEASE_LOST: 'LOUSHO_SESSION_LEASE_LOST',
   /** `agent.resume(id)` on a session with no unfinished run. */
   LOUSHO_SESSION_NOT_RESUMABLE: 'LOUSHO_SESSION_NOT_RESUMABLE',
+  /** A thread-list cursor the store did not write (`GET /sessions?cursor=`, `listPage()`). */
+  LOUSHO_SESSION_CURSOR_INVALID: 'LOUSHO_SESSION_CURSOR_INVALID',
+  /** A session title that is not a string of 1 to 100 characters once trimmed (rename). */
+  LOUSHO_SESSION_TITLE_INVALID: 'LOUSHO_SESSION_TITLE_INVALID',
+  /** A thread-list `limit` that is not a whole number from 1 to 100. */
+  LOUSHO_SESSION_LIMIT_INVALID: 'LOUSHO_SESSION_LIMIT_INVALID',
+  /** The agent's session store has no `listPage` / `rename`: threads cannot be listed or renamed. */
+  LOUSHO_SESSION_LIST_UNSUPPORTED: 'LOUSHO_SESSION_LIST_UNSUPPORTED',
   /** A store file that is not a valid store (damaged, or not a database at all). */
   LOUSHO_STORE_CORRUPT: 'LOUSHO_STORE_CORRUPT',
   /** A checkpoint write a store cannot apply: a session's first checkpoint without the run start. */

@@ -17,6 +17,8 @@ import {
   type ListWrite,
   type RunProgress,
   type RunStart,
+  type SessionPage,
+  type SessionPageQuery,
   type SessionPatch,
   type SessionRecord,
   type SessionStore,
@@ -33,6 +35,9 @@ import {
   webCryptoSealer,
   type AsyncTextSealer,
   type StoreEncryptionOptions,
+  titleFromEvents,
+  pageFromAll,
+  sessionNotFoundError,
 } from '@lousho/core/store-kit';
 import { newerVersionError, storeFailure, unavailableError } from './errors.js';
 import { PageLiveness, type LiveInstances, type LockManagerLike } from './page-liveness.js';
@@ -111,6 +116,7 @@ export class IndexedDbSessionStore implements SessionStore {
 
   /** The record as read: a sealed pending approval opened (outside the transaction: Web Crypto would end it). */
   async #record(stored: StoredRecord): Promise<SessionRecord> {
+    if (stored.title !== undefined) stored = { ...stored, title: await this.#sealer.open(stored.title, `title:${stored.id}`) };
     const pending = stored.pendingApproval;
     if (pending && typeof pending !== 'string' && this.#sealer.encrypted) await this.#sealer.open(toJson(pending), `session:${stored.id}`);
     return typeof pending === 'string' ? { ...stored, pendingApproval: JSON.parse(await this.#sealer.open(pending, `session:${stored.id}`)) } : (stored as SessionRecord);
@@ -157,9 +163,28 @@ export class IndexedDbSessionStore implements SessionStore {
     });
   }
 
+  /** A page of sessions: a browser's store holds one user's sessions, so they are sorted in memory. */
+  async listPage(query: SessionPageQuery): Promise<SessionPage> {
+    const all = await this.#run([SESSIONS], 'readonly', (tx) => request<StoredRecord[]>(tx.objectStore(SESSIONS).getAll()));
+    const page = pageFromAll(all as SessionRecord[], query);
+    return { ...page, sessions: await Promise.all(page.sessions.map((r) => this.#record(r as StoredRecord))) };
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    const sealed = await this.#sealer.seal(title, `title:${id}`);
+    await this.#run([SESSIONS], 'readwrite', async (tx) => {
+      const store = tx.objectStore(SESSIONS);
+      const record = await request<StoredRecord | undefined>(store.get(id));
+      if (!record) throw sessionNotFoundError(id);
+      await request(store.put({ ...record, title: sealed }));
+    });
+  }
+
   async appendEvents(id: string, events: readonly EventToAppend[], options: { holder?: string } = {}): Promise<AgentStreamEvent[]> {
     // The bodies are sealed before the transaction (a body holds neither seq nor session id).
     const bodies = await Promise.all(events.map(({ runId, event }) => this.#sealer.seal(storedEventBody(stampEvent(event, 0, runId, id)), `event:${id}`)));
+    const title = titleFromEvents(events);
+    const sealedTitle = title === undefined ? undefined : await this.#sealer.seal(title, `title:${id}`);
     return this.#run([SESSIONS, EVENTS, CHECKPOINTS], 'readwrite', async (tx) => {
       if (options.holder !== undefined) {
         const row = await request<CheckpointRow | undefined>(tx.objectStore(CHECKPOINTS).get(id));
@@ -175,7 +200,7 @@ export class IndexedDbSessionStore implements SessionStore {
         log.put({ sessionId: id, seq: stamped.seq, body: bodies[i]! } satisfies EventRow);
         numbered.push(stamped);
       });
-      await request(sessions.put({ ...record, updatedAt: now }));
+      await request(sessions.put({ ...record, ...(record.title === undefined && sealedTitle !== undefined ? { title: sealedTitle } : {}), updatedAt: now }));
       return numbered;
     });
   }
@@ -454,6 +479,14 @@ export class IndexedDbApprovalStore implements ApprovalStore {
 
   async release(id: string): Promise<void> {
     await this.#change(id, (row) => row.status === 'resolving' && ((row.status = 'pending'), true));
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.#run([APPROVALS], 'readwrite', async (tx) => {
+      const store = tx.objectStore(APPROVALS);
+      const keys = await request(store.index('bySession').getAllKeys(sessionId));
+      await Promise.all(keys.map((key) => request(store.delete(key))));
+    });
   }
 }
 

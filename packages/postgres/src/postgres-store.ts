@@ -20,6 +20,8 @@ import {
   type RunProgress,
   type RunState,
   type RunStart,
+  type SessionPage,
+  type SessionPageQuery,
   type SessionPatch,
   type SessionRecord,
   type SessionStore,
@@ -35,6 +37,11 @@ import {
   toJson,
   num,
   sessionRecordOf,
+  titleFromEvents,
+  pageOf,
+  decodeSessionCursor,
+  checkPageLimit,
+  sessionNotFoundError,
   type SessionRow,
   type StoreEncryptionOptions,
   type TextSealer,
@@ -158,7 +165,29 @@ export class PostgresSessionStore implements SessionStore {
 
   #record(row: SessionRow): SessionRecord {
     const pending = row.pending_approval;
-    return sessionRecordOf(pending === null ? row : { ...row, pending_approval: this.#db.sealer.open(pending, `session:${row.id}`) });
+    const title = row.title == null ? null : this.#db.sealer.open(row.title, `title:${row.id}`);
+    return sessionRecordOf({ ...row, title, pending_approval: pending === null ? null : this.#db.sealer.open(pending, `session:${row.id}`) });
+  }
+
+  async listPage(query: SessionPageQuery): Promise<SessionPage> {
+    const cursor = query.cursor !== undefined ? decodeSessionCursor(query.cursor) : undefined;
+    const limit = checkPageLimit(query.limit);
+    const values: unknown[] = [];
+    const param = (value: unknown): string => `$${values.push(value)}`;
+    const where: string[] = [];
+    if (query.owner !== undefined) where.push(`owner = ${param(query.owner)}`);
+    // A row comparison after ORDER BY ... DESC: an index range scan on (owner, updated_at, id).
+    if (cursor) where.push(`(updated_at, id) < (${param(cursor.updatedAt)}, ${param(cursor.id)})`);
+    const { rows } = await this.#db.query<SessionRow>(
+      `SELECT * FROM ${this.#db.s}.lousho_sessions${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ${param(limit + 1)}`,
+      values,
+    );
+    return pageOf(rows.map((row) => this.#record(row)), limit);
+  }
+
+  async rename(id: string, title: string): Promise<void> {
+    const { rowCount } = await this.#db.query(`UPDATE ${this.#db.s}.lousho_sessions SET title = $2 WHERE id = $1`, [id, this.#db.sealer.seal(title, `title:${id}`)]);
+    if (!rowCount) throw sessionNotFoundError(id);
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
@@ -227,6 +256,10 @@ export class PostgresSessionStore implements SessionStore {
       first = num(rows[0]!.first);
     } catch (error) {
       throw this.#db.translate(leaseLost(id, error));
+    }
+    const title = titleFromEvents(events);
+    if (title !== undefined) {
+      await this.#db.query(`UPDATE ${this.#db.s}.lousho_sessions SET title = $2 WHERE id = $1 AND title IS NULL`, [id, this.#db.sealer.seal(title, `title:${id}`)]);
     }
     // (The copies are this call's own: numbered in place, `seq` after the fields as before.)
     for (let i = 0; i < stamped.length; i++) (stamped[i] as { seq: number }).seq = first + i + 1;
@@ -458,6 +491,10 @@ export class PostgresApprovalStore implements ApprovalStore {
 
   async release(id: string): Promise<void> {
     await this.#db.query(`UPDATE ${this.#db.s}.lousho_approvals SET status = 'pending' WHERE id = $1 AND status = 'resolving'`, [id]);
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.#db.query(`DELETE FROM ${this.#db.s}.lousho_approvals WHERE session_id = $1`, [sessionId]);
   }
 }
 

@@ -189,6 +189,11 @@ export const MIGRATIONS: readonly ((schema: string) => string)[] = [
   $f$;
   `;
   },
+  // 2: thread lists: a session's title, and its principal's sessions by activity (a page is an index range scan).
+  (schema) => `
+  ALTER TABLE ${ident(schema)}.lousho_sessions ADD COLUMN title text;
+  CREATE INDEX lousho_sessions_by_activity ON ${ident(schema)}.lousho_sessions (owner, updated_at DESC, id DESC);
+  `,
 ];
 
 /** The schema version this package writes; a store written by a newer version is refused with `LOUSHO_STORE_VERSION`. */

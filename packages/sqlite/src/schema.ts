@@ -57,6 +57,11 @@ export const MIGRATIONS: readonly string[] = [
   );
   CREATE INDEX lousho_approvals_by_session ON lousho_approvals (session_id, status, created_at);
   `,
+  // 2: thread lists: a session's title, and its principal's sessions by activity (a page is an index range scan).
+  `
+  ALTER TABLE lousho_sessions ADD COLUMN title TEXT;
+  CREATE INDEX lousho_sessions_by_activity ON lousho_sessions (owner, updated_at, id);
+  `,
 ];
 
 /** The schema version this package writes; a store written by a newer version is refused with `LOUSHO_STORE_VERSION`. */

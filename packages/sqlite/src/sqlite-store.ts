@@ -17,6 +17,8 @@ import {
   type LeaseState,
   type RunProgress,
   type RunStart,
+  type SessionPage,
+  type SessionPageQuery,
   type SessionPatch,
   type SessionRecord,
   type SessionStore,
@@ -30,6 +32,11 @@ import {
   storedEventBody,
   toJson,
   sessionRecordOf,
+  titleFromEvents,
+  pageOf,
+  decodeSessionCursor,
+  checkPageLimit,
+  sessionNotFoundError,
   type SessionRow,
   type StoreEncryptionOptions,
   type TextSealer,
@@ -104,7 +111,9 @@ export class SqliteSessionStore implements SessionStore {
         insert.run(id, seq, this.#s.sealer.seal(storedEventBody(stamped), `event:${id}`));
         numbered.push(stamped);
       }
-      this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ? WHERE id = ?').run(seq, now, id);
+      const title = titleFromEvents(events);
+      const sealedTitle = title === undefined ? null : this.#s.sealer.seal(title, `title:${id}`);
+      this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ?, title = COALESCE(title, ?) WHERE id = ?').run(seq, now, sealedTitle, id);
       return numbered;
     }).immediate;
     this.#compactTx = statements.db.transaction((id: string, throughSeq: number, fromSeq: number) => {
@@ -134,7 +143,36 @@ export class SqliteSessionStore implements SessionStore {
 
   #record(row: SessionRow): SessionRecord {
     const pending = row.pending_approval;
-    return sessionRecordOf(pending === null ? row : { ...row, pending_approval: this.#s.sealer.open(pending, `session:${row.id}`) });
+    const title = row.title == null ? null : this.#s.sealer.open(row.title, `title:${row.id}`);
+    return sessionRecordOf({ ...row, title, pending_approval: pending === null ? null : this.#s.sealer.open(pending, `session:${row.id}`) });
+  }
+
+  listPage(query: SessionPageQuery): SessionPage {
+    const cursor = query.cursor !== undefined ? decodeSessionCursor(query.cursor) : undefined;
+    const limit = checkPageLimit(query.limit);
+    return this.#guard(() => {
+      // Row-value comparison after ORDER BY ... DESC: an index range scan on (owner, updated_at, id).
+      const where: string[] = [];
+      const args: unknown[] = [];
+      if (query.owner !== undefined) {
+        where.push('owner = ?');
+        args.push(query.owner);
+      }
+      if (cursor) {
+        where.push('(updated_at, id) < (?, ?)');
+        args.push(cursor.updatedAt, cursor.id);
+      }
+      const sql = `SELECT * FROM lousho_sessions${where.length ? ` WHERE ${where.join(' AND ')}` : ''} ORDER BY updated_at DESC, id DESC LIMIT ?`;
+      const rows = this.#s.get(sql).all(...args, limit + 1) as SessionRow[];
+      return pageOf(rows.map((row) => this.#record(row)), limit);
+    });
+  }
+
+  rename(id: string, title: string): void {
+    this.#guard(() => {
+      const { changes } = this.#s.get('UPDATE lousho_sessions SET title = ? WHERE id = ?').run(this.#s.sealer.seal(title, `title:${id}`), id);
+      if (changes === 0) throw sessionNotFoundError(id);
+    });
   }
 
   get(id: string): SessionRecord | undefined {
@@ -450,6 +488,10 @@ export class SqliteApprovalStore implements ApprovalStore {
         this.#put(record);
       }).immediate(),
     );
+  }
+
+  deleteSession(sessionId: string): void {
+    this.#guard(() => this.#s.get('DELETE FROM lousho_approvals WHERE session_id = ?').run(sessionId));
   }
 
   release(id: string): void {

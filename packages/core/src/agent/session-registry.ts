@@ -6,7 +6,8 @@ import type { AgentSessions, SessionState } from '../contracts/agent-session.js'
 import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { RemoteFollower } from './remote-follow.js';
-import { SessionRuntime } from './session-runtime.js';
+import { SessionRuntime, type SessionStatus } from './session-runtime.js';
+import { SessionThreads } from './session-threads.js';
 
 /**
  * The sessions an agent knows in this process (`agent.sessions`): their runtimes, brought up to date
@@ -119,7 +120,20 @@ export class SessionRegistry {
   }
 
   /** `agent.sessions`. */
+  /** Forgets a session about to be deleted; false (and kept) while a turn of it runs here. */
+  forgetLocal(id: string): boolean {
+    const local = this.sessions.get(id);
+    if (local && (local.active || local.status === 'running')) return false;
+    this.sessions.delete(id);
+    return true;
+  }
+
   api(): AgentSessions {
+    const threads = new SessionThreads(
+      this.stores,
+      (id) => this.forgetLocal(id),
+      (id) => this.sessions.get(id)?.status,
+    );
     return {
       get: (id) => {
         const s = this.sessions.get(id);
@@ -136,6 +150,9 @@ export class SessionRegistry {
         if (local) local.owner = record.owner;
         return created;
       },
+      list: (options) => threads.list(options),
+      rename: (id, title, options) => threads.rename(id, title, options),
+      delete: (id, options) => threads.delete(id, options),
     };
   }
 

@@ -3,7 +3,7 @@ import type { AgentInput, Message } from './messages.js';
 import type { BudgetExceeded } from './budget.js';
 import type { GuardrailInfo } from './guardrails.js';
 import type { ToolCallRecord } from './run-snapshot.js';
-import type { SessionStatus } from './stores.js';
+import type { SessionPage, SessionStatus } from './stores.js';
 import type { TraceParent } from './tracing.js';
 import type { RunUsage, StepUsage } from './usage.js';
 
@@ -131,6 +131,25 @@ export interface AgentSessions {
   load(id: string): Promise<SessionState | undefined>;
   /** Creates the session in the store, owned by `owner`, unless it exists. True if it was created. */
   create(id: string, options?: { owner?: string }): Promise<boolean>;
+  /**
+   * A page of the store's sessions for a thread list, newest activity first (see
+   * `SessionStore.listPage`); `owner` keeps one principal's. `limit` 1 to 100 (default 20). A
+   * `running` session whose lease ran out (its process died) is listed `interrupted`.
+   * `LOUSHO_SESSION_LIST_UNSUPPORTED` when the store cannot list pages. Optional: agents made by
+   * `createAgent()` have it.
+   */
+  list?(options?: { owner?: string; cursor?: string; limit?: number }): Promise<SessionPage>;
+  /**
+   * Sets a session's title (trimmed, 1 to 100 characters, else `LOUSHO_SESSION_TITLE_INVALID`).
+   * With `owner`, another principal's session is `LOUSHO_SESSION_NOT_FOUND` like an unknown one.
+   */
+  rename?(id: string, title: string, options?: { owner?: string }): Promise<void>;
+  /**
+   * Deletes a session: its record, event log, checkpoint and approvals in the store, and this
+   * process's copy. A session running a turn is `LOUSHO_SESSION_BUSY` (stop it first); an unknown
+   * one, or with `owner` another principal's, `LOUSHO_SESSION_NOT_FOUND`.
+   */
+  delete?(id: string, options?: { owner?: string }): Promise<void>;
 }
 
 /** Options of `agent.resume(sessionId, options)`: finishing a run a crash (or a lost lease) cut off. */

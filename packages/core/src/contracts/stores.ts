@@ -33,6 +33,29 @@ export interface SessionRecord {
   /** Milliseconds since the epoch, by the store's clock. */
   createdAt: number;
   updatedAt: number;
+  /**
+   * The session's title, for a thread list: the first user message (trimmed, whitespace collapsed,
+   * at most `SESSION_TITLE_MAX_LENGTH` characters) unless set with `SessionStore.rename()`. Absent
+   * before the first user message, and in stores without titles.
+   */
+  title?: string;
+}
+
+/** What `SessionStore.listPage()` is asked for. */
+export interface SessionPageQuery {
+  /** Only this principal's sessions; without it, every session. */
+  owner?: string;
+  /** The `nextCursor` of the previous page; without it, the first page. */
+  cursor?: string;
+  /** The most sessions in the page (1 to 100). */
+  limit: number;
+}
+
+/** One page of sessions, newest activity (`updatedAt`) first. */
+export interface SessionPage {
+  sessions: SessionRecord[];
+  /** Where the next page starts; absent on the last page. */
+  nextCursor?: string;
 }
 
 /** The fields of a session record that `SessionStore.update()` changes. */
@@ -59,6 +82,21 @@ export interface SessionStore {
   list(filter?: { owner?: string }): MaybePromise<SessionRecord[]>;
   /** Removes the session, its event log and (for a combined store) nothing else. */
   delete(id: string): MaybePromise<void>;
+  /**
+   * One page of sessions for a thread list, newest activity first (`updatedAt` descending, then
+   * `id` descending). The cursor is a position (the last session's `updatedAt` and `id`), not an
+   * offset, so sessions created while a user pages never shift or repeat the pages after it; a
+   * cursor the store did not write is `LOUSHO_SESSION_CURSOR_INVALID`. SQL stores answer it with an
+   * index range scan on `(owner, updated_at, id)`. Optional: a store without it cannot list threads
+   * (the HTTP route then answers 501).
+   */
+  listPage?(query: SessionPageQuery): MaybePromise<SessionPage>;
+  /**
+   * Sets the session's title (already checked: trimmed, 1 to `SESSION_TITLE_MAX_LENGTH`
+   * characters). Does not count as activity: `updatedAt` stays. `LOUSHO_SESSION_NOT_FOUND` for a
+   * session the store does not know. Optional, like `listPage`.
+   */
+  rename?(id: string, title: string): MaybePromise<void>;
   /**
    * Appends events to the session's log in the given order and returns them numbered: the store
    * assigns `seq` (`lastSeq + 1`, `+ 2`, ...), which is what makes numbers unique even when several
@@ -302,6 +340,8 @@ export interface ApprovalStore {
   complete(id: string, decision: NonNullable<ApprovalRecord['decision']>): Promise<void> | void;
   /** Put a claimed record back to pending (the continuation could not start). */
   release(id: string): Promise<void> | void;
+  /** Removes every record of the session (a deleted thread). Optional: see `deleteSession()`. */
+  deleteSession?(sessionId: string): Promise<void> | void;
 }
 
 /**

@@ -14,6 +14,7 @@ import { errorResponse, jsonResponse } from './responses.js';
 import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
+import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
@@ -121,6 +122,27 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           lastSeq: session.lastSeq,
           state,
         });
+      }
+
+      case 'listSessions': {
+        const page = await threadsOf(agent).list({ owner: principal, ...parsePageQuery(url) });
+        return jsonResponse(200, { sessions: page.sessions.map(sessionListItem), ...(page.nextCursor !== undefined ? { nextCursor: page.nextCursor } : {}) });
+      }
+
+      case 'renameSession': {
+        const { sessionId } = route;
+        const threads = threadsOf(agent);
+        // The owner is checked before the body is read: another principal's session is unknown.
+        await requireOwned(sessionId, principal);
+        const title = parseRenameBody(await readJsonBody(request, maxBodyBytes));
+        await threads.rename(sessionId, title, { owner: principal });
+        return jsonResponse(200, { sessionId, title: title.trim() });
+      }
+
+      case 'deleteSession': {
+        const { sessionId } = route;
+        await threadsOf(agent).delete(sessionId, { owner: principal });
+        return jsonResponse(200, { sessionId, deleted: true });
       }
 
       case 'sendMessage': {

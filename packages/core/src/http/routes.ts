@@ -1,7 +1,10 @@
 /** The handler's routes, relative to its base path. */
 export type Route =
   | { name: 'createSession' }
+  | { name: 'listSessions' }
   | { name: 'getSession'; sessionId: string }
+  | { name: 'renameSession'; sessionId: string }
+  | { name: 'deleteSession'; sessionId: string }
   | { name: 'sendMessage'; sessionId: string }
   | { name: 'decide'; sessionId: string; approvalId: string }
   | { name: 'stop'; sessionId: string }
@@ -35,8 +38,15 @@ export function matchRoute(method: string, pathname: string, basePath: string): 
   const [, sessionId, action, approvalId, ...rest] = segments;
   if (rest.length > 0) return { notFound: true };
   const only = (allowed: string, route: Route): RouteMatch => (method === allowed ? { route } : { allow: allowed });
-  if (sessionId === undefined) return only('POST', { name: 'createSession' });
-  if (action === undefined) return only('GET', { name: 'getSession', sessionId });
+  if (sessionId === undefined) {
+    if (method === 'GET') return { route: { name: 'listSessions' } };
+    return method === 'POST' ? { route: { name: 'createSession' } } : { allow: 'GET, POST' };
+  }
+  if (action === undefined) {
+    if (method === 'PATCH') return { route: { name: 'renameSession', sessionId } };
+    if (method === 'DELETE') return { route: { name: 'deleteSession', sessionId } };
+    return method === 'GET' ? { route: { name: 'getSession', sessionId } } : { allow: 'GET, PATCH, DELETE' };
+  }
   if (action === 'approvals' && approvalId !== undefined) return only('POST', { name: 'decide', sessionId, approvalId });
   if (approvalId !== undefined) return { notFound: true };
   if (action === 'messages') return only('POST', { name: 'sendMessage', sessionId });

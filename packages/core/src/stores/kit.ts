@@ -16,3 +16,4 @@ export {
   type TextSealer,
   type AsyncTextSealer,
 } from './store-encryption.js';
+export { titleFromEvents, pageOf, pageFromAll, decodeSessionCursor, checkPageLimit, sessionNotFoundError, type SessionCursor } from './session-page.js';

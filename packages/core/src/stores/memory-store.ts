@@ -7,8 +7,25 @@ import { InMemoryApprovalStore } from './approval-store.js';
 import type { ToolCallRecord } from '../contracts/run-snapshot.js';
 import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
+import { pageFromAll, sessionNotFoundError, titleFromEvents } from './session-page.js';
 import { retentionLimit, SessionRetention } from './session-retention.js';
-import type { CheckpointStore, CheckpointWrite, CompleteAgentStore, EventToAppend, LeaseResult, LeaseState, ListWrite, RunProgress, RunStart, SessionPatch, SessionRecord, SessionStore, StoredCheckpoint } from '../contracts/stores.js';
+import type {
+  CheckpointStore,
+  CheckpointWrite,
+  CompleteAgentStore,
+  EventToAppend,
+  LeaseResult,
+  LeaseState,
+  ListWrite,
+  RunProgress,
+  RunStart,
+  SessionPage,
+  SessionPageQuery,
+  SessionPatch,
+  SessionRecord,
+  SessionStore,
+  StoredCheckpoint,
+} from '../contracts/stores.js';
 
 /** Options of `memoryStore()`: lease length and how many sessions it keeps. */
 export interface MemoryStoreOptions {
@@ -125,6 +142,17 @@ export class MemorySessionStore implements SessionStore {
     this.#logs.delete(id);
   }
 
+  listPage(query: SessionPageQuery): SessionPage {
+    const page = pageFromAll(this.#records.values(), query);
+    return { ...page, sessions: page.sessions.map((record) => ({ ...record })) };
+  }
+
+  rename(id: string, title: string): void {
+    const record = this.#records.get(id);
+    if (!record) throw sessionNotFoundError(id);
+    record.title = title;
+  }
+
   /** Whether the store has anything of session `id`, without counting as a use. */
   has(id: string): boolean {
     return this.#records.has(id) || this.#logs.has(id);
@@ -149,6 +177,10 @@ export class MemorySessionStore implements SessionStore {
       ended ||= endsLeg(event);
     }
     if (known && ended) this.#use(id);
+    if (record.title === undefined) {
+      const title = titleFromEvents(events);
+      if (title !== undefined) record.title = title;
+    }
     record.updatedAt = Date.now();
     return numbered;
   }

@@ -15,6 +15,8 @@ export interface SessionRow {
   last_seq: string | number;
   created_at: string | number;
   updated_at: string | number;
+  /** Since schema 2 (an older row set has none). */
+  title?: string | null;
 }
 
 /** The `SessionRecord` a `lousho_sessions` row stands for. */
@@ -28,5 +30,6 @@ export function sessionRecordOf(row: SessionRow): SessionRecord {
     lastSeq: num(row.last_seq),
     createdAt: num(row.created_at),
     updatedAt: num(row.updated_at),
+    ...(row.title != null ? { title: row.title } : {}),
   };
 }

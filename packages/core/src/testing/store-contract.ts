@@ -3,6 +3,7 @@ import type { ApprovalRecord } from '../agent/index.js';
 import { leaseStateOf } from '../agent/lease-state.js';
 import { replayAfter, type CheckpointWrite, type CompleteAgentStore, type RunProgress, type RunStart } from '../stores/index.js';
 import type { Message } from '../messages.js';
+import { deleteSession } from '../stores/session-page.js';
 
 const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, modelCalls: 1, estimated: false, byModel: {} } as never;
 const start: RunStart = { runId: 'run_1', model: 'm', configContext: { sessionId: 's', input: 'hi' }, runStart: 0 };
@@ -33,13 +34,24 @@ function approval(id: string, sessionId: string, createdAt: number): ApprovalRec
   };
 }
 
-type StorePart = 'sessions' | 'checkpoints' | 'approvals';
+type StorePart = 'sessions' | 'checkpoints' | 'approvals' | 'threads';
+
+const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 3));
+const codeOf = async (action: () => unknown): Promise<unknown> => {
+  try {
+    await action();
+  } catch (error) {
+    return (error as { code?: unknown }).code;
+  }
+  return 'no error';
+};
+const said = (text: string) => ({ runId: 'r1', event: { type: 'user.message' as const, message: msg('user', text) } });
 
 /**
  * The behaviour every `AgentStore` must have, run against each implementation. `parts` limits it to
  * the parts a store provides itself (the others may come from any store).
  */
-export function storeContract(name: string, open: () => CompleteAgentStore | Promise<CompleteAgentStore>, parts: readonly StorePart[] = ['sessions', 'checkpoints', 'approvals']): void {
+export function storeContract(name: string, open: () => CompleteAgentStore | Promise<CompleteAgentStore>, parts: readonly StorePart[] = ['sessions', 'checkpoints', 'approvals', 'threads']): void {
   const describe = (title: string, body: () => void) => (parts.some((part) => title.endsWith(`: ${part}`)) ? vitestDescribe(title, body) : undefined);
   describe(`${name}: sessions`, () => {
     it('creates a session once: the second create reports the existing owner', async () => {
@@ -242,6 +254,84 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       expect(await store.approvals.get('a1')).toMatchObject({ status: 'resolved', decision: { approved: false, note: 'no' } });
       expect(await store.approvals.claim('a1')).toBeUndefined();
       expect(await store.approvals.claim('missing')).toBeUndefined();
+    });
+  });
+
+  describe(`${name}: threads`, () => {
+    it('lists a principal\'s sessions newest activity first, paged by a cursor that new sessions do not shift', async () => {
+      const store = await open();
+      const { listPage } = store.sessions;
+      if (!listPage) throw new Error('the store has no listPage()');
+      const page = (query: Parameters<typeof listPage>[0]) => store.sessions.listPage!(query);
+      for (const id of ['s1', 's2', 's3', 's4', 's5']) {
+        await store.sessions.create(id, { owner: 'alice' });
+        await tick();
+      }
+      await store.sessions.create('other', { owner: 'bob' });
+      await tick();
+      await store.sessions.appendEvents('s2', [said('hi')]); // s2 is now the newest activity
+      const first = await page({ owner: 'alice', limit: 2 });
+      expect(first.sessions.map((r) => r.id)).toEqual(['s2', 's5']);
+      expect(first.nextCursor).toEqual(expect.any(String));
+      await tick();
+      await store.sessions.create('s6', { owner: 'alice' }); // newer than the cursor: not in later pages
+      const second = await page({ owner: 'alice', limit: 2, cursor: first.nextCursor! });
+      expect(second.sessions.map((r) => r.id)).toEqual(['s4', 's3']);
+      const last = await page({ owner: 'alice', limit: 2, cursor: second.nextCursor! });
+      expect(last.sessions.map((r) => r.id)).toEqual(['s1']);
+      expect(last.nextCursor).toBeUndefined();
+      expect((await page({ owner: 'alice', limit: 100 })).sessions.map((r) => r.id)).toEqual(['s6', 's2', 's5', 's4', 's3', 's1']);
+      expect((await page({ owner: 'bob', limit: 10 })).sessions.map((r) => [r.id, r.owner, r.status])).toEqual([['other', 'bob', 'idle']]);
+      expect((await page({ owner: 'carol', limit: 10 })).sessions).toEqual([]);
+    });
+
+    it('refuses a cursor it did not write and a limit out of range, with stable codes', async () => {
+      const store = await open();
+      expect(await codeOf(() => store.sessions.listPage!({ limit: 10, cursor: 'not a cursor' }))).toBe('LOUSHO_SESSION_CURSOR_INVALID');
+      expect(await codeOf(() => store.sessions.listPage!({ limit: 10, cursor: btoa('{"a":1}') }))).toBe('LOUSHO_SESSION_CURSOR_INVALID');
+      expect(await codeOf(() => store.sessions.listPage!({ limit: 0 }))).toBe('LOUSHO_SESSION_LIMIT_INVALID');
+      expect(await codeOf(() => store.sessions.listPage!({ limit: 101 }))).toBe('LOUSHO_SESSION_LIMIT_INVALID');
+    });
+
+    it('titles a session by its first user message (trimmed, bounded); rename sets it without counting as activity', async () => {
+      const store = await open();
+      await store.sessions.create('s1', { owner: 'alice' });
+      expect((await store.sessions.get('s1'))!.title).toBeUndefined();
+      await store.sessions.appendEvents('s1', [{ runId: 'r1', event: { type: 'run.start', model: 'm' } }, said(`  Plan   my\ntrip ${'x'.repeat(200)}`)]);
+      await store.sessions.appendEvents('s1', [said('a later message')]);
+      const titled = (await store.sessions.get('s1'))!;
+      expect(titled.title).toBe(`Plan my trip ${'x'.repeat(87)}`);
+      await tick();
+      await store.sessions.rename!('s1', 'Trip to Lisbon');
+      const renamed = (await store.sessions.get('s1'))!;
+      expect(renamed.title).toBe('Trip to Lisbon');
+      expect(renamed.updatedAt).toBe(titled.updatedAt);
+      expect((await store.sessions.listPage!({ owner: 'alice', limit: 5 })).sessions[0]!.title).toBe('Trip to Lisbon');
+      await store.sessions.appendEvents('s1', [said('more')]);
+      expect((await store.sessions.get('s1'))!.title).toBe('Trip to Lisbon');
+      expect(await codeOf(() => store.sessions.rename!('nope', 'x'))).toBe('LOUSHO_SESSION_NOT_FOUND');
+      expect(await store.sessions.get('nope')).toBeUndefined();
+    });
+
+    it('deletes a session with its events, checkpoint and approvals, and nothing of another session', async () => {
+      const store = await open();
+      for (const id of ['gone', 'kept']) {
+        await store.sessions.create(id, { owner: 'alice' });
+        await store.sessions.appendEvents(id, [said('hi')]);
+        expect((await store.checkpoints.acquire(id, 'h1')).acquired).toBe(true);
+        await store.checkpoints.save(id, write('h1', 0, [msg('user', 'hi')], { start }));
+        await store.approvals.save(approval(`ap_${id}`, id, 1));
+      }
+      await deleteSession(store, 'gone');
+      expect(await store.sessions.get('gone')).toBeUndefined();
+      expect(await store.sessions.eventsAfter('gone', 0)).toEqual([]);
+      expect(await store.checkpoints.load('gone')).toBeUndefined();
+      expect(await store.approvals.list({ sessionId: 'gone' })).toEqual([]);
+      expect((await store.sessions.listPage!({ owner: 'alice', limit: 10 })).sessions.map((r) => r.id)).toEqual(['kept']);
+      expect(await store.sessions.eventsAfter('kept', 0)).toHaveLength(1);
+      expect((await store.checkpoints.load('kept'))!.messages).toHaveLength(1);
+      expect(await store.approvals.list({ sessionId: 'kept' })).toHaveLength(1);
+      expect(await codeOf(() => deleteSession(store, 'gone'))).toBe('LOUSHO_SESSION_NOT_FOUND');
     });
   });
 }

@@ -426,11 +426,11 @@ describe('createAgentHandler: bad input', () => {
     expect(await errorOf(await fetch(`${url}/api/agent/nope`))).toMatchObject({ status: 404, code: 'LOUSHO_ROUTE_NOT_FOUND' });
     expect(await errorOf(await fetch(`${url}/api/agent/sessions/s1/unknown`))).toMatchObject({ status: 404, code: 'LOUSHO_ROUTE_NOT_FOUND' });
     expect(await errorOf(await fetch(`${url}/api/agent/sessions/s1`))).toMatchObject({ status: 404, code: 'LOUSHO_SESSION_NOT_FOUND' });
-    const wrong = await fetch(`${url}/api/agent/sessions`);
-    expect(wrong.headers.get('allow')).toBe('POST');
+    const wrong = await fetch(`${url}/api/agent/sessions`, { method: 'PUT' });
+    expect(wrong.headers.get('allow')).toBe('GET, POST');
     expect(await errorOf(wrong)).toMatchObject({ status: 405, code: 'LOUSHO_METHOD_NOT_ALLOWED' });
     expect(await errorOf(await fetch(`${url}/api/agent/sessions/s1/messages`))).toMatchObject({ status: 405 });
-    expect(await errorOf(await fetch(`${url}/api/agent/sessions/s1`, { method: 'DELETE' }))).toMatchObject({ status: 405 });
+    expect(await errorOf(await fetch(`${url}/api/agent/sessions/s1`, { method: 'PUT' }))).toMatchObject({ status: 405 });
   });
 
   it('answers an unexpected failure with a bare 500 and reports it to onError', async () => {
