@@ -6,7 +6,7 @@ import type { AgentSessions, SessionState } from '../contracts/agent-session.js'
 import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { RemoteFollower } from './remote-follow.js';
-import { SessionRuntime, type SessionStatus } from './session-runtime.js';
+import { SessionRuntime } from './session-runtime.js';
 import { SessionThreads } from './session-threads.js';
 
 /**
