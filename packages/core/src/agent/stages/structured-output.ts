@@ -22,11 +22,15 @@ export async function checkOutput(output: StandardSchemaV1, text: string): Promi
   return { ok: false, error: { message: `The reply does not match the output schema (${summary})`, issues: checked.issues } };
 }
 
-/** Models often wrap JSON in a ```json fence even in JSON mode. */
-function stripJsonFence(text: string): string {
+/**
+ * Models often wrap JSON in a ```json fence even in JSON mode. Plain string operations, not a
+ * regex: a lazy group between two `\s*` takes quadratic time on a reply of many spaces.
+ */
+export function stripJsonFence(text: string): string {
   const trimmed = text.trim();
-  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
-  return fenced ? fenced[1]! : trimmed;
+  if (trimmed.length < 6 || !trimmed.startsWith('```') || !trimmed.endsWith('```')) return trimmed;
+  const inner = trimmed.slice(3, -3);
+  return (inner.slice(0, 4).toLowerCase() === 'json' ? inner.slice(4) : inner).trim();
 }
 
 /** The message of the one repair step: what was wrong, and the request to answer again. */
