@@ -1,4 +1,4 @@
-import { estimateTokens, generateFromStream, resolveProvider, UsageTracker, type LLMProvider, type Message } from '@lousho/core';
+import { estimateTokens, generateFromStream, resolveProvider, stripJsonFence, UsageTracker, type LLMProvider, type Message } from '@lousho/core';
 import { evalError } from '../errors.js';
 import type { EvalOutput, Scorer } from '../types.js';
 
@@ -84,11 +84,9 @@ export function llmJudge(options: LlmJudgeOptions): Scorer {
 }
 
 function parseVerdict(text: string): { score: number; reason: string } | undefined {
-  const trimmed = text.trim();
-  const fenced = /^```(?:json)?\s*([\s\S]*?)\s*```$/i.exec(trimmed);
   let value: unknown;
   try {
-    value = JSON.parse(fenced ? fenced[1]! : trimmed);
+    value = JSON.parse(stripJsonFence(text));
   } catch {
     return undefined;
   }

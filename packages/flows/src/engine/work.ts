@@ -1,5 +1,6 @@
 import {
   ERROR_CODES,
+  findJsonFence,
   GEN_AI,
   SDKError,
   traceErrorOf,
@@ -103,8 +104,7 @@ function withOutputInstructions(input: AgentInput, schema: StandardSchemaV1): Ag
 
 /** The JSON in a reply: the whole text, or the inside of a ```json fence. */
 function parseJsonReply(text: string): unknown {
-  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  const body = (fenced ? fenced[1]! : text).trim();
+  const body = findJsonFence(text) ?? text.trim();
   try {
     return JSON.parse(body);
   } catch {

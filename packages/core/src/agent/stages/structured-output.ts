@@ -1,6 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import type { Message } from '../../messages.js';
 import { validateToolSchema } from '../../tools/schema.js';
+import { stripJsonFence } from '../../utils/json-fence.js';
 
 /** Why a reply is not the structured output the agent's `output` schema asks for. */
 export interface OutputError {
@@ -20,17 +21,6 @@ export async function checkOutput(output: StandardSchemaV1, text: string): Promi
   if (checked.ok) return { ok: true, value: checked.value };
   const summary = checked.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; ');
   return { ok: false, error: { message: `The reply does not match the output schema (${summary})`, issues: checked.issues } };
-}
-
-/**
- * Models often wrap JSON in a ```json fence even in JSON mode. Plain string operations, not a
- * regex: a lazy group between two `\s*` takes quadratic time on a reply of many spaces.
- */
-export function stripJsonFence(text: string): string {
-  const trimmed = text.trim();
-  if (trimmed.length < 6 || !trimmed.startsWith('```') || !trimmed.endsWith('```')) return trimmed;
-  const inner = trimmed.slice(3, -3);
-  return (inner.slice(0, 4).toLowerCase() === 'json' ? inner.slice(4) : inner).trim();
 }
 
 /** The message of the one repair step: what was wrong, and the request to answer again. */
