@@ -8,3 +8,4 @@ export { isExpectedDisconnect, type HttpError } from './errors.js';
 export { sseChunksOf, type SseChunks } from './sse-response.js';
 export { normalizeBasePath } from './routes.js';
 export { concatBytes } from '../utils/bytes.js';
+export { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';

@@ -15,6 +15,7 @@ import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
+import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
@@ -57,6 +58,16 @@ const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 const DEFAULT_MAX_BUFFERED_BYTES = 1024 * 1024;
 const DEFAULT_KEEP_ALIVE_MS = 15_000;
 
+const HANDLER_OPTION_KEYS: OptionKeys<AgentHandlerOptions> = {
+  basePath: true,
+  authorize: true,
+  maxBodyBytes: true,
+  keepAliveMs: true,
+  writeWindowMs: true,
+  maxBufferedBytes: true,
+  onError: true,
+};
+
 /**
  * A Fetch-API handler `(Request) => Promise<Response>` that serves an agent over HTTP: create and
  * read sessions, start turns and decide approvals (both stream events as SSE), stop a turn and
@@ -64,6 +75,7 @@ const DEFAULT_KEEP_ALIVE_MS = 15_000;
  * See docs/http.md for the routes, statuses and error codes.
  */
 export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOptions = {}): (request: Request) => Promise<Response> {
+  checkOptionKeys('createAgentHandler()', options, HANDLER_OPTION_KEYS);
   const basePath = normalizeBasePath(options.basePath);
   const maxBodyBytes = positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes');
   const maxBufferedBytes = positive(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes');

@@ -366,6 +366,14 @@ describe('createAgentHandler: principals', () => {
 });
 
 describe('createAgentHandler: bad input', () => {
+  it('refuses an option it does not have, naming the closest one', () => {
+    const { agent } = agentWith(['never']);
+    expect(() => createAgentHandler(agent, { basepath: '/api' } as AgentHandlerOptions)).toThrow(
+      expect.objectContaining({ code: 'LOUSHO_UNKNOWN_OPTION', message: expect.stringContaining('did you mean `basePath`') }),
+    );
+    expect(() => createAgentHandler(agent, { basePath: '/api', maxBodyBytes: 10 })).not.toThrow();
+  });
+
   it('400 for a body that is not JSON or has the wrong shape; nothing is started', async () => {
     const { agent, provider } = agentWith(['never']);
     const url = await start(agent);

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES, createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '@lousho/core';
-import { viewHandlerOf, isExpectedDisconnect, sseChunksOf, type RequestView } from '@lousho/core/adapter';
+import { checkOptionKeys, viewHandlerOf, isExpectedDisconnect, sseChunksOf, type OptionKeys, type RequestView } from '@lousho/core/adapter';
 import { NodeRequestView, toRequest } from './node-request-view.js';
 import { type BodyChunk, compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 
@@ -23,6 +23,8 @@ export interface NodeHandlerOptions {
   compression?: boolean;
 }
 
+const NODE_HANDLER_OPTION_KEYS: OptionKeys<NodeHandlerOptions> = { onError: true, compression: true };
+
 /**
  * Runs a Fetch-API handler in `node:http` (or Express): builds a `Request` from the Node request,
  * streams the `Response` body chunk by chunk (waiting for `drain` when the socket is full), and
@@ -35,6 +37,7 @@ export interface NodeHandlerOptions {
  * passed on as JSON.
  */
 export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions = {}): NodeRequestListener {
+  checkOptionKeys('toNodeHandler()', options, NODE_HANDLER_OPTION_KEYS);
   const compression = compressionOption(options.compression);
   // `createAgentHandler()`'s handler reads a lighter view of the request (a `Request` only for its hooks).
   const viewHandler = viewHandlerOf(handler);
@@ -61,9 +64,10 @@ export function toNodeHandler(handler: FetchHandler, options: NodeHandlerOptions
 
 /** `toNodeHandler(createAgentHandler(agent, options))`: an agent served on `node:http` or Express in one call. */
 export function createNodeListener(agent: HandlerAgent, options: AgentHandlerOptions & NodeHandlerOptions = {}): NodeRequestListener {
-  return toNodeHandler(createAgentHandler(agent, options), {
+  const { compression, ...handlerOptions } = options;
+  return toNodeHandler(createAgentHandler(agent, handlerOptions), {
     ...(options.onError ? { onError: options.onError } : {}),
-    ...(options.compression !== undefined ? { compression: options.compression } : {}),
+    ...(compression !== undefined ? { compression } : {}),
   });
 }
 

@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createNodeListener, toNodeHandler } from '../../src/node/index.js';
+import { createAgentHandler } from '@lousho/core';
+import { createNodeListener, toNodeHandler, type NodeHandlerOptions } from '../../src/node/index.js';
 import { negotiateEncoding } from '../../src/node/compression.js';
 import { agentWith, json, plain, readSse, reduceAll, serve, slowTool, type TestServer } from '../../../core/test/http/helpers.js';
 
@@ -112,6 +113,15 @@ describe('compression (toNodeHandler / createNodeListener `compression: true`)',
     } finally {
       await encoded.close();
     }
+  });
+
+  it('refuses an option neither the adapter nor the handler has', () => {
+    const { agent } = agentWith(script());
+    expect(() => toNodeHandler(createAgentHandler(agent), { compresion: true } as NodeHandlerOptions)).toThrow(
+      expect.objectContaining({ code: 'LOUSHO_UNKNOWN_OPTION', message: expect.stringContaining('did you mean `compression`') }),
+    );
+    expect(() => createNodeListener(agent, { gzip: true } as NodeHandlerOptions)).toThrow(expect.objectContaining({ code: 'LOUSHO_UNKNOWN_OPTION' }));
+    expect(() => createNodeListener(agent, { compression: true, basePath: '/api' })).not.toThrow();
   });
 
   it('refuses a compression option it does not know, with LOUSHO_INVALID_CONFIG', () => {
