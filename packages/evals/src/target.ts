@@ -45,18 +45,30 @@ function timedOut(ms: number) {
 /**
  * The run's tool calls in the order the model asked for them. `result.toolCalls` lists calls as
  * they finished (parallel calls in completion order); the transcript keeps the model's order.
+ * Providers may use one id for calls of different steps (`call_0` in each), so records are matched
+ * from the end: the last call with an id takes the last record with it, and so on back.
  */
 export function toolCallsInCallOrder(result: Pick<ExecutionResult, 'messages' | 'toolCalls'>): EvalToolCall[] {
-  const records = new Map<string, ToolCallRecord>(result.toolCalls.map((r) => [r.toolCallId, r]));
-  const calls: EvalToolCall[] = [];
-  for (const message of result.messages) {
-    if (message.role !== 'assistant' || !message.toolCalls) continue;
-    for (const call of message.toolCalls) {
-      const record = records.get(call.id);
-      calls.push(record ? { name: call.name, args: record.args, result: record.result, isError: record.isError } : { name: call.name, args: parseArgs(call.arguments), result: undefined, isError: false });
-    }
+  const records = recordsById(result.toolCalls);
+  const asked = result.messages.flatMap((message) => (message.role === 'assistant' && message.toolCalls ? message.toolCalls : []));
+  const calls: EvalToolCall[] = new Array(asked.length);
+  for (let i = asked.length - 1; i >= 0; i--) {
+    const call = asked[i]!;
+    const record = records.get(call.id)?.pop();
+    calls[i] = record ? { name: call.name, args: record.args, result: record.result, isError: record.isError } : { name: call.name, args: parseArgs(call.arguments), result: undefined, isError: false };
   }
   return calls;
+}
+
+/** The records of each call id, in the order they finished. */
+function recordsById(records: readonly ToolCallRecord[]): Map<string, ToolCallRecord[]> {
+  const byId = new Map<string, ToolCallRecord[]>();
+  for (const record of records) {
+    const list = byId.get(record.toolCallId);
+    if (list) list.push(record);
+    else byId.set(record.toolCallId, [record]);
+  }
+  return byId;
 }
 
 function parseArgs(text: string): unknown {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool } from '@lousho/core';
 import { mockModel } from '@lousho/core/testing';
-import { atLeast, budget, defineEval, exactMatch, includes, llmJudge, runEval, toolCallOrder, type EvalProgressEvent, type Scorer } from '../src/index.js';
+import { atLeast, budget, defineEval, exactMatch, includes, llmJudge, runEval, toolCallOrder, toolCallsInCallOrder, type EvalProgressEvent, type Scorer } from '../src/index.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -151,5 +151,21 @@ describe('runEval', () => {
     expect(report.usage.runs).toMatchObject({ inputTokens: 110, outputTokens: 12, modelCalls: 2 });
     expect(report.usage.judges).toMatchObject({ inputTokens: 400, outputTokens: 12, modelCalls: 1 });
     expect(report.passed).toBe(true);
+  });
+
+  it('gives each call its own arguments and result when the provider uses one id in every step', async () => {
+    const double = defineTool({ name: 'double', description: 'd', input: z.object({ n: z.number() }), execute: async ({ n }) => n * 2 });
+    const agent = createAgent({
+      provider: mockModel([
+        { toolCalls: [{ id: 'call_0', name: 'double', args: { n: 1 } }] },
+        { toolCalls: [{ id: 'call_0', name: 'double', args: { n: 5 } }] },
+        { text: 'done' },
+      ]),
+      tools: [double],
+    });
+    expect(toolCallsInCallOrder(await agent.send('go')).map((c) => [c.args, c.result])).toEqual([
+      [{ n: 1 }, 2],
+      [{ n: 5 }, 10],
+    ]);
   });
 });
