@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { fixture, lousho } from './helpers.js';
+
+// `lousho mcp serve` as a real process, driven by the official MCP SDK's client. The demo agent's
+// approvals through elicitation are tested in apps/demo-server/test/mcp-serve.test.ts.
+
+const tsx = fileURLToPath(new URL('../../core/node_modules/.bin/tsx', import.meta.url));
+const bin = fileURLToPath(new URL('../src/bin.ts', import.meta.url));
+const cleanups: (() => Promise<unknown> | void)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+});
+
+describe('lousho mcp serve', () => {
+  it('serves the agent module on stdio: the agent tool answers with its final text', async () => {
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    const stderr: string[] = [];
+    const transport = new StdioClientTransport({ command: tsx, args: ['--conditions=@lousho/source', bin, 'mcp', 'serve', fixture('agent.ts')], stderr: 'pipe' });
+    transport.stderr?.on('data', (chunk: Buffer) => void stderr.push(chunk.toString()));
+    await client.connect(transport);
+    cleanups.push(() => client.close());
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['ask_agent']);
+    const result = await client.callTool({ name: 'ask_agent', arguments: { prompt: 'hi' } });
+    expect(result.content).toEqual([{ type: 'text', text: 'Hello from the built server, and a few more words to stream slowly.' }]);
+    expect(stderr.join('')).toContain('serving on stdio');
+  }, 60_000);
+
+  it('serves Streamable HTTP with --http --port', async () => {
+    const child = spawn(tsx, ['--conditions=@lousho/source', bin, 'mcp', 'serve', fixture('agent.ts'), '--http', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    cleanups.push(() => new Promise((done) => (child.exitCode !== null ? done(undefined) : (child.once('exit', done), child.kill('SIGTERM')))));
+    const url = await new Promise<string>((resolveUrl, reject) => {
+      let stderr = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const match = /serving Streamable HTTP at (\S+)/.exec(stderr);
+        if (match) resolveUrl(match[1]!);
+      });
+      child.once('exit', () => reject(new Error(`exited early: ${stderr}`)));
+    });
+    const client = new Client({ name: 'test', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    cleanups.unshift(() => client.close());
+    const result = await client.callTool({ name: 'ask_agent', arguments: { prompt: 'hi' } });
+    expect(result.isError).toBeFalsy();
+    expect(JSON.stringify(result.content)).toContain('Hello from the built server');
+    const elsewhere = await fetch(new URL('/other', url));
+    expect(elsewhere.status).toBe(404);
+  }, 60_000);
+
+  it('fails with a clear error for a missing module', async () => {
+    const { code, stderr } = await lousho(['mcp', 'serve', 'missing-agent.ts']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error LOUSHO_DEPLOY_INVALID: The agent module .*missing-agent\.ts does not exist/m);
+  });
+});
