@@ -53,6 +53,30 @@ describe('lousho mcp serve', () => {
     expect(elsewhere.status).toBe(404);
   }, 60_000);
 
+  it('ends (exit 0) when a client sends a message over maxMessageBytes on stdio (the stream still open)', async () => {
+    const child = spawn(tsx, ['--conditions=@lousho/source', bin, 'mcp', 'serve', fixture('agent.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    cleanups.push(() => void child.kill('SIGKILL'));
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    await new Promise<void>((ready) => child.stderr.once('data', () => ready()));
+    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    // The server stops reading mid-message: the rest of the write fails with EPIPE here, as expected.
+    child.stdin.on('error', () => {});
+    // 2 MiB of one unfinished line (the default bound is 1 MiB); the stream stays open.
+    child.stdin.write(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":"${'x'.repeat(2 * 1024 * 1024)}`);
+    expect(await exited).toBe(0);
+    expect(stderr).toContain('serving on stdio');
+  }, 60_000);
+
+  it('ends (exit 0) when the client closes stdin', async () => {
+    const child = spawn(tsx, ['--conditions=@lousho/source', bin, 'mcp', 'serve', fixture('agent.ts')], { stdio: ['pipe', 'pipe', 'pipe'] });
+    cleanups.push(() => void child.kill('SIGKILL'));
+    await new Promise<void>((ready) => child.stderr.once('data', () => ready()));
+    const exited = new Promise<number | null>((done) => child.once('exit', done));
+    child.stdin.end();
+    expect(await exited).toBe(0);
+  }, 60_000);
+
   it('fails with a clear error for a missing module', async () => {
     const { code, stderr } = await lousho(['mcp', 'serve', 'missing-agent.ts']);
     expect(code).toBe(1);

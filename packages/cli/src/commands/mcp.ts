@@ -60,12 +60,10 @@ export function mcpCommand(io: CliIo): Command {
   return new Command('mcp').description('Model Context Protocol: serve an agent to MCP clients').addCommand(serve);
 }
 
-/** Serves on stdin/stdout until the client closes stdin (or a signal comes). */
+/** Serves on stdin/stdout until the connection ends (the client closed stdin, an oversized message) or a signal comes. */
 async function serveStdio(server: McpAgentServer, io: CliIo): Promise<void> {
-  const ended = untilStopped([process.stdin]);
-  await server.serveStdio();
   io.stderr('lousho mcp: serving on stdio\n');
-  await ended;
+  await Promise.race([server.serveStdio(), untilStopped()]);
   await server.close();
 }
 
@@ -85,7 +83,7 @@ async function serveHttp(server: McpAgentServer, flags: ServeFlags, io: CliIo): 
   const shownPort = typeof address === 'object' && address ? address.port : flags.port;
   // One line a supervisor (or a test) can wait for.
   io.stderr(`lousho mcp: serving Streamable HTTP at http://${flags.host}:${shownPort}${path}\n`);
-  await untilStopped([]);
+  await untilStopped();
   await server.close();
   const closed = new Promise<void>((done) => http.close(() => done()));
   // Idle keep-alive connections would hold the close for seconds.
@@ -93,8 +91,8 @@ async function serveHttp(server: McpAgentServer, flags: ServeFlags, io: CliIo): 
   await closed;
 }
 
-/** Resolves on SIGINT / SIGTERM, or when one of `streams` ends. */
-function untilStopped(streams: NodeJS.ReadableStream[]): Promise<void> {
+/** Resolves on SIGINT / SIGTERM. */
+function untilStopped(): Promise<void> {
   return new Promise((done) => {
     const stop = () => {
       process.off('SIGINT', stop);
@@ -103,10 +101,6 @@ function untilStopped(streams: NodeJS.ReadableStream[]): Promise<void> {
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
-    for (const stream of streams) {
-      stream.once('end', stop);
-      stream.once('close', stop);
-    }
   });
 }
 

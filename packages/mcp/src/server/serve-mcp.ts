@@ -14,7 +14,10 @@ export interface McpAgentServer {
    * on every request.
    */
   fetch(request: Request): Promise<Response>;
-  /** Serves MCP on this process's stdin and stdout (Node only), until the client closes it. */
+  /**
+   * Serves MCP on this process's stdin and stdout (Node only). Resolves when the connection ends:
+   * the client closed stdin, sent a message over `maxMessageBytes`, or `close()` was called.
+   */
   serveStdio(): Promise<void>;
   /** Serves one connection over any transport of the MCP SDK (stdio, in-memory, your own), as `principal` when given. */
   connect(transport: Transport, options?: { principal?: string }): Promise<void>;
@@ -34,11 +37,21 @@ export function serveMcp(agent: ClientAgent & { name?: string; description?: str
   const http = new HttpSessions(served);
   const connected = new Set<Server>();
 
-  const connect = async (transport: Transport, connectOptions: { principal?: string } = {}): Promise<void> => {
-    const server = connectionServer(served, connectOptions.principal);
+  /** Serves one connection; resolves once connected, with a promise of its end. */
+  const open = async (transport: Transport, principal: string | undefined): Promise<{ closed: Promise<void> }> => {
+    const server = connectionServer(served, principal);
     connected.add(server);
-    server.onclose = () => void connected.delete(server);
+    const closed = new Promise<void>((resolve) => {
+      server.onclose = () => {
+        connected.delete(server);
+        resolve();
+      };
+    });
     await server.connect(transport);
+    return { closed };
+  };
+  const connect = async (transport: Transport, connectOptions: { principal?: string } = {}): Promise<void> => {
+    await open(transport, connectOptions.principal);
   };
 
   return {
@@ -46,7 +59,8 @@ export function serveMcp(agent: ClientAgent & { name?: string; description?: str
     connect,
     async serveStdio() {
       const { stdioServerTransport } = await import('#stdio-server');
-      await connect(stdioServerTransport(settings.maxMessageBytes));
+      const { closed } = await open(stdioServerTransport(settings.maxMessageBytes), undefined);
+      await closed;
     },
     async close() {
       await Promise.all([http.close(), ...[...connected].map((server) => server.close())]);

@@ -5,8 +5,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 
 /**
  * The SDK's stdio server transport on this process, keeping at most `maxMessageBytes` of unread
- * input: a client that sends a longer line gets its connection closed (the SDK's own bound).
+ * input: a client that sends a longer line gets its connection closed (the SDK's own bound). The
+ * end of stdin (the client went away) closes it too, which the SDK's transport does not notice.
  */
 export function stdioServerTransport(maxMessageBytes: number): Transport {
-  return new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: maxMessageBytes });
+  const transport = new StdioServerTransport(process.stdin, process.stdout, { maxBufferSize: maxMessageBytes });
+  process.stdin.once('end', () => void transport.close());
+  return transport;
 }
