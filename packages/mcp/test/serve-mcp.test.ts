@@ -143,6 +143,48 @@ describe('serveMcp: the agent as a tool', () => {
     expect(textOf(await client.callTool({ name: 'payer', arguments: { prompt: 'hi' } }))).toBe('Hello again');
   });
 
+  it('stops asking past maxElicitations: the call ends with LOUSHO_LIMIT_EXCEEDED and the last approval is rejected', async () => {
+    const { agent, paid } = payAgent([{ toolCalls: [{ name: 'pay', args: { amount: 1 } }] }, { toolCalls: [{ name: 'pay', args: { amount: 2 } }] }, 'Only one paid.']);
+    let asked = 0;
+    const client = await inMemoryClient(serveMcp(agent, { maxElicitations: 1 }), () => {
+      asked += 1;
+      return { action: 'accept', content: { approved: true } };
+    });
+    const result = await client.callTool({ name: 'payer', arguments: { prompt: 'pay twice' } });
+    expect(codeOf(result)).toBe(ERROR_CODES.LOUSHO_LIMIT_EXCEEDED);
+    expect(asked).toBe(1);
+    expect(paid).toEqual([1]);
+    expect(await agent.approvals.list()).toEqual([]);
+  });
+
+  it('a client cancelling the request stops the run (the tool sees its abort signal)', async () => {
+    let aborted!: () => void;
+    const sawAbort = new Promise<void>((resolve) => (aborted = resolve));
+    let started!: () => void;
+    const running = new Promise<void>((resolve) => (started = resolve));
+    const wait = defineTool({
+      name: 'wait',
+      description: 'Waits until stopped',
+      input: z.object({}),
+      execute: (_args, ctx) =>
+        new Promise((_resolve, reject) => {
+          started();
+          ctx.abortSignal?.addEventListener('abort', () => {
+            aborted();
+            reject(new Error('stopped'));
+          });
+        }),
+    });
+    const agent = createAgent({ name: 'waiter', provider: mockModel([{ toolCalls: [{ name: 'wait', args: {} }] }, 'never']), tools: [wait] });
+    const client = await inMemoryClient(serveMcp(agent));
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'waiter', arguments: { prompt: 'wait' } }, undefined, { signal: controller.signal });
+    await running;
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await sawAbort;
+  });
+
   it('reports a failing run as an error result with its code and no stack', async () => {
     const failing = createAgent({ name: 'failing', provider: mockModel([]) });
     const client = await inMemoryClient(serveMcp(failing));

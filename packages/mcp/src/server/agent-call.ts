@@ -31,6 +31,8 @@ type LegEnd =
  */
 export async function callAgent(call: AgentCall): Promise<CallToolResult> {
   const { agent, server, settings, signal } = call;
+  // A call that waited behind another one of its session may have been cancelled meanwhile.
+  if (signal.aborted) return errorResult(ERROR_CODES.LOUSHO_TOOL_CANCELLED, 'The call was cancelled before the run started.');
   try {
     let events: AsyncIterable<AgentStreamEvent> = agent.stream(call.prompt, { sessionId: call.sessionId, signal });
     for (let asked = 0; ; asked++) {
