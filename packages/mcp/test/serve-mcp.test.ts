@@ -122,6 +122,22 @@ describe('serveMcp: the agent as a tool', () => {
     expect(progress).toContain('Going on');
   });
 
+  it('an elicitation the client fails rejects the approval: an error result, and the session goes on', async () => {
+    const { agent, paid } = payAgent([{ toolCalls: [{ name: 'pay', args: { amount: 5 } }] }, 'Not paid.', 'Next answer']);
+    let calls = 0;
+    const client = await inMemoryClient(serveMcp(agent), () => {
+      calls += 1;
+      throw new Error('the dialog crashed');
+    });
+    const result = await client.callTool({ name: 'payer', arguments: { prompt: 'pay 5' } });
+    expect(codeOf(result)).toBe(ERROR_CODES.LOUSHO_MCP_CALL_FAILED);
+    expect(textOf(result)).toMatch(/did not answer the request for a person \(.*the dialog crashed\)/);
+    expect(calls).toBe(1);
+    expect(paid).toEqual([]);
+    expect(await agent.approvals.list()).toEqual([]);
+    expect(textOf(await client.callTool({ name: 'payer', arguments: { prompt: 'hi' } }))).toBe('Next answer');
+  });
+
   it('a declined elicitation rejects the call; the agent reads the rejection', async () => {
     const { agent, paid } = payAgent([{ toolCalls: [{ name: 'pay', args: { amount: 5 } }] }, 'I did not pay.']);
     const client = await inMemoryClient(serveMcp(agent), () => ({ action: 'decline' }));

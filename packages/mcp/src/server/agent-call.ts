@@ -3,7 +3,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { askPerson, canAskPerson, type PersonDecision } from './ask-person.js';
 import { progressMessage, type ProgressSink } from './progress.js';
-import { errorResult, textResult, thrownResult } from './results.js';
+import { errorResult, shortReason, textResult, thrownResult } from './results.js';
 import type { ServeMcpSettings } from './options.js';
 
 /** What one tools/call of the agent's tool needs. */
@@ -21,7 +21,7 @@ export interface AgentCall {
 /** How a leg (a run, or its continuation after a decision) ended. */
 type LegEnd =
   | { kind: 'done'; finishReason: string; text: string; detail?: string }
-  | { kind: 'paused'; approval: PendingApprovalInfo }
+  | { kind: 'paused'; approval: PendingApprovalInfo | undefined }
   | { kind: 'failed'; error: SerializedError };
 
 /**
@@ -39,19 +39,29 @@ export async function callAgent(call: AgentCall): Promise<CallToolResult> {
       const end = await readLeg(events, call.progress);
       if (end.kind === 'failed') return errorResult(end.error.code, end.error.message);
       if (end.kind === 'done') return doneResult(end);
+      // The pause's own event names it; a leg that did not stream it (a resumed one) is looked up.
+      const approval = end.approval ?? (await agent.approvals.list({ sessionId: call.sessionId }))[0];
+      if (!approval) return errorResult(ERROR_CODES.LOUSHO_INTERNAL, 'The run paused for a person, and no pending approval was found.');
       if (!canAskPerson(server)) {
-        await decide(agent, end.approval, { kind: 'tool', approved: false, note: 'The MCP client cannot ask a person (no elicitation).' }, signal, true);
+        await decide(agent, approval, { kind: 'tool', approved: false, note: 'The MCP client cannot ask a person (no elicitation).' }, signal, true);
         return errorResult(
           ERROR_CODES.LOUSHO_MCP_ELICITATION_UNSUPPORTED,
-          `The agent needs a person to ${end.approval.kind === 'question' ? 'answer a question' : `approve ${end.approval.displayName}`}, and this MCP client cannot ask one (it declared no elicitation support). The request was refused.`,
+          `The agent needs a person to ${approval.kind === 'question' ? 'answer a question' : `approve ${approval.displayName}`}, and this MCP client cannot ask one (it declared no elicitation support). The request was refused.`,
         );
       }
       if (asked >= settings.maxElicitations) {
-        await decide(agent, end.approval, { kind: 'tool', approved: false, note: 'Too many approvals in one MCP call.' }, signal, true);
+        await decide(agent, approval, { kind: 'tool', approved: false, note: 'Too many approvals in one MCP call.' }, signal, true);
         return errorResult(ERROR_CODES.LOUSHO_LIMIT_EXCEEDED, `The agent asked for a person more than ${settings.maxElicitations} times in one call (maxElicitations); the call was stopped.`);
       }
-      const decision = await askPerson(server, end.approval, { relatedRequestId: call.requestId, signal, timeoutMs: settings.elicitationTimeoutMs });
-      events = await decide(agent, end.approval, decision, signal, false);
+      let decision: PersonDecision;
+      try {
+        decision = await askPerson(server, approval, { relatedRequestId: call.requestId, signal, timeoutMs: settings.elicitationTimeoutMs });
+      } catch (error) {
+        // No answer (a timeout, the client's error, the call cancelled): rejected, so the session does not stay waiting.
+        await decide(agent, approval, { kind: 'tool', approved: false, note: 'No answer came through MCP elicitation.' }, new AbortController().signal, true);
+        return errorResult(ERROR_CODES.LOUSHO_MCP_CALL_FAILED, `The client did not answer the request for a person (${shortReason(error)}); the approval was rejected.`);
+      }
+      events = await decide(agent, approval, decision, signal, false);
     }
   } catch (error) {
     return thrownResult(error, settings.onError);
@@ -73,8 +83,7 @@ async function readLeg(events: AsyncIterable<AgentStreamEvent>, progress: Progre
     else if (event.type === 'error') return { kind: 'failed', error: event.error };
     else if (event.type === 'run.done') {
       if (event.finishReason === 'awaiting-approval') {
-        const approval = event.approvalId !== undefined ? approvals.get(event.approvalId) : [...approvals.values()].at(-1);
-        if (approval) return { kind: 'paused', approval };
+        return { kind: 'paused', approval: event.approvalId !== undefined ? approvals.get(event.approvalId) : [...approvals.values()].at(-1) };
       }
       return { kind: 'done', finishReason: event.finishReason, text: event.text ?? text, ...detailOf(event) };
     }

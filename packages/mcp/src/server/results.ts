@@ -43,3 +43,10 @@ export function valueResult(value: unknown, maxBytes: number): CallToolResult {
   const structured = typeof value === 'object' && value !== null && !Array.isArray(value);
   return { content: [{ type: 'text', text: json }], ...(structured ? { structuredContent: value as Record<string, unknown> } : {}) };
 }
+
+/** The reason of a failed elicitation as a client may have worded it: one line, cut short. */
+export function shortReason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message.split('\n', 1)[0] ?? '';
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}

@@ -13,7 +13,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult, RequestId, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { askPerson, canAskPerson } from './ask-person.js';
 import type { ProgressSink } from './progress.js';
-import { errorResult, valueResult } from './results.js';
+import { errorResult, shortReason, valueResult } from './results.js';
 import type { ServeMcpSettings } from './options.js';
 
 /**
@@ -54,7 +54,10 @@ export async function callServedTool(
         return errorResult(ERROR_CODES.LOUSHO_MCP_ELICITATION_UNSUPPORTED, `${tool.displayName} needs a person's approval, and this MCP client cannot ask one (it declared no elicitation support). The call was refused.`);
       }
       const approval: PendingApprovalInfo = { approvalId: ctx.toolCallId, toolCallId: ctx.toolCallId, toolName: tool.name, displayName: tool.displayName, args: checked.args, kind: 'tool' };
-      const decision = await askPerson(call.server, approval, { relatedRequestId: call.requestId, signal: call.signal, timeoutMs: call.settings.elicitationTimeoutMs });
+      const decision = await askPerson(call.server, approval, { relatedRequestId: call.requestId, signal: call.signal, timeoutMs: call.settings.elicitationTimeoutMs }).catch((error: unknown) => error as Error);
+      if (decision instanceof Error) {
+        return errorResult(ERROR_CODES.LOUSHO_MCP_CALL_FAILED, `The client did not answer the request for a person (${shortReason(decision)}); ${tool.displayName} did not run.`);
+      }
       if (decision.kind === 'tool' && !decision.approved) {
         return errorResult(ERROR_CODES.LOUSHO_TOOL_REJECTED, `The person rejected the call to ${tool.displayName}${decision.note ? `: ${decision.note}` : '.'}`);
       }
