@@ -4,7 +4,20 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { request } from 'node:http';
 import { fixture, lousho } from './helpers.js';
+
+/** The status of a POST to /mcp with these headers (node:http: fetch may not set Host). */
+function statusOf(port: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolveStatus, reject) => {
+    const req = request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, (res) => {
+      res.resume();
+      resolveStatus(res.statusCode ?? 0);
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+}
 
 // `lousho mcp serve` as a real process, driven by the official MCP SDK's client. The demo agent's
 // approvals through elicitation are tested in apps/demo-server/test/mcp-serve.test.ts.
@@ -51,6 +64,11 @@ describe('lousho mcp serve', () => {
     expect(JSON.stringify(result.content)).toContain('Hello from the built server');
     const elsewhere = await fetch(new URL('/other', url));
     expect(elsewhere.status).toBe(404);
+    // DNS rebinding: a page of another site reaching the loopback port is refused.
+    const port = new URL(url).port;
+    expect(await statusOf(port, { host: `evil.example:${port}` })).toBe(403);
+    expect(await statusOf(port, { host: `127.0.0.1:${port}`, origin: 'https://evil.example' })).toBe(403);
+    expect(await statusOf(port, { host: `localhost:${port}`, origin: `http://localhost:5173` })).not.toBe(403);
   }, 60_000);
 
   it('ends (exit 0) when a client sends a message over maxMessageBytes on stdio (the stream still open)', async () => {

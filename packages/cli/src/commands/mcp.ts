@@ -70,7 +70,13 @@ async function serveStdio(server: McpAgentServer, io: CliIo): Promise<void> {
 async function serveHttp(server: McpAgentServer, flags: ServeFlags, io: CliIo): Promise<void> {
   const path = flags.path.startsWith('/') ? flags.path : `/${flags.path}`;
   const mcp = toNodeHandler((request: Request) => server.fetch(request));
+  const loopback = isLoopback(flags.host);
   const http = createServer((req, res) => {
+    // On a loopback address only local pages may call: a DNS-rebound site (Host or Origin elsewhere) is refused.
+    if (loopback && !(isLoopback(hostnameOf(req.headers.host)) && (req.headers.origin === undefined || isLoopback(hostnameOf(req.headers.origin))))) {
+      res.writeHead(403, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: ERROR_CODES.LOUSHO_UNAUTHORIZED, message: 'Only local clients may use this MCP server (Host and Origin must be loopback).' } }));
+      return;
+    }
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname === path) return mcp(req, res);
     res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { code: ERROR_CODES.LOUSHO_ROUTE_NOT_FOUND, message: `The MCP endpoint is ${path}.` } }));
@@ -89,6 +95,22 @@ async function serveHttp(server: McpAgentServer, flags: ServeFlags, io: CliIo): 
   // Idle keep-alive connections would hold the close for seconds.
   http.closeAllConnections();
   await closed;
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+function isLoopback(hostname: string | undefined): boolean {
+  return hostname !== undefined && LOOPBACK_NAMES.has(hostname.toLowerCase());
+}
+
+/** The host name of a `Host` header or an `Origin` (undefined when it cannot be read). */
+function hostnameOf(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return new URL(value.includes('://') ? value : `http://${value}`).hostname;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Resolves on SIGINT / SIGTERM. */
