@@ -4,13 +4,14 @@ import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
+import { serveMcp } from '@lousho/build-ai-agent/mcp';
 import { createDemoAgent, createTriageAgent } from '@lousho/demo-agent';
 import { createDemoCoding, startDemoTriggers, triggerSettings, triggerStartFailure } from '@lousho/demo-agent/server';
 import { STATIC_APPS } from './apps.js';
 import { startBanner } from './banner.js';
 import { chooseModel, modelChoiceFailure, type ChosenModel } from './model.js';
 import { notesServerConfig } from './notes-server.js';
-import { createDemoServer } from './server.js';
+import { createDemoServer, MCP_PATH } from './server.js';
 
 const host = process.env['HOST']?.trim() || '127.0.0.1';
 const port = parsePort(process.env['PORT']);
@@ -54,7 +55,9 @@ try {
 
 // The triage flow runs on the offline triage model, checkpointed in the same SQLite file.
 const triage = createTriageAgent({ store });
-const server = createDemoServer({ agent, triage, model: chosen.info, apps: STATIC_APPS, sessions: store.sessions, triggers });
+// The same agent for MCP clients (Claude Desktop, an IDE): Streamable HTTP at /api/mcp.
+const mcp = serveMcp(agent, { toolName: 'ask_lousho_demo' });
+const server = createDemoServer({ agent, triage, model: chosen.info, apps: STATIC_APPS, sessions: store.sessions, triggers, mcp });
 server.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code === 'EADDRINUSE') console.error(`Port ${port} is in use: start with PORT=<another port>.`);
   else console.error(error.message);
@@ -64,7 +67,9 @@ server.listen(port, host, () => {
   const address = server.address() as AddressInfo;
   const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const model = chosen.info.kind === 'demo' ? 'the offline demo model' : `${chosen.info.provider}/${chosen.info.model}`;
-  for (const line of [...startBanner(`http://${shownHost}:${address.port}`, model, STATIC_APPS, port), ...triggers.banner, coding.note]) console.log(line);
+  const origin = `http://${shownHost}:${address.port}`;
+  const mcpLine = `  MCP server (Streamable HTTP) ${origin}${MCP_PATH}`;
+  for (const line of [...startBanner(origin, model, STATIC_APPS, port), mcpLine, ...triggers.banner, coding.note]) console.log(line);
 });
 
 // Streams stay open while runs go on: end them so Ctrl-C stops at once.
@@ -72,7 +77,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
     // The webhook's port is freed at once; its runs end with the agent (as the chat turns do).
     void triggers.stop();
-    server.close(() => void agent.close().then(() => coding.dispose()).finally(() => process.exit(0)));
+    server.close(() => void mcp.close().then(() => agent.close()).then(() => coding.dispose()).finally(() => process.exit(0)));
     server.closeAllConnections();
   });
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { createNodeListener } from '@lousho/build-ai-agent/node';
+import { createNodeListener, toNodeHandler } from '@lousho/build-ai-agent/node';
+import type { McpAgentServer } from '@lousho/build-ai-agent/mcp';
 import { answerSessionList, SESSIONS_PATH, triggerInfo, type ListedSessionStore } from '@lousho/demo-agent/server';
 import type { ModelInfo } from './model.js';
 import { sendText, serveStaticApp, type StaticApp } from './static-files.js';
@@ -11,6 +12,8 @@ export const AGENT_PATH = '/api/agent';
 /** The triage flow (served like an agent: the same routes below it). */
 export const TRIAGE_PATH = '/api/triage';
 export const INFO_PATH = '/api/info';
+/** The agent as an MCP server (Streamable HTTP), beside its HTTP handler. */
+export const MCP_PATH = '/api/mcp';
 
 export interface DemoServerOptions {
   agent: HandlerAgent;
@@ -24,18 +27,22 @@ export interface DemoServerOptions {
   sessions?: ListedSessionStore;
   /** The triggers wired in (`startDemoTriggers`): `GET /api/info` says where the webhook listens. */
   triggers?: { webhookUrl: string; cron?: string };
+  /** The agent as an MCP server (`serveMcp(agent)`), mounted at `/api/mcp`; left out, that path is a 404. */
+  mcp?: McpAgentServer;
   /** Unexpected failures (the browser only ever gets a bare 500). */
   onError?: (error: unknown) => void;
 }
 
 /**
- * The demo server: the agent's HTTP handler at `/api/agent` (and the triage flow's at `/api/triage`), what the UI needs to know about the
+ * The demo server: the agent's HTTP handler at `/api/agent` (and the triage flow's at `/api/triage`), the agent as an MCP server at `/api/mcp`, what the UI needs to know about the
  * model at `/api/info`, the sessions at `/api/sessions` (newest first), and the built demos as static files. Plain `node:http`, no framework.
  */
 export function createDemoServer(options: DemoServerOptions): Server {
   const onError = options.onError ?? ((error: unknown) => console.error('[demo-server]', error));
   const agentListener = createNodeListener(options.agent, { basePath: AGENT_PATH, onError });
   const triageListener = options.triage && createNodeListener(options.triage, { basePath: TRIAGE_PATH, onError });
+  const mcp = options.mcp;
+  const mcpListener = mcp && toNodeHandler((request: Request) => mcp.fetch(request));
   // Most specific mount first, so `/vue/` is tried before the catch-all `/`.
   const apps = [...options.apps].sort((a, b) => b.mountPath.length - a.mountPath.length);
   const info = JSON.stringify({
@@ -49,6 +56,7 @@ export function createDemoServer(options: DemoServerOptions): Server {
     if (pathname === undefined) return sendText(res, 400, 'Bad request.');
     if (pathname === AGENT_PATH || pathname.startsWith(`${AGENT_PATH}/`)) return agentListener(req, res);
     if (triageListener && (pathname === TRIAGE_PATH || pathname.startsWith(`${TRIAGE_PATH}/`))) return triageListener(req, res);
+    if (mcpListener && pathname === MCP_PATH) return mcpListener(req, res);
     if (pathname === INFO_PATH) {
       res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
       res.end(info);

@@ -7,6 +7,8 @@ import * as root from '@lousho/build-ai-agent';
 import * as channels from '@lousho/node';
 import * as node from '@lousho/build-ai-agent/node';
 import * as triggers from '@lousho/build-ai-agent/triggers';
+import * as mcpEntry from '@lousho/build-ai-agent/mcp';
+import * as mcpPackage from '@lousho/mcp';
 
 describe('entries of the triggers, channels and deployment work', () => {
   it('the root exports channels and the deployment registry', () => {
@@ -19,6 +21,12 @@ describe('entries of the triggers, channels and deployment work', () => {
     expect(typeof node.toNodeHandler).toBe('function');
     expect(typeof node.createNodeListener).toBe('function');
     expect(typeof node.createNodeHttpTransport).toBe('function');
+  });
+
+  it('/mcp exports serveMcp (an agent as an MCP server) next to the MCP client', () => {
+    expect(typeof mcpEntry.serveMcp).toBe('function');
+    expect(mcpEntry.serveMcp).toBe(mcpPackage.serveMcp);
+    expect(typeof mcpEntry.connectMcp).toBe('function');
   });
 
   it('/triggers exports the adapters', () => {

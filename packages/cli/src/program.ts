@@ -3,6 +3,7 @@ import { SDKError } from '@lousho/core';
 import pc from 'picocolors';
 import { buildCommand } from './commands/build.js';
 import { evalCommand } from './commands/eval.js';
+import { mcpCommand } from './commands/mcp.js';
 import type { CliIo } from './io.js';
 
 export type { CliIo } from './io.js';
@@ -11,10 +12,10 @@ export type { CliIo } from './io.js';
 export type CommandFactory = (io: CliIo) => Command;
 
 /** Every `lousho` subcommand, one module each (commands/<name>.ts). */
-export const COMMANDS: CommandFactory[] = [buildCommand, evalCommand];
+export const COMMANDS: CommandFactory[] = [buildCommand, evalCommand, mcpCommand];
 
 export function createProgram(io: CliIo, commands: readonly CommandFactory[] = COMMANDS): Command {
-  const program = new Command('lousho').description('Lousho agents: build, deploy and evaluate').version('0.1.0').showHelpAfterError();
+  const program = new Command('lousho').description('Lousho agents: build, deploy, evaluate and serve over MCP').version('0.1.0').showHelpAfterError();
   program.configureOutput({ writeOut: (text) => io.stdout(text), writeErr: (text) => io.stderr(text) });
   program.exitOverride();
   for (const make of commands) {

@@ -82,6 +82,10 @@ export const ERROR_CODES = {
   LOUSHO_MCP_UNAVAILABLE: 'LOUSHO_MCP_UNAVAILABLE',
   /** An MCP call's result went over `maxResultBytes` (default 1 MiB); reading stopped there and the call is an `mcp` tool error. */
   LOUSHO_MCP_RESULT_TOO_LARGE: 'LOUSHO_MCP_RESULT_TOO_LARGE',
+  /** An agent served with `serveMcp()` paused for a person, and the MCP client cannot ask one (it declared no form elicitation): the approval was refused. */
+  LOUSHO_MCP_ELICITATION_UNSUPPORTED: 'LOUSHO_MCP_ELICITATION_UNSUPPORTED',
+  /** An agent served with `serveMcp()` ended its run before its work was done (a guardrail, a budget, `maxSteps`, invalid structured output): the MCP tool result is an error naming why. */
+  LOUSHO_MCP_RUN_INCOMPLETE: 'LOUSHO_MCP_RUN_INCOMPLETE',
 
   // Approvals and sessions.
   /** No pending approval has the given id. */

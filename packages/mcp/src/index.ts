@@ -14,3 +14,6 @@ export type {
   McpStdioServerConfig,
   SkippedMcpTool,
 } from '@lousho/core';
+// Serving: an agent as an MCP server (stdio, Streamable HTTP).
+export { serveMcp, type McpAgentServer } from './server/serve-mcp.js';
+export type { ServeMcpOptions } from './server/options.js';
