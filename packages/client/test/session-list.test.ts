@@ -161,6 +161,9 @@ describe('the thread list over HTTP, with principals', () => {
     expect(await bobList.remove(aliceThread)).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_NOT_FOUND' } });
     await bobList.open(aliceThread);
     expect(bob.getSnapshot().messages).toEqual([]);
+    // Sending there is refused like an unknown session's: nothing of Alice's thread changes.
+    expect(await bob.send('let me in')).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_NOT_FOUND' } });
+    expect(agent.sessions.get(aliceThread)!.messages.map((m) => m.content)).toEqual(['Alice private', 'one']);
     const aliceList = createSessionList(as('alice'), alice);
     lists.push(aliceList);
     await aliceList.refresh();
