@@ -76,7 +76,9 @@ describe.each(harnesses)('the thread list over $name', (harness) => {
     await list.open(state.sessions[2]!.id);
     await client.send('Again');
     state = await until(list, (s) => s.sessions[0]?.title === 'First' && s.status === 'ready');
-    expect(state.sessions.map((s) => s.title)).toEqual(['First', 'Third']);
+    // Read again from the top as far as "more" had loaded.
+    expect(state.sessions.map((s) => s.title)).toEqual(['First', 'Third', 'Second']);
+    expect(state.hasMore).toBe(false);
     expect(state.current).toBe(client.sessionId);
   });
 

@@ -48,7 +48,9 @@ export function createSessionListWithTransport(transport: SessionListTransport, 
     const mine = first ? ++generation : generation;
     set({ status: 'loading' });
     try {
-      const page = await transport.list({ limit, ...(first || cursor === undefined ? {} : { cursor }) });
+      // A first page read again covers as many threads as are shown (up to 100): a refresh does not take away what "more" loaded.
+      const size = first ? Math.min(100, Math.max(limit, state.sessions.length)) : limit;
+      const page = await transport.list({ limit: size, ...(first || cursor === undefined ? {} : { cursor }) });
       if (mine !== generation) return { ok: true };
       cursor = page.nextCursor;
       // A thread already shown (it moved up since the last page was read) is not shown twice.

@@ -85,7 +85,7 @@ export interface SessionList {
   getSnapshot(): SessionListState;
   /** Calls `listener` on each change; the first subscriber loads the first page. */
   subscribe(listener: (state: SessionListState) => void): () => void;
-  /** Reads the first page again (the pages loaded after it are dropped). */
+  /** Reads the list again from the top, as many threads as are shown (at least a page, at most 100). */
   refresh(): Promise<SessionListResult>;
   /** Reads the next page and appends it. */
   loadMore(): Promise<SessionListResult>;
