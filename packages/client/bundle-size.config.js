@@ -14,4 +14,9 @@ export default [
     entry: './src/index.ts',
     imports: ['createHttpAgentClient'],
   },
+  {
+    name: 'the thread list (@lousho/client/sessions: loaded only by a page that imports it)',
+    entry: './src/sessions/index.ts',
+    imports: ['createSessionList'],
+  },
 ];

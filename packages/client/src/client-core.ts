@@ -344,6 +344,24 @@ export function createClientCore(
 
   const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, note });
 
+  /**
+   * Switches to session `id` (a new, empty one without): the session followed so far is left to
+   * run on the server, the waiting actions resolve with `LOUSHO_CLIENT_DETACHED`, and `id` is
+   * restored like a reload would (its state, then its running turn from the last event read: none
+   * lost, none twice). Storage follows. A new state object either way, so every binding re-renders.
+   */
+  function open(id?: string): Promise<void> {
+    if (destroyed) return Promise.resolve();
+    stopFollowing(DETACHED, 'Switched.');
+    serverRunning = false;
+    client.sessionId = sessionId = id;
+    seen = 0;
+    stored(id ? 'setItem' : 'removeItem', id);
+    setState({ ...INITIAL });
+    // (Without an id, `restore()` has nothing to read.)
+    return (started = restore());
+  }
+
   // `sessionId` is a data property kept in step, not a getter: an object literal with a getter gets
   // a hidden class of its own per client, which keeps a dropped client (and its last state) alive
   // until the next full garbage collection.
@@ -410,16 +428,9 @@ export function createClientCore(
     reject: (note) => tool(false, note),
     answer: (text) => decide({ kind: 'question', answer: text }),
 
-    reset() {
-      if (destroyed) return;
-      stopFollowing(DETACHED, 'Reset.');
-      serverRunning = false;
-      client.sessionId = sessionId = undefined;
-      seen = 0;
-      stored('removeItem');
-      started = Promise.resolve(); // a new session has nothing to restore
-      setState(INITIAL);
-    },
+    reset: () => void open(),
+
+    open,
 
     // (Timers still due find nothing to do once the client is destroyed.)
     destroy() {

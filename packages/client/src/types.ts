@@ -55,9 +55,9 @@ export type LoushoAgentSource = LoushoInProcessSource | LoushoHttpSource;
 export interface SessionIdStorage {
   /** The remembered session id, or null when there is none. Read once, when the client is made (without a `sessionId`). */
   getItem(key: string): string | null;
-  /** Remembers the session id, on each `send`. A throw (quota, blocked storage) is ignored: nothing is remembered then. */
+  /** Remembers the session id, on each `send` and `open(id)`. A throw (quota, blocked storage) is ignored: nothing is remembered then. */
   setItem(key: string, value: string): void;
-  /** Forgets the session id, on `reset()`. */
+  /** Forgets the session id, on `reset()` (`open()` remembers the id it opens). */
   removeItem(key: string): void;
 }
 
@@ -129,8 +129,16 @@ export interface AgentClient {
   reject(note?: string): Promise<AgentActionResult>;
   /** Answers the question the run is paused on; resolves when the continuation ends. */
   answer(text: string): Promise<AgentActionResult>;
-  /** Starts a new, empty session. A run of the old one is not stopped, only no longer followed. */
+  /** Starts a new, empty session (a new thread). A run of the old one is not stopped, only no longer followed. */
   reset(): void;
+  /**
+   * Switches to another session (a thread): its state, then its turn still running, followed live
+   * from the last event read (nothing missed, nothing twice). The session left keeps running on the
+   * server; opening it again picks it up. Actions waiting on the old one resolve with
+   * `LOUSHO_CLIENT_DETACHED`; `storage` remembers the new id. Resolves once the session is restored
+   * (an unknown id leaves the state empty: the first `send` creates it). Without an id, like `reset()`.
+   */
+  open(sessionId?: string): Promise<void>;
   /** The session id, once there is one (restored, given, or created by the first `send`). */
   readonly sessionId: string | undefined;
   /** Stops following, drops the listeners and timers. The server's run is not stopped. */

@@ -1,4 +1,5 @@
 import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent } from '@lousho/client';
+import type { SessionListResult, SessionListState } from '@lousho/client/sessions';
 
 /** Where a binding gets its agent from: the two sources every binding accepts. */
 export type ConformanceSource = { agent: ClientAgent; sessionId?: string } | { url: string; sessionId?: string };
@@ -31,14 +32,32 @@ export interface MountedBinding {
   reject(note?: string): Promise<AgentActionResult>;
   answer(text: string): Promise<AgentActionResult>;
   reset(): void;
+  /** Switches to another session (`open(id)` of the binding). */
+  open?(sessionId: string): Promise<void>;
   /** Gives the mounted binding another source (another session); only with `supportsSourceChange`. */
   setSource?(source: ConformanceSource): void | Promise<void>;
   /** Unmounts: the binding stops following (the agent's run goes on). */
   unmount(): void | Promise<void>;
 }
 
+/** A thread list mounted with its chat (`useLoushoSessions` next to `useLoushoAgent`, ...): what the sidebar shows, and its actions. */
+export interface MountedThreads {
+  state(): SessionListState;
+  refresh(): Promise<SessionListResult>;
+  loadMore(): Promise<SessionListResult>;
+  rename(sessionId: string, title: string): Promise<SessionListResult>;
+  remove(sessionId: string): Promise<SessionListResult>;
+  open(sessionId: string): Promise<void>;
+  openNew(): void;
+}
+
 /** How the suite drives one framework's binding. */
 export interface BindingDriver {
+  /**
+   * Mounts the binding and its thread list in one component, the way a page with a sidebar does;
+   * the thread scenarios run when the driver has it.
+   */
+  mountWithThreads?(source: ConformanceSource, options: BindingOptions): Promise<MountedBinding & { threads: MountedThreads }>;
   /** Mounts the binding on `source` with `options`, the way an app would. */
   mount(source: ConformanceSource, options: BindingOptions): Promise<MountedBinding>;
   /** The binding can switch a mounted instance to another session (`MountedBinding.setSource`). */

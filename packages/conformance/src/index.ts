@@ -1,6 +1,7 @@
 // `@lousho/conformance` (private): the one scenario suite every UI binding must pass.
 export { runConformanceSuite, toolParts, lastText, type ConformanceSuiteOptions, type TransportName } from './suite.js';
-export type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi, ExpectLike } from './driver.js';
+export type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, MountedThreads, SuiteApi, ExpectLike } from './driver.js';
+export { runThreadsConformance } from './threads-suite.js';
 export { clientDriver } from './client-driver.js';
 export { eventually, settle } from './eventually.js';
 export { gate, scriptedModel, scriptedAgent, emailTool, slowTool, waitTool, type Gate, type ScriptItem, type ScriptedModel } from './fixtures.js';

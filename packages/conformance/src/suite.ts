@@ -5,6 +5,7 @@ import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, Mo
 import { eventually, settle } from './eventually.js';
 import { emailTool, gate, lookupFlow, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
+import { runThreadsConformance } from './threads-suite.js';
 
 export type TransportName = 'in-process' | 'http';
 
@@ -165,6 +166,8 @@ class World {
 export function runConformanceSuite(name: string, driver: BindingDriver, api: SuiteApi, options: ConformanceSuiteOptions = {}): void {
   const { describe, it, expect } = api;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  // The thread scenarios (switch, new, list, rename, delete), for a driver that mounts a thread list.
+  runThreadsConformance(name, driver, api, options);
 
   for (const transport of options.transports ?? (['in-process', 'http'] as const)) {
     describe(`${name}: conformance over ${transport}`, () => {

@@ -36,6 +36,9 @@ import {
   type AsyncTextSealer,
   type StoreEncryptionOptions,
   titleFromEvents,
+  tallyUsage,
+  usageOfTally,
+  type SessionUsageTally,
   pageFromAll,
   sessionNotFoundError,
 } from '@lousho/core/store-kit';
@@ -99,7 +102,11 @@ const openAll = <T>(sealer: AsyncTextSealer, bodies: readonly string[], context:
   Promise.all(bodies.map(async (body) => JSON.parse(await sealer.open(body, context)) as T));
 
 /** A session record as stored: with encryption, its pending approval is sealed text. */
-type StoredRecord = Omit<SessionRecord, 'pendingApproval'> & { pendingApproval: SessionRecord['pendingApproval'] | string };
+type StoredRecord = Omit<SessionRecord, 'pendingApproval' | 'usage'> & {
+  pendingApproval: SessionRecord['pendingApproval'] | string;
+  /** How the session's usage is counted (no upgrade step: a record without it has no usage yet). */
+  usageTally?: SessionUsageTally;
+};
 
 function newRecord(id: string, now: number, owner?: string): SessionRecord {
   return { id, ...(owner !== undefined ? { owner } : {}), status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: now, updatedAt: now };
@@ -117,6 +124,10 @@ export class IndexedDbSessionStore implements SessionStore {
   /** The record as read: a sealed pending approval opened (outside the transaction: Web Crypto would end it). */
   async #record(stored: StoredRecord): Promise<SessionRecord> {
     if (stored.title !== undefined) stored = { ...stored, title: await this.#sealer.open(stored.title, `title:${stored.id}`) };
+    if (stored.usageTally !== undefined) {
+      const { usageTally, ...rest } = stored;
+      stored = { ...rest, usage: usageOfTally(usageTally) } as StoredRecord;
+    }
     const pending = stored.pendingApproval;
     if (pending && typeof pending !== 'string' && this.#sealer.encrypted) await this.#sealer.open(toJson(pending), `session:${stored.id}`);
     return typeof pending === 'string' ? { ...stored, pendingApproval: JSON.parse(await this.#sealer.open(pending, `session:${stored.id}`)) } : (stored as SessionRecord);
@@ -193,14 +204,15 @@ export class IndexedDbSessionStore implements SessionStore {
       const sessions = tx.objectStore(SESSIONS);
       const log = tx.objectStore(EVENTS);
       const now = Date.now();
-      const record = (await request<StoredRecord | undefined>(sessions.get(id))) ?? newRecord(id, now);
+      const record: StoredRecord = (await request<StoredRecord | undefined>(sessions.get(id))) ?? newRecord(id, now);
       const numbered: AgentStreamEvent[] = [];
       events.forEach(({ runId, event }, i) => {
         const stamped = stampEvent(event, ++record.lastSeq, runId, id);
         log.put({ sessionId: id, seq: stamped.seq, body: bodies[i]! } satisfies EventRow);
         numbered.push(stamped);
       });
-      await request(sessions.put({ ...record, ...(record.title === undefined && sealedTitle !== undefined ? { title: sealedTitle } : {}), updatedAt: now }));
+      const usageTally = tallyUsage(record.usageTally, events);
+      await request(sessions.put({ ...record, ...(record.title === undefined && sealedTitle !== undefined ? { title: sealedTitle } : {}), ...(usageTally ? { usageTally } : {}), updatedAt: now }));
       return numbered;
     });
   }

@@ -38,6 +38,8 @@ import {
   num,
   sessionRecordOf,
   titleFromEvents,
+  usageColumnAfter,
+  countsUsage,
   pageOf,
   decodeSessionCursor,
   checkPageLimit,
@@ -261,9 +263,26 @@ export class PostgresSessionStore implements SessionStore {
     if (title !== undefined) {
       await this.#db.query(`UPDATE ${this.#db.s}.lousho_sessions SET title = $2 WHERE id = $1 AND title IS NULL`, [id, this.#db.sealer.seal(title, `title:${id}`)]);
     }
+    if (events.some(countsUsage)) await this.#countUsage(id, events);
     // (The copies are this call's own: numbered in place, `seq` after the fields as before.)
     for (let i = 0; i < stamped.length; i++) (stamped[i] as { seq: number }).seq = first + i + 1;
     return stamped;
+  }
+
+  /**
+   * Adds the usage of the runs that ended in `events` to the session's tally: compare-and-set, so
+   * two processes appending at once (a takeover) never lose a count.
+   */
+  async #countUsage(id: string, events: readonly EventToAppend[]): Promise<void> {
+    const s = this.#db.s;
+    for (;;) {
+      const { rows } = await this.#db.query<{ usage: string | null }>(`SELECT usage FROM ${s}.lousho_sessions WHERE id = $1`, [id]);
+      const current = rows[0]?.usage ?? null;
+      const next = usageColumnAfter(current, events);
+      if (next === undefined) return;
+      const { rowCount } = await this.#db.query(`UPDATE ${s}.lousho_sessions SET usage = $2 WHERE id = $1 AND usage IS NOT DISTINCT FROM $3`, [id, next, current]);
+      if (rowCount) return;
+    }
   }
 
   async eventsAfter(id: string, afterSeq: number): Promise<AgentStreamEvent[]> {

@@ -194,6 +194,10 @@ export const MIGRATIONS: readonly ((schema: string) => string)[] = [
   ALTER TABLE ${ident(schema)}.lousho_sessions ADD COLUMN title text;
   CREATE INDEX lousho_sessions_by_activity ON ${ident(schema)}.lousho_sessions (owner, updated_at DESC, id DESC);
   `,
+  // 3: a thread list's usage: the JSON of the session's usage tally (token counts, not content).
+  (schema) => `
+  ALTER TABLE ${ident(schema)}.lousho_sessions ADD COLUMN usage text;
+  `,
 ];
 
 /** The schema version this package writes; a store written by a newer version is refused with `LOUSHO_STORE_VERSION`. */

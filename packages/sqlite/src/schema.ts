@@ -62,6 +62,10 @@ export const MIGRATIONS: readonly string[] = [
   ALTER TABLE lousho_sessions ADD COLUMN title TEXT;
   CREATE INDEX lousho_sessions_by_activity ON lousho_sessions (owner, updated_at, id);
   `,
+  // 3: a thread list's usage: the JSON of the session's usage tally (token counts, not content).
+  `
+  ALTER TABLE lousho_sessions ADD COLUMN usage TEXT;
+  `,
 ];
 
 /** The schema version this package writes; a store written by a newer version is refused with `LOUSHO_STORE_VERSION`. */

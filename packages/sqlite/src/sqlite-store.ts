@@ -33,6 +33,7 @@ import {
   toJson,
   sessionRecordOf,
   titleFromEvents,
+  usageColumnAfter,
   pageOf,
   decodeSessionCursor,
   checkPageLimit,
@@ -102,7 +103,7 @@ export class SqliteSessionStore implements SessionStore {
       }
       const now = Date.now();
       this.#ensure(id, now);
-      const { last_seq } = this.#s.get('SELECT last_seq FROM lousho_sessions WHERE id = ?').get(id) as { last_seq: number };
+      const { last_seq, usage } = this.#s.get('SELECT last_seq, usage FROM lousho_sessions WHERE id = ?').get(id) as { last_seq: number; usage: string | null };
       const insert = this.#s.get('INSERT INTO lousho_events (session_id, seq, body) VALUES (?, ?, ?)');
       let seq = last_seq;
       const numbered: AgentStreamEvent[] = [];
@@ -113,7 +114,7 @@ export class SqliteSessionStore implements SessionStore {
       }
       const title = titleFromEvents(events);
       const sealedTitle = title === undefined ? null : this.#s.sealer.seal(title, `title:${id}`);
-      this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ?, title = COALESCE(title, ?) WHERE id = ?').run(seq, now, sealedTitle, id);
+      this.#s.get('UPDATE lousho_sessions SET last_seq = ?, updated_at = ?, title = COALESCE(title, ?), usage = COALESCE(?, usage) WHERE id = ?').run(seq, now, sealedTitle, usageColumnAfter(usage, events) ?? null, id);
       return numbered;
     }).immediate;
     this.#compactTx = statements.db.transaction((id: string, throughSeq: number, fromSeq: number) => {

@@ -31,6 +31,28 @@ describe('SqliteStore: thread lists', () => {
     check.close();
   });
 
+  it('brings a schema-2 file up to date: its sessions list without usage until a run ends, then count it', () => {
+    const path = join(dir, 'v2.db');
+    const Database = require('better-sqlite3');
+    const old = new Database(path);
+    old.exec(MIGRATIONS[0]);
+    old.exec(MIGRATIONS[1]);
+    old.pragma('user_version = 2');
+    old.prepare("INSERT INTO lousho_sessions VALUES ('old', 'alice', 'idle', NULL, 0, 0, 1, 5, 'Old title')").run();
+    old.close();
+    const store = new SqliteStore(path);
+    expect(store.sessions.listPage({ owner: 'alice', limit: 10 }).sessions).toEqual([
+      { id: 'old', owner: 'alice', status: 'idle', pendingApproval: null, runStartIndex: 0, lastSeq: 0, createdAt: 1, updatedAt: 5, title: 'Old title' },
+    ]);
+    const usage = { inputTokens: 4, outputTokens: 2, totalTokens: 6, costUsd: 0.5, estimated: false, modelCalls: 1, byModel: {}, promptTokens: 4, completionTokens: 2 };
+    store.sessions.appendEvents('old', [{ runId: 'r1', event: { type: 'run.done', finishReason: 'stop', steps: 1, usage } }]);
+    expect(store.sessions.listPage({ owner: 'alice', limit: 10 }).sessions[0]!.usage).toEqual({ inputTokens: 4, outputTokens: 2, totalTokens: 6, costUsd: 0.5 });
+    store.close();
+    const check = new Database(path, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    check.close();
+  });
+
   it('lists a page with an index range scan on (owner, updated_at, id), not a sort', () => {
     const path = join(dir, 'plan.db');
     new SqliteStore(path).close();

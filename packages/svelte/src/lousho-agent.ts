@@ -86,5 +86,11 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
       client.reset();
       for (const refresh of [...refreshers]) refresh();
     },
+    open(id) {
+      seeding = false;
+      const opened = client.open(id);
+      for (const refresh of [...refreshers]) refresh();
+      return opened;
+    },
   };
 }

@@ -62,6 +62,8 @@ export interface LoushoAgentStore<ToolPart extends AnyUIToolPart = UIToolPart> {
   readonly reject: AgentClient['reject'];
   /** Answers the pending `ask_question`; the answer becomes the call's result. */
   readonly answer: AgentClient['answer'];
-  /** Forgets the conversation and starts a new session. */
+  /** Starts a new session (a new thread); the one left keeps running on the server. */
   readonly reset: AgentClient['reset'];
+  /** Switches to another session (a thread): restored, and its running turn followed live; the one left keeps running. */
+  readonly open: AgentClient['open'];
 }

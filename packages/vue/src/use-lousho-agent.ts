@@ -107,5 +107,11 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
     client.reset();
     show();
   };
+  // (Shows the emptied state at once too; the session's arrives when it is read.)
+  result.open = (id?: string) => {
+    const opened = client.open(id);
+    show();
+    return opened;
+  };
   return result as unknown as UseLoushoAgentResult;
 }

@@ -39,6 +39,21 @@ export interface SessionRecord {
    * before the first user message, and in stores without titles.
    */
   title?: string;
+  /**
+   * The tokens (and cost) of every run of the session so far, counted from the `run.done` events
+   * appended to its log (a continuation's counted once with its run). Absent before a run ended,
+   * and in stores that do not count usage.
+   */
+  usage?: SessionUsage;
+}
+
+/** A session's usage in a thread list: every run's tokens, and their cost while every model used is priced. */
+export interface SessionUsage {
+  inputTokens: number;
+  outputTokens: number;
+  totalTokens: number;
+  /** In US dollars; absent as soon as one run used a model with no known price. */
+  costUsd?: number;
 }
 
 /** What `SessionStore.listPage()` is asked for. */

@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
 import type { AgentSessions } from '../contracts/agent-session.js';
-import type { SessionRecord } from '../contracts/stores.js';
+import type { SessionRecord, SessionUsage } from '../contracts/stores.js';
 import type { ClientAgent } from '../protocol/client-agent.js';
 import { HttpError } from './errors.js';
 
@@ -36,6 +36,6 @@ export function parseRenameBody(body: unknown): string {
 }
 
 /** One session of a `GET /sessions` page, as the wire has it. */
-export function sessionListItem(record: SessionRecord): { id: string; title: string | null; status: SessionRecord['status']; createdAt: number; updatedAt: number } {
-  return { id: record.id, title: record.title ?? null, status: record.status, createdAt: record.createdAt, updatedAt: record.updatedAt };
+export function sessionListItem(record: SessionRecord): { id: string; title: string | null; status: SessionRecord['status']; createdAt: number; updatedAt: number; usage: SessionUsage | null } {
+  return { id: record.id, title: record.title ?? null, status: record.status, createdAt: record.createdAt, updatedAt: record.updatedAt, usage: record.usage ?? null };
 }

@@ -4,7 +4,7 @@
 export { stampEvent } from '../events/stamp.js';
 export { missingRunStartError } from './errors.js';
 export { toJson, fromJson, storedEvent, storedEventBody } from './json-text.js';
-export { num, sessionRecordOf, type SessionRow } from './session-row.js';
+export { num, sessionRecordOf, usageColumnAfter, type SessionRow } from './session-row.js';
 export {
   isSealed,
   encryptionKeyOf,
@@ -17,3 +17,4 @@ export {
   type AsyncTextSealer,
 } from './store-encryption.js';
 export { titleFromEvents, pageOf, pageFromAll, decodeSessionCursor, checkPageLimit, sessionNotFoundError, type SessionCursor } from './session-page.js';
+export { tallyUsage, usageOfTally, countsUsage, type SessionUsageTally } from './session-usage.js';

@@ -8,6 +8,7 @@ import type { ToolCallRecord } from '../contracts/run-snapshot.js';
 import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
 import { pageFromAll, sessionNotFoundError, titleFromEvents } from './session-page.js';
+import { tallyUsage, usageOfTally, type SessionUsageTally } from './session-usage.js';
 import { retentionLimit, SessionRetention } from './session-retention.js';
 import type {
   CheckpointStore,
@@ -66,6 +67,8 @@ export function indexAfter(log: readonly AgentStreamEvent[], afterSeq: number): 
 export class MemorySessionStore implements SessionStore {
   readonly #records = new Map<string, SessionRecord>();
   readonly #logs = new Map<string, AgentStreamEvent[]>();
+  /** How each session's usage is counted (its record shows the total). */
+  readonly #usage = new Map<string, SessionUsageTally>();
   readonly #leaseHolder: ((id: string) => string | undefined) | undefined;
   readonly #retention: SessionRetention | undefined;
 
@@ -140,6 +143,7 @@ export class MemorySessionStore implements SessionStore {
   delete(id: string): void {
     this.#records.delete(id);
     this.#logs.delete(id);
+    this.#usage.delete(id);
   }
 
   listPage(query: SessionPageQuery): SessionPage {
@@ -180,6 +184,12 @@ export class MemorySessionStore implements SessionStore {
     if (record.title === undefined) {
       const title = titleFromEvents(events);
       if (title !== undefined) record.title = title;
+    }
+    const tally = this.#usage.get(id);
+    const tallied = tallyUsage(tally, events);
+    if (tallied !== tally) {
+      this.#usage.set(id, tallied!);
+      record.usage = usageOfTally(tallied)!;
     }
     record.updatedAt = Date.now();
     return numbered;

@@ -46,6 +46,26 @@ const codeOf = async (action: () => unknown): Promise<unknown> => {
   return 'no error';
 };
 const said = (text: string) => ({ runId: 'r1', event: { type: 'user.message' as const, message: msg('user', text) } });
+/** A run leg's end with the run's usage so far (`costUsd` absent: an unpriced model). */
+const done = (runId: string, inputTokens: number, outputTokens: number, costUsd?: number) => ({
+  runId,
+  event: {
+    type: 'run.done' as const,
+    finishReason: 'stop' as const,
+    steps: 1,
+    usage: {
+      inputTokens,
+      outputTokens,
+      totalTokens: inputTokens + outputTokens,
+      ...(costUsd !== undefined ? { costUsd } : {}),
+      estimated: false,
+      modelCalls: 1,
+      byModel: {},
+      promptTokens: inputTokens,
+      completionTokens: outputTokens,
+    },
+  },
+});
 
 /**
  * The behaviour every `AgentStore` must have, run against each implementation. `parts` limits it to
@@ -311,6 +331,30 @@ export function storeContract(name: string, open: () => CompleteAgentStore | Pro
       expect((await store.sessions.get('s1'))!.title).toBe('Trip to Lisbon');
       expect(await codeOf(() => store.sessions.rename!('nope', 'x'))).toBe('LOUSHO_SESSION_NOT_FOUND');
       expect(await store.sessions.get('nope')).toBeUndefined();
+    });
+
+    it('counts a session\'s usage from its runs\' run.done events: a continuation once with its run, cost while every run is priced', async () => {
+      const store = await open();
+      await store.sessions.create('u1', { owner: 'alice' });
+      expect((await store.sessions.get('u1'))!.usage).toBeUndefined();
+      // r1 pauses (approval), then its continuation ends it: its usage is the run's running total.
+      await store.sessions.appendEvents('u1', [said('hi'), done('r1', 10, 5, 0.01)]);
+      await store.sessions.appendEvents('u1', [done('r1', 30, 12, 0.03)]);
+      await store.sessions.appendEvents('u1', [{ runId: 'r2', event: { type: 'run.start', model: 'm' } }, done('r2', 7, 3, 0.005)]);
+      const priced = { inputTokens: 37, outputTokens: 15, totalTokens: 52 };
+      const usage = (await store.sessions.get('u1'))!.usage!;
+      expect(usage).toMatchObject(priced);
+      expect(usage.costUsd).toBeCloseTo(0.035, 10);
+      const listed = (await store.sessions.listPage!({ owner: 'alice', limit: 5 })).sessions[0]!;
+      expect(listed.usage).toEqual(usage);
+      // A run with an unpriced model: tokens still add up, the cost is unknown from then on.
+      await store.sessions.appendEvents('u1', [done('r3', 1, 1)]);
+      expect((await store.sessions.get('u1'))!.usage).toEqual({ inputTokens: 38, outputTokens: 16, totalTokens: 54 });
+      // Events without usage change nothing; another session counts on its own.
+      await store.sessions.appendEvents('u1', [said('more')]);
+      expect((await store.sessions.get('u1'))!.usage).toEqual({ inputTokens: 38, outputTokens: 16, totalTokens: 54 });
+      await store.sessions.appendEvents('u2', [done('r4', 2, 2, 0.001)]);
+      expect((await store.sessions.get('u2'))!.usage).toEqual({ inputTokens: 2, outputTokens: 2, totalTokens: 4, costUsd: 0.001 });
     });
 
     it('deletes a session with its events, checkpoint and approvals, and nothing of another session', async () => {

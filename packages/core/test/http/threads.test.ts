@@ -32,7 +32,12 @@ describe('createAgentHandler: the thread list', () => {
     await tick();
     await say(url, 'alice', 'a1', 'And the hotel?');
     const first = await page(url, 'alice', '?limit=1');
-    expect(first.sessions).toEqual([{ id: 'a1', title: 'Plan a trip to Lisbon', status: 'idle', createdAt: expect.any(Number), updatedAt: expect.any(Number) }]);
+    expect(first.sessions).toEqual([{ id: 'a1', title: 'Plan a trip to Lisbon', status: 'idle', createdAt: expect.any(Number), updatedAt: expect.any(Number), usage: expect.any(Object) }]);
+    // Both runs of a1 count (the mock model prices nothing: no cost).
+    const runs = (await agent.sessions.list!({ owner: 'alice' })).sessions.find((s) => s.id === 'a1')!;
+    expect(first.sessions[0]!.usage).toEqual(runs.usage);
+    expect(runs.usage).toEqual({ inputTokens: expect.any(Number), outputTokens: expect.any(Number), totalTokens: expect.any(Number) });
+    expect(runs.usage!.outputTokens).toBeGreaterThan(0);
     const second = await page(url, 'alice', `?limit=1&cursor=${first.nextCursor}`);
     expect(second.sessions.map((s) => [s.id, s.title])).toEqual([['a2', 'Second thread']]);
     expect(second.nextCursor).toBeUndefined();

@@ -1,5 +1,6 @@
 import type { BindingDriver, BindingOptions, ConformanceSource } from '@lousho/conformance';
 import { useLoushoAgent } from '../../src/index.js';
+import { useLoushoSessions } from '../../src/sessions/index.js';
 import { renderHook } from './harness.js';
 
 /** The conformance driver for React: a component using the hook, mounted with react-dom/client. */
@@ -23,6 +24,46 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
         reset: () => hook().reset(),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),
+      };
+    },
+    // A chat and its thread list in one component, as a page with a sidebar has them.
+    async mountWithThreads(source: ConformanceSource, options: BindingOptions) {
+      const view = renderHook(
+        (props: { source: ConformanceSource }) => {
+          const chat = useLoushoAgent(props.source, options);
+          return { chat, threads: useLoushoSessions(props.source, chat) };
+        },
+        { source },
+        { strict },
+      );
+      const chat = () => view.result.current.chat;
+      const threads = () => view.result.current.threads;
+      return {
+        state: () => {
+          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = chat();
+          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
+        },
+        send: (input) => chat().send(input),
+        stop: () => chat().stop(),
+        resume: () => chat().resume(),
+        approve: (note) => chat().approve(note),
+        reject: (note) => chat().reject(note),
+        answer: (text) => chat().answer(text),
+        reset: () => chat().reset(),
+        open: (id) => chat().open(id),
+        unmount: () => view.unmount(),
+        threads: {
+          state: () => {
+            const { sessions, status, error, hasMore, current } = threads();
+            return { sessions, status, error, hasMore, current };
+          },
+          refresh: () => threads().refresh(),
+          loadMore: () => threads().loadMore(),
+          rename: (id, title) => threads().rename(id, title),
+          remove: (id) => threads().remove(id),
+          open: (id) => threads().open(id),
+          openNew: () => threads().openNew(),
+        },
       };
     },
   };

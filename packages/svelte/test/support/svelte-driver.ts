@@ -4,6 +4,8 @@ import type { BindingDriver, BindingOptions, ConformanceSource } from '@lousho/c
 import type { LoushoAgentStore, LoushoAgentValue } from '../../src/index.js';
 import LegacyProbe from '../components/LegacyProbe.svelte';
 import Probe from '../components/Probe.svelte';
+import ThreadsProbe from '../components/ThreadsProbe.svelte';
+import type { LoushoSessionsStore, SessionListState } from '../../src/sessions/index.js';
 
 type ProbeProps = { source: ConformanceSource; options?: BindingOptions; onValue?: (value: LoushoAgentValue, store: LoushoAgentStore) => void };
 
@@ -43,6 +45,49 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         reset: () => store.reset(),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),
+      };
+    },
+    // A chat and its thread list in one component (`$agent` and `$threads`), as a page with a sidebar has them.
+    async mountWithThreads(source: ConformanceSource, options: BindingOptions) {
+      let value!: LoushoAgentValue;
+      let store!: LoushoAgentStore;
+      let list!: SessionListState;
+      let threads!: LoushoSessionsStore;
+      const view = render(ThreadsProbe as unknown as Component<Record<string, unknown>>, {
+        props: {
+          source,
+          options,
+          onValue: (latest: LoushoAgentValue, latestStore: LoushoAgentStore, latestList: SessionListState, threadsStore: LoushoSessionsStore) => {
+            value = latest;
+            store = latestStore;
+            list = latestList;
+            threads = threadsStore;
+          },
+        },
+      });
+      return {
+        state: () => {
+          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = value;
+          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
+        },
+        send: (input) => store.send(input),
+        stop: () => store.stop(),
+        resume: () => store.resume(),
+        approve: (note) => store.approve(note),
+        reject: (note) => store.reject(note),
+        answer: (text) => store.answer(text),
+        reset: () => store.reset(),
+        open: (id) => store.open(id),
+        unmount: () => view.unmount(),
+        threads: {
+          state: () => ({ ...list }),
+          refresh: () => threads.refresh(),
+          loadMore: () => threads.loadMore(),
+          rename: (id, title) => threads.rename(id, title),
+          remove: (id) => threads.remove(id),
+          open: (id) => threads.open(id),
+          openNew: () => threads.openNew(),
+        },
       };
     },
   };

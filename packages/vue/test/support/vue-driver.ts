@@ -2,6 +2,7 @@ import { render } from '@testing-library/vue';
 import { defineComponent, h, nextTick, shallowRef } from 'vue';
 import type { BindingDriver, BindingOptions, ConformanceSource } from '@lousho/conformance';
 import { useLoushoAgent, type UseLoushoAgentResult } from '../../src/index.js';
+import { useLoushoSessions, type UseLoushoSessionsResult } from '../../src/sessions/index.js';
 
 /**
  * The conformance driver for Vue: a component using the composable, mounted with
@@ -42,6 +43,49 @@ export const vueDriver: BindingDriver = {
         await nextTick();
       },
       unmount: () => view.unmount(),
+    };
+  },
+  // A chat and its thread list in one component (a sidebar of titles), as a page has them.
+  async mountWithThreads(source: ConformanceSource, options: BindingOptions) {
+    let chat!: UseLoushoAgentResult;
+    let threads!: UseLoushoSessionsResult;
+    const Page = defineComponent({
+      setup() {
+        chat = useLoushoAgent(source, options);
+        threads = useLoushoSessions(source, chat);
+        return () => h('div', [h('ul', threads.sessions.value.map((thread) => h('li', { key: thread.id }, thread.title ?? 'New thread'))), h('p', `${chat.status.value} ${chat.messages.value.length}`)]);
+      },
+    });
+    const view = render(Page);
+    return {
+      state: () => ({
+        messages: chat.messages.value,
+        status: chat.status.value,
+        pendingApproval: chat.pendingApproval.value,
+        error: chat.error.value,
+        usage: chat.usage.value,
+        finishReason: chat.finishReason.value,
+        guardrail: chat.guardrail.value,
+        sessionId: chat.sessionId.value,
+      }),
+      send: (input) => chat.send(input),
+      stop: () => chat.stop(),
+      resume: () => chat.resume(),
+      approve: (note) => chat.approve(note),
+      reject: (note) => chat.reject(note),
+      answer: (text) => chat.answer(text),
+      reset: () => chat.reset(),
+      open: (id) => chat.open(id),
+      unmount: () => view.unmount(),
+      threads: {
+        state: () => ({ sessions: threads.sessions.value, status: threads.status.value, error: threads.error.value, hasMore: threads.hasMore.value, current: threads.current.value }),
+        refresh: () => threads.refresh(),
+        loadMore: () => threads.loadMore(),
+        rename: (id, title) => threads.rename(id, title),
+        remove: (id) => threads.remove(id),
+        open: (id) => threads.open(id),
+        openNew: () => threads.openNew(),
+      },
     };
   },
 };
