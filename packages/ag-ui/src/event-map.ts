@@ -22,7 +22,7 @@ export const AG_UI_EVENT_MAP = {
   'compaction.start': ['CUSTOM'],
   'compaction.done': ['CUSTOM'],
   'step.done': ['TEXT_MESSAGE_END', 'REASONING_MESSAGE_END', 'REASONING_END', 'STEP_FINISHED', 'STATE_SNAPSHOT'],
-  'run.done': ['SUBAGENT_FINISHED', 'STATE_SNAPSHOT', 'RUN_FINISHED'],
+  'run.done': ['SUBAGENT_FINISHED', 'MESSAGES_SNAPSHOT', 'STATE_SNAPSHOT', 'RUN_FINISHED'],
   error: ['RUN_ERROR'],
   'run.interrupted': [],
   'flow.node.start': ['STEP_STARTED'],

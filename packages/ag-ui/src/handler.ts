@@ -44,7 +44,8 @@ export function createAgUiHandler(agent: AgUiAgent, options: AgUiHandlerOptions 
         const mapper = new AgUiMapper({ threadId: input.threadId, runId: input.runId, snapshot: snapshotOf(session, input) });
         return streamResponse(encoder, eventsOf(mapper.idle(session?.pendingApproval)), controller);
       }
-      const mapper = new AgUiMapper({ threadId: input.threadId, runId: input.runId, ...(started.snapshot && { snapshot: started.snapshot }) });
+      const transcript = () => toAgUiMessages(agent.sessions.get(input.threadId)?.messages ?? [], input.threadId);
+      const mapper = new AgUiMapper({ threadId: input.threadId, runId: input.runId, transcript, ...(started.snapshot && { snapshot: started.snapshot }) });
       return streamResponse(encoder, mapped(mapper, started.first, started.iterator, (error) => report(error, request)), controller);
     } catch (error) {
       return errorResponse(error, (unexpected) => report(unexpected, request));
@@ -86,12 +87,12 @@ async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionSta
   } else {
     const split = newMessagesOf(input);
     if (split.fresh.length === 0) return undefined;
-    const known = session !== undefined && session.messages.length > 0;
+    const known = session !== undefined;
     // A thread the server has not seen takes the client's history with the new messages.
     const turn = fromAgUiMessages(known ? split.fresh : input.messages);
     if (!session) await agent.sessions.create(input.threadId, { owner: principal });
     // A client that sent no history for a thread the server has (a reload) gets the server's.
-    if (known && split.history === 0) snapshot = [...toAgUiMessages(session.messages, input.threadId), ...split.fresh];
+    if (known && split.history === 0 && session.messages.length > 0) snapshot = [...toAgUiMessages(session.messages, input.threadId), ...split.fresh];
     run = agent.stream(turn, { sessionId: input.threadId, signal, metadata: { agUi: { context: input.context, forwardedProps: input.forwardedProps ?? null } } });
   }
   const iterator = run[Symbol.asyncIterator]();
@@ -99,11 +100,15 @@ async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionSta
   return { first, iterator, ...(snapshot && { snapshot }) };
 }
 
-/** The client's messages after its last non-user message (the new turn), and how many came before. */
+/**
+ * The new turn: the client's last message when it is a user's (else none), and how many came before
+ * it. Only the last one: a user message before it that has no reply is one the server already has
+ * (its run failed) or refused (a guardrail blocked it), never one to send again.
+ */
 function newMessagesOf(input: RunRequest): { fresh: RunRequest['messages']; history: number } {
-  let start = input.messages.length;
-  while (start > 0 && input.messages[start - 1]!.role === 'user') start--;
-  return { fresh: input.messages.slice(start), history: start };
+  const last = input.messages.at(-1);
+  if (last?.role !== 'user') return { fresh: [], history: input.messages.length };
+  return { fresh: [last], history: input.messages.length - 1 };
 }
 
 function snapshotOf(session: SessionState | undefined, input: RunRequest): ReturnType<typeof toAgUiMessages> | undefined {

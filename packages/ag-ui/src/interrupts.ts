@@ -1,7 +1,8 @@
 import type { PendingApprovalInfo } from '@lousho/core';
 import type { Interrupt, ResumeEntry } from '@ag-ui/core';
 import { subagentRunIdOf } from './subagent-ids.js';
-import { invalidInput } from './errors.js';
+import { ERROR_CODES } from '@lousho/core';
+import { AgUiRequestError, invalidInput } from './errors.js';
 
 /** `Interrupt.reason` of a tool call waiting for approval, and of an `ask_question` call. */
 export const INTERRUPT_REASONS = { tool: 'tool_approval', question: 'question' } as const;
@@ -43,6 +44,9 @@ export type Decision = { id: string; approved: boolean; note?: string } | { id: 
  */
 export function decisionOf(entry: ResumeEntry, approval: PendingApprovalInfo): Decision {
   const payload = entry.payload as unknown;
+  if (isRecord(payload) && (approval.kind === 'question' ? 'approved' in payload : 'answer' in payload)) {
+    throw new AgUiRequestError(400, ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH, approval.kind === 'question' ? 'This interrupt is a question: answer it with { answer }.' : 'This interrupt is a tool approval: decide it with { approved, note? }.');
+  }
   if (approval.kind === 'question') {
     if (entry.status === 'cancelled') throw invalidInput('resume[0]: a question cannot be cancelled; answer it with payload { answer }.');
     const answer = typeof payload === 'string' ? payload : isRecord(payload) ? payload.answer : undefined;

@@ -20,6 +20,8 @@ export interface MapperOptions {
   runId: string;
   /** Sent right after `RUN_STARTED`: the transcript the client should hold, when it differs from what it sent. */
   snapshot?: AgUiMessage[];
+  /** The thread's transcript as the server holds it: sent when an output guardrail withheld the streamed reply. */
+  transcript?: () => AgUiMessage[];
 }
 
 type Scope = string; // '' for the lead agent, else a sub-agent's run id
@@ -194,10 +196,9 @@ export class AgUiMapper {
 
   /** A run that had nothing to do (no new message, no resume): it re-announces a pending interrupt, if any. */
   idle(pending: PendingApprovalInfo | null | undefined): BaseEvent[] {
+    this.state.status = pending ? 'awaiting-approval' : 'idle';
     const out = this.opening();
     this.finished = true;
-    this.state.status = pending ? 'awaiting-approval' : 'idle';
-    out.push(this.stateSnapshot());
     out.push(this.runFinished(pending ? { type: 'interrupt', interrupts: [interruptOf(pending)] } : { type: 'success' }));
     return out;
   }
@@ -224,6 +225,8 @@ export class AgUiMapper {
     this.openSubagents.clear();
     this.endOpenCalls(out);
     this.finished = true;
+    // The reply streamed before the guardrail read it: the client's copy gives way to the server's.
+    if (event.guardrail?.stage === 'output' && this.options.transcript) out.push({ type: EventType.MESSAGES_SNAPSHOT, messages: this.options.transcript() } as BaseEvent);
     this.state.status = paused ? 'awaiting-approval' : 'idle';
     this.state.finishReason = event.finishReason;
     this.state.steps = event.steps;
