@@ -1,6 +1,6 @@
 import { EventEncoder } from '@ag-ui/encoder';
 import type { BaseEvent } from '@ag-ui/core';
-import { ERROR_CODES, SDKError, type Agent, type AgentRun, type AgentStreamEvent, type SessionState } from '@lousho/core';
+import { ERROR_CODES, SDKError, type Agent, type AgentInput, type AgentRun, type AgentStreamEvent, type Message, type SessionState } from '@lousho/core';
 import { readJsonBody } from './body.js';
 import { AgUiRequestError, errorResponse } from './errors.js';
 import { parseRunInput, type RunRequest } from './input.js';
@@ -89,7 +89,7 @@ async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionSta
     if (split.fresh.length === 0) return undefined;
     const known = session !== undefined;
     // A thread the server has not seen takes the client's history with the new messages.
-    const turn = fromAgUiMessages(known ? split.fresh : input.messages);
+    const turn = inputOf(fromAgUiMessages(known ? split.fresh : input.messages));
     if (!session) await agent.sessions.create(input.threadId, { owner: principal });
     // A client that sent no history for a thread the server has (a reload) gets the server's.
     if (known && split.history === 0 && session.messages.length > 0) snapshot = [...toAgUiMessages(session.messages, input.threadId), ...split.fresh];
@@ -98,6 +98,12 @@ async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionSta
   const iterator = run[Symbol.asyncIterator]();
   const first = await iterator.next();
   return { first, iterator, ...(snapshot && { snapshot }) };
+}
+
+/** A turn of one user message goes as its content (a flow agent reads a string input), else as messages. */
+function inputOf(messages: Message[]): AgentInput {
+  const only = messages.length === 1 ? messages[0]! : undefined;
+  return only?.role === 'user' ? only.content : messages;
 }
 
 /**

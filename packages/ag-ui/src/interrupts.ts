@@ -27,7 +27,7 @@ export function interruptOf(approval: PendingApprovalInfo): Interrupt {
   return {
     id: approval.approvalId,
     reason: INTERRUPT_REASONS[approval.kind],
-    message: question ? (approval.question ?? 'The agent asks a question.') : `Approve ${approval.displayName}?`,
+    message: question ? (approval.question ?? 'The agent asks a question.') : approval.displayName.endsWith('?') ? approval.displayName : `Approve ${approval.displayName}?`,
     toolCallId: approval.toolCallId,
     responseSchema: question ? ANSWER_SCHEMA : APPROVAL_SCHEMA,
     metadata: { toolName: approval.toolName, displayName: approval.displayName, args: approval.args, ...(approval.subagent && { subagent: approval.subagent }) },

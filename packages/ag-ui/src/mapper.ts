@@ -37,6 +37,8 @@ export class AgUiMapper {
   /** The assistant text message of the current step, per scope: the message its tool calls belong to. */
   private readonly stepMessage = new Map<Scope, string>();
   private readonly startedCalls = new Map<string, { ended: boolean }>();
+  /** Steps started and not finished, with their scope (AG-UI wants each closed before the run ends). */
+  private readonly openSteps = new Map<string, Scope>();
   private readonly openSubagents = new Map<string, SubagentRef>();
   private readonly subagentOfCall = new Map<string, string>();
   private readonly state: LoushoRunState = { status: 'running', steps: 0, usage: null, finishReason: null, progress: {} };
@@ -66,7 +68,7 @@ export class AgUiMapper {
       case 'step.start':
         this.closeMessages(scope, out);
         this.stepMessage.delete(scope);
-        out.push({ type: EventType.STEP_STARTED, stepName: stepName(event.step), ...tag } as BaseEvent);
+        this.startStep(stepName(event.step), scope, out);
         break;
       case 'text.delta': {
         this.closeReasoning(scope, out);
@@ -144,7 +146,7 @@ export class AgUiMapper {
         break;
       case 'step.done':
         this.closeMessages(scope, out);
-        out.push({ type: EventType.STEP_FINISHED, stepName: stepName(event.step), ...tag } as BaseEvent);
+        this.finishStep(stepName(event.step), scope, out);
         if (!scope) {
           this.state.steps = event.step;
           this.state.usage = tokenTotals(event.usage);
@@ -163,17 +165,18 @@ export class AgUiMapper {
         break;
       case 'flow.node.start':
         this.closeMessages(scope, out);
-        out.push({ type: EventType.STEP_STARTED, stepName: `node:${event.toolCallId}`, ...tag } as BaseEvent);
+        this.startStep(`node:${event.toolCallId}`, scope, out);
         break;
       case 'flow.node.event':
         this.closeMessages(scope, out);
         out.push(custom('lousho.flow.node.event', { toolCallId: event.toolCallId, event: event.event }, tag));
         break;
       case 'flow.node.done':
-        out.push({ type: EventType.STEP_FINISHED, stepName: `node:${event.toolCallId}`, ...tag } as BaseEvent);
+        this.finishStep(`node:${event.toolCallId}`, scope, out);
         break;
       case 'flow.node.error':
-        out.push({ type: EventType.STEP_FINISHED, stepName: `node:${event.toolCallId}`, ...tag } as BaseEvent, custom('lousho.flow.node.error', { toolCallId: event.toolCallId, toolName: event.toolName, error: event.error }, tag));
+        this.finishStep(`node:${event.toolCallId}`, scope, out);
+        out.push(custom('lousho.flow.node.error', { toolCallId: event.toolCallId, toolName: event.toolName, error: event.error }, tag));
         break;
       case 'flow.branch':
         out.push(custom('lousho.flow.branch', { toolCallId: event.toolCallId, toolName: event.toolName, branch: event.branch }, tag));
@@ -224,6 +227,7 @@ export class AgUiMapper {
     }
     this.openSubagents.clear();
     this.endOpenCalls(out);
+    this.finishOpenSteps(out);
     this.finished = true;
     // The reply streamed before the guardrail read it: the client's copy gives way to the server's.
     if (event.guardrail?.stage === 'output' && this.options.transcript) out.push({ type: EventType.MESSAGES_SNAPSHOT, messages: this.options.transcript() } as BaseEvent);
@@ -277,6 +281,26 @@ export class AgUiMapper {
     return id;
   }
 
+  private startStep(name: string, scope: Scope, out: BaseEvent[]): void {
+    this.openSteps.set(name, scope);
+    out.push({ type: EventType.STEP_STARTED, stepName: name, ...(scope && { subagentRunId: scope }) } as BaseEvent);
+  }
+
+  /** Finishes a step; one this run did not start (a node a paused run left open) starts here first. */
+  private finishStep(name: string, scope: Scope, out: BaseEvent[]): void {
+    if (!this.openSteps.has(name)) this.startStep(name, scope, out);
+    this.openSteps.delete(name);
+    out.push({ type: EventType.STEP_FINISHED, stepName: name, ...(scope && { subagentRunId: scope }) } as BaseEvent);
+  }
+
+  /** A step left open by a pause, a stop or an error ends with the run (the next run finishes a paused node again). */
+  private finishOpenSteps(out: BaseEvent[]): void {
+    for (const [name, scope] of [...this.openSteps].reverse()) {
+      this.openSteps.delete(name);
+      out.push({ type: EventType.STEP_FINISHED, stepName: name, ...(scope && { subagentRunId: scope }) } as BaseEvent);
+    }
+  }
+
   private startCall(toolCallId: string, toolName: string, scope: Scope, out: BaseEvent[]): void {
     if (this.startedCalls.has(toolCallId)) return;
     this.startedCalls.set(toolCallId, { ended: false });
@@ -323,6 +347,7 @@ export class AgUiMapper {
   private closeAll(out: BaseEvent[]): void {
     for (const scope of new Set([...this.openText.keys(), ...this.openReasoning.keys()])) this.closeMessages(scope, out);
     this.endOpenCalls(out);
+    this.finishOpenSteps(out);
     for (const [id] of [...this.openSubagents].reverse()) out.push({ type: EventType.SUBAGENT_ERROR, subagentRunId: id, message: 'The run failed.' } as BaseEvent);
     this.openSubagents.clear();
   }

@@ -14,13 +14,14 @@ export function agUiClient(url: string, threadId = `thread-${Math.random().toStr
 }
 
 /** Adds a user message and runs the agent (or resumes it), recording every event the client applied. */
-export async function run(agent: HttpAgent, input?: string, resume?: ResumeEntry[]): Promise<RunRecord> {
+export async function run(agent: HttpAgent, input?: string, resume?: ResumeEntry[], seen?: BaseEvent[]): Promise<RunRecord> {
   if (input !== undefined) agent.addMessage({ id: `user-${Math.random().toString(36).slice(2)}`, role: 'user', content: input });
   const record: RunRecord = { events: [], types: [], outcome: undefined, interrupts: [] };
   try {
     await agent.runAgent(resume ? { resume } : {}, {
       onEvent: ({ event }) => {
         record.events.push(event);
+        seen?.push(event);
         record.types.push(event.type);
       },
       onRunFinishedEvent: (params) => {
