@@ -53,13 +53,18 @@ export function createAgUiHandler(agent: AgUiAgent, options: AgUiHandlerOptions 
   };
 }
 
-/** The thread's session, if the agent knows it; another principal's is answered as unknown. */
+/**
+ * The thread's session, read from the agent's store (it may predate a restart, or come from another
+ * process). Another principal's session, or one without an owner, is answered as unknown (404).
+ */
 async function ownedSession(agent: AgUiAgent, threadId: string, principal: string): Promise<SessionState | undefined> {
-  const session = agent.sessions.get(threadId) ?? (await agent.sessions.load(threadId));
-  if (session?.owner !== undefined && session.owner !== principal) {
-    throw new AgUiRequestError(404, ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, 'No thread with this id.');
-  }
+  const session = await agent.sessions.load(threadId);
+  if (session !== undefined && session.owner !== principal) throw unknownThread();
   return session;
+}
+
+function unknownThread(): AgUiRequestError {
+  return new AgUiRequestError(404, ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, 'No thread with this id.');
 }
 
 interface StartedRun {
@@ -90,7 +95,8 @@ async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionSta
     const known = session !== undefined;
     // A thread the server has not seen takes the client's history with the new messages.
     const turn = inputOf(fromAgUiMessages(known ? split.fresh : input.messages));
-    if (!session) await agent.sessions.create(input.threadId, { owner: principal });
+    // Created owned by the caller; the store creates atomically, so of two callers racing for a new id one owns it.
+    if (!session && !(await agent.sessions.create(input.threadId, { owner: principal })) && (await agent.sessions.load(input.threadId))?.owner !== principal) throw unknownThread();
     // A client that sent no history for a thread the server has (a reload) gets the server's.
     if (known && split.history === 0 && session.messages.length > 0) snapshot = [...toAgUiMessages(session.messages, input.threadId), ...split.fresh];
     run = agent.stream(turn, { sessionId: input.threadId, signal, metadata: { agUi: { context: input.context, forwardedProps: input.forwardedProps ?? null } } });

@@ -16,7 +16,7 @@ export interface InputLimits {
   maxMessages: number;
 }
 
-const ID = /^[A-Za-z0-9._:@-]{1,200}$/;
+const ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const ROLES = new Set(['developer', 'system', 'assistant', 'user', 'tool', 'activity', 'reasoning']);
 const MAX_CONTEXT = 100;
 const MAX_RESUME = 20;
@@ -48,7 +48,7 @@ export function parseRunInput(body: unknown, limits: InputLimits): RunRequest {
 
 function checkMessage(value: unknown, at: string): AgUiMessage {
   if (!isRecord(value)) throw invalidInput(`${at} must be an object.`);
-  id(value.id, `${at}.id`);
+  if (typeof value.id !== 'string' || value.id.length === 0 || value.id.length > 200) throw invalidInput(`${at}.id must be a string of 1 to 200 characters.`);
   if (typeof value.role !== 'string' || !ROLES.has(value.role)) throw invalidInput(`${at}.role must be one of ${[...ROLES].join(', ')}.`);
   if (value.role === 'assistant' && value.toolCalls !== undefined) {
     list(value.toolCalls, `${at}.toolCalls`, 1000).forEach((call, index) => {
@@ -84,7 +84,7 @@ function checkResumeEntry(entry: unknown, at: string): ResumeEntry {
 }
 
 function id(value: unknown, at: string): string {
-  if (typeof value !== 'string' || !ID.test(value)) throw invalidInput(`${at} must be 1 to 200 letters, digits or . _ : @ -.`);
+  if (typeof value !== 'string' || !ID.test(value)) throw invalidInput(`${at} must be 1 to 128 letters, digits or . _ : -.`);
   return value;
 }
 
