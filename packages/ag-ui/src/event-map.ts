@@ -15,15 +15,15 @@ export const AG_UI_EVENT_MAP = {
   'tool.input.delta': ['TOOL_CALL_ARGS'],
   'tool.call': ['TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END'],
   'tool.progress': ['STATE_DELTA'],
-  'tool.done': ['TOOL_CALL_RESULT', 'SUBAGENT_FINISHED'],
+  'tool.done': ['TOOL_CALL_END', 'TOOL_CALL_RESULT', 'SUBAGENT_FINISHED'],
   'tool.error': ['TOOL_CALL_END', 'TOOL_CALL_RESULT', 'SUBAGENT_ERROR'],
-  'approval.requested': ['TOOL_CALL_END'],
+  'approval.requested': [],
   'approval.resolved': ['CUSTOM'],
   'compaction.start': ['CUSTOM'],
   'compaction.done': ['CUSTOM'],
   'step.done': ['STEP_STARTED', 'STEP_FINISHED', 'STATE_SNAPSHOT'],
-  'run.done': ['SUBAGENT_FINISHED', 'STEP_FINISHED', 'MESSAGES_SNAPSHOT', 'STATE_SNAPSHOT', 'RUN_FINISHED'],
-  error: ['SUBAGENT_ERROR', 'STEP_FINISHED', 'RUN_ERROR'],
+  'run.done': ['SUBAGENT_FINISHED', 'TOOL_CALL_END', 'STEP_FINISHED', 'MESSAGES_SNAPSHOT', 'STATE_SNAPSHOT', 'RUN_FINISHED'],
+  error: ['TOOL_CALL_END', 'STEP_FINISHED', 'SUBAGENT_ERROR', 'RUN_ERROR'],
   'run.interrupted': [],
   'flow.node.start': ['STEP_STARTED'],
   'flow.node.event': ['CUSTOM'],
@@ -32,5 +32,5 @@ export const AG_UI_EVENT_MAP = {
   'flow.branch': ['CUSTOM'],
 } as const satisfies Record<AgentStreamEventType, readonly string[]>;
 
-/** A sub-agent's events carry `subagentRunId` and open with this (the first event of that sub-agent). */
-export const SUBAGENT_OPENING_EVENT = 'SUBAGENT_STARTED';
+/** What any event may send before its own row: closing its scope's open text or reasoning message, opening a sub-agent. */
+export const AG_UI_PRELUDE_EVENTS = ['TEXT_MESSAGE_END', 'REASONING_MESSAGE_END', 'REASONING_END', 'SUBAGENT_STARTED'] as const;

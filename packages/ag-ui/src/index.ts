@@ -1,5 +1,5 @@
 export { createAgUiHandler, type AgUiAgent } from './handler.js';
 export type { AgUiHandlerOptions } from './options.js';
-export { AG_UI_EVENT_MAP } from './event-map.js';
+export { AG_UI_EVENT_MAP, AG_UI_PRELUDE_EVENTS } from './event-map.js';
 export { AgUiMapper, type LoushoRunState, type MapperOptions } from './mapper.js';
 export { INTERRUPT_REASONS, interruptOf } from './interrupts.js';

@@ -131,8 +131,8 @@ export class AgUiMapper {
         this.failSubagent(event.toolCallId, event.error.message, event.error.error, out);
         break;
       case 'approval.requested':
+        // Its call ended with `tool.call`; the interrupt goes out on RUN_FINISHED.
         this.closeMessages(scope, out);
-        this.endCall(event.approval.toolCallId, scope, out);
         this.pending = event.approval;
         break;
       case 'approval.resolved':
