@@ -14,6 +14,7 @@ export interface LoushoRunState {
   progress: Record<string, unknown>;
 }
 
+/** What `AgUiMapper` needs to know of the run it maps. */
 export interface MapperOptions {
   threadId: string;
   /** The AG-UI run id (the client's). */
@@ -54,6 +55,7 @@ export class AgUiMapper {
     return this.finished;
   }
 
+  /** The AG-UI events one of our stream events becomes (none for some: see docs/ag-ui.md). */
   map(event: AgentStreamEvent): BaseEvent[] {
     if (this.finished) return [];
     const out: BaseEvent[] = [];
