@@ -1,6 +1,6 @@
 import { EventEncoder } from '@ag-ui/encoder';
 import type { BaseEvent } from '@ag-ui/core';
-import { ERROR_CODES, SDKError, type Agent, type AgentInput, type AgentRun, type AgentStreamEvent, type Message, type SessionState } from '@lousho/core';
+import { ERROR_CODES, SDKError, type AgentInput, type AgentStreamEvent, type HandlerAgent, type Message, type SessionState } from '@lousho/core';
 import { readJsonBody } from './body.js';
 import { AgUiRequestError, errorResponse } from './errors.js';
 import { parseRunInput, type RunRequest } from './input.js';
@@ -9,8 +9,8 @@ import { AgUiMapper } from './mapper.js';
 import { checkAgUiOptions, type AgUiHandlerOptions } from './options.js';
 import { fromAgUiMessages, toAgUiMessages } from './transcript.js';
 
-/** What the handler uses of an agent: any `createAgent()` agent. */
-export type AgUiAgent = Pick<Agent, 'stream' | 'approvals' | 'sessions'>;
+/** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
+export type AgUiAgent = Pick<HandlerAgent, 'stream' | 'approvals' | 'sessions'>;
 
 /** The principal of every request when no `authorize` is given (as `createAgentHandler()`'s). */
 const ANONYMOUS = 'anonymous';
@@ -79,7 +79,7 @@ interface StartedRun {
  * The run's first event is awaited here, so a refusal (busy, awaiting approval) is an HTTP error.
  */
 async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionState | undefined, principal: string, signal: AbortSignal): Promise<StartedRun | undefined> {
-  let run: AgentRun;
+  let run: AsyncIterable<AgentStreamEvent>;
   let snapshot: StartedRun['snapshot'];
   if (input.resume.length > 0) {
     const pending = session?.pendingApproval;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, defineTool, type AgentRun, type AgentStreamEvent, type LLMProvider, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, type AgentStreamEvent, type LLMProvider, type StreamChunk } from '@lousho/core';
 import { emailTool, gate, lookupFlow, lookupTool, pageTool, researcher, scriptedAgent, triageFlow, waitTool } from '@lousho/conformance';
 import { AG_UI_EVENT_MAP, AG_UI_PRELUDE_EVENTS, AgUiMapper } from '../src/index.js';
 
@@ -29,7 +29,7 @@ function chunkModel(turns: StreamChunk[][]): LLMProvider {
 /** What each of our event types became, over every fixture run. */
 const seen = new Map<string, Set<string>>();
 
-async function play(run: AgentRun | Promise<AgentRun>, onEvent?: (event: AgentStreamEvent) => void): Promise<void> {
+async function play(run: AsyncIterable<AgentStreamEvent> | Promise<AsyncIterable<AgentStreamEvent>>, onEvent?: (event: AgentStreamEvent) => void): Promise<void> {
   const mapper = new AgUiMapper({ threadId: 't', runId: 'r', transcript: () => [] });
   try {
     for await (const event of await run) {

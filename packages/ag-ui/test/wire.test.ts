@@ -57,7 +57,7 @@ describe('AG-UI wire: what our events become', () => {
     const first = record.types.indexOf(EventType.REASONING_START);
     expect(record.types.slice(first, first + 5)).toEqual([EventType.REASONING_START, EventType.REASONING_MESSAGE_START, EventType.REASONING_MESSAGE_CONTENT, EventType.REASONING_MESSAGE_CONTENT, EventType.REASONING_MESSAGE_END]);
     expect(client.messages.find((message) => message.role === 'reasoning')).toMatchObject({ content: 'The user wants Paris.' });
-    const args = record.events.filter((event) => event.type === EventType.TOOL_CALL_ARGS).map((event) => (event as { delta: string }).delta);
+    const args = record.events.filter((event) => event.type === EventType.TOOL_CALL_ARGS).map((event) => (event as unknown as { delta: string }).delta);
     expect(args).toEqual(['{"query":', '"Paris"}']);
     // The call belongs to the step's text message.
     expect(client.messages.find((message) => message.role === 'assistant' && message.content === 'Looking.')).toMatchObject({ toolCalls: [{ id: 'c1', function: { arguments: '{"query":"Paris"}' } }] });
