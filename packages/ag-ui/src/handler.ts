@@ -7,6 +7,7 @@ import { parseRunInput, type RunRequest } from './input.js';
 import { decisionOf } from './interrupts.js';
 import { AgUiMapper } from './mapper.js';
 import { checkAgUiOptions, type AgUiHandlerOptions } from './options.js';
+import { ownedSession, unknownThread } from './sessions.js';
 import { fromAgUiMessages, toAgUiMessages } from './transcript.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
@@ -25,7 +26,7 @@ const DEFAULT_MAX_MESSAGES = 1000;
  * answers in `resume[]`. See docs/ag-ui.md.
  */
 export function createAgUiHandler(agent: AgUiAgent, options: AgUiHandlerOptions = {}): (request: Request) => Promise<Response> {
-  checkAgUiOptions(options);
+  checkAgUiOptions('createAgUiHandler()', options);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxMessages = options.maxMessages ?? DEFAULT_MAX_MESSAGES;
   const report = (error: unknown, request: Request) => options.onError?.(error, request);
@@ -51,20 +52,6 @@ export function createAgUiHandler(agent: AgUiAgent, options: AgUiHandlerOptions 
       return errorResponse(error, (unexpected) => report(unexpected, request));
     }
   };
-}
-
-/**
- * The thread's session, read from the agent's store (it may predate a restart, or come from another
- * process). Another principal's session, or one without an owner, is answered as unknown (404).
- */
-async function ownedSession(agent: AgUiAgent, threadId: string, principal: string): Promise<SessionState | undefined> {
-  const session = await agent.sessions.load(threadId);
-  if (session !== undefined && session.owner !== principal) throw unknownThread();
-  return session;
-}
-
-function unknownThread(): AgUiRequestError {
-  return new AgUiRequestError(404, ERROR_CODES.LOUSHO_SESSION_NOT_FOUND, 'No thread with this id.');
 }
 
 interface StartedRun {

@@ -3,3 +3,5 @@ export type { AgUiHandlerOptions } from './options.js';
 export { AG_UI_EVENT_MAP, AG_UI_PRELUDE_EVENTS } from './event-map.js';
 export { AgUiMapper, type LoushoRunState, type MapperOptions } from './mapper.js';
 export { INTERRUPT_REASONS, interruptOf } from './interrupts.js';
+export { createAiSdkHandler } from './ai-sdk/handler.js';
+export { AiSdkMapper, type LoushoMessageMetadata, type UiChunk } from './ai-sdk/mapper.js';

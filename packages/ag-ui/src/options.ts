@@ -1,7 +1,7 @@
 import { UnknownOptionError } from '@lousho/core';
 import { invalidConfig } from './config-error.js';
 
-/** Options of `createAgUiHandler()`: who may use the endpoint, and its limits. */
+/** Options of `createAgUiHandler()` and `createAiSdkHandler()`: who may use the endpoint, and its limits. */
 export interface AgUiHandlerOptions {
   /**
    * Who is asking: a principal id, or null to answer 401. A thread belongs to the principal that
@@ -20,17 +20,17 @@ export interface AgUiHandlerOptions {
 const KEYS: Readonly<Record<keyof AgUiHandlerOptions, true>> = { authorize: true, maxBodyBytes: true, maxMessages: true, onError: true };
 
 /** Refuses unknown keys (`LOUSHO_UNKNOWN_OPTION`) and values of the wrong kind (`LOUSHO_INVALID_CONFIG`). */
-export function checkAgUiOptions(options: AgUiHandlerOptions): void {
-  if (typeof options !== 'object' || options === null) throw invalidConfig('createAgUiHandler() options must be an object.');
+export function checkAgUiOptions(where: string, options: AgUiHandlerOptions): void {
+  if (typeof options !== 'object' || options === null) throw invalidConfig(`${where} options must be an object.`);
   for (const key of Object.keys(options)) {
-    if (!(key in KEYS)) throw new UnknownOptionError('createAgUiHandler()', key, closest(key), undefined);
+    if (!(key in KEYS)) throw new UnknownOptionError(where, key, closest(key), undefined);
   }
   for (const key of ['maxBodyBytes', 'maxMessages'] as const) {
     const value = options[key];
-    if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw invalidConfig(`createAgUiHandler() option \`${key}\` must be a positive integer.`);
+    if (value !== undefined && (!Number.isInteger(value) || value < 1)) throw invalidConfig(`${where} option \`${key}\` must be a positive integer.`);
   }
   for (const key of ['authorize', 'onError'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'function') throw invalidConfig(`createAgUiHandler() option \`${key}\` must be a function.`);
+    if (options[key] !== undefined && typeof options[key] !== 'function') throw invalidConfig(`${where} option \`${key}\` must be a function.`);
   }
 }
 
