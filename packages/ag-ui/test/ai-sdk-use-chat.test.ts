@@ -59,7 +59,9 @@ describe("the AI SDK's useChat against createAiSdkHandler", () => {
     expect(sent).toEqual([]);
 
     const approvalId = (toolPart(paused, 'tool-send_email')!.approval as { id: string }).id;
-    await act(() => result.current.addToolApprovalResponse({ id: approvalId, approved: true }));
+    await act(async () => {
+      await result.current.addToolApprovalResponse({ id: approvalId, approved: true });
+    });
     await waitFor(() => expect(textOf(result.current.messages.at(-1))).toBe('Sending it.Email sent.'));
     await waitFor(() => expect(result.current.status).toBe('ready'));
     expect(result.current.messages.map((message) => message.role)).toEqual(['user', 'assistant']);
@@ -75,7 +77,9 @@ describe("the AI SDK's useChat against createAiSdkHandler", () => {
     await act(() => result.current.sendMessage({ text: 'Plan a trip' }));
     await waitFor(() => expect(toolPart(result.current.messages.at(-1), 'tool-ask_question')?.state).toBe('input-available'));
     expect(result.current.messages.at(-1)!.parts).toContainEqual(expect.objectContaining({ type: 'data-question', data: expect.objectContaining({ toolCallId: 'q1', question: 'Which city?' }) }));
-    await act(() => result.current.addToolOutput({ tool: 'ask_question' as never, toolCallId: 'q1', output: 'Paris' as never }));
+    await act(async () => {
+      await result.current.addToolOutput({ tool: 'ask_question' as never, toolCallId: 'q1', output: 'Paris' as never });
+    });
     await waitFor(() => expect(textOf(result.current.messages.at(-1))).toBe('Paris it is.'));
     expect(model.calls[1]!.find((message) => message.role === 'tool')?.content).toBe('Paris');
   });

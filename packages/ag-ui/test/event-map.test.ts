@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent, type LLMProvider, type StreamChunk } from '@lousho/core';
 import { emailTool, gate, lookupFlow, lookupTool, pageTool, researcher, scriptedAgent, triageFlow, waitTool } from '@lousho/conformance';
-import { AG_UI_EVENT_MAP, AG_UI_PRELUDE_EVENTS, AgUiMapper } from '../src/index.js';
+import { AG_UI_EVENT_MAP, AG_UI_PRELUDE_EVENTS, AI_SDK_CHUNK_MAP, AI_SDK_PRELUDE_CHUNKS, AgUiMapper, AiSdkMapper } from '../src/index.js';
 
 // docs/ag-ui.md's mapping table is the mapper's: the table parsed from the doc equals
 // AG_UI_EVENT_MAP, and runs of real agents (text, reasoning, streamed and whole tool calls,
@@ -12,12 +12,14 @@ import { AG_UI_EVENT_MAP, AG_UI_PRELUDE_EVENTS, AgUiMapper } from '../src/index.
 
 const doc = readFileSync(new URL('../../../docs/ag-ui.md', import.meta.url), 'utf8');
 
-function tableOf(text: string): Record<string, string[]> {
+/** The mapping table's rows: our event → the names of one column (1: AG-UI, 2: AI SDK). */
+function tableOf(text: string, column: 1 | 2): Record<string, string[]> {
   const section = text.split('<!-- ag-ui-map:start -->')[1]!.split('<!-- ag-ui-map:end -->')[0]!;
   const rows = section.split('\n').filter((line) => /^\| `/.test(line));
   return Object.fromEntries(rows.map((line) => {
-    const [ours, theirs] = line.split('|').slice(1, 3).map((cell) => cell.trim());
-    return [ours!.replaceAll('`', ''), theirs!.startsWith('none') ? [] : [...theirs!.matchAll(/`([A-Z_]+)`/g)].map((m) => m[1]!)];
+    const cells = line.split('|').slice(1, 4).map((cell) => cell.trim());
+    const cell = cells[column]!;
+    return [cells[0]!.replaceAll('`', ''), cell.startsWith('none') ? [] : [...cell.matchAll(/`([A-Za-z_-]+)`/g)].map((m) => m[1]!)];
   }));
 }
 
@@ -26,28 +28,51 @@ function chunkModel(turns: StreamChunk[][]): LLMProvider {
   return { name: 'chunks', defaultModel: 'chunk-model', async *stream() { yield* turns[call++] ?? []; } };
 }
 
-/** What each of our event types became, over every fixture run. */
-const seen = new Map<string, Set<string>>();
+/** What each of our event types became, over every fixture run, in each protocol. */
+const seen = { agUi: new Map<string, Set<string>>(), aiSdk: new Map<string, Set<string>>() };
+
+function note(map: Map<string, Set<string>>, ours: string, theirs: { type: string }[]): void {
+  const types = map.get(ours) ?? new Set<string>();
+  for (const out of theirs) types.add(out.type);
+  map.set(ours, types);
+}
 
 async function play(run: AsyncIterable<AgentStreamEvent> | Promise<AsyncIterable<AgentStreamEvent>>, onEvent?: (event: AgentStreamEvent) => void): Promise<void> {
-  const mapper = new AgUiMapper({ threadId: 't', runId: 'r', transcript: () => [] });
+  const agUi = new AgUiMapper({ threadId: 't', runId: 'r', transcript: () => [] });
+  const aiSdk = new AiSdkMapper({ prefix: 'p', messageId: 'm' });
   try {
     for await (const event of await run) {
       onEvent?.(event);
-      const types = seen.get(event.type) ?? new Set<string>();
-      for (const out of mapper.map(event)) types.add(out.type);
-      seen.set(event.type, types);
+      note(seen.agUi, event.type, agUi.map(event));
+      note(seen.aiSdk, event.type, aiSdk.map(event));
     }
   } catch (error) {
     void error;
   }
 }
 
+function expectRowsHold(map: Record<string, readonly string[]>, prelude: readonly string[], observed: Map<string, Set<string>>, exempt: string[] = []): void {
+  const allowed = new Set<string>(prelude);
+  for (const [ours, theirs] of observed) {
+    const row = new Set<string>(map[ours] ?? []);
+    expect([...theirs].filter((type) => !row.has(type) && !allowed.has(type)), `${ours} sent what its row does not list`).toEqual([]);
+  }
+  // Every row that lists something was seen sending it (run.interrupted never comes live).
+  for (const [ours, theirs] of Object.entries(map)) {
+    if (theirs.length === 0 || exempt.includes(ours)) continue;
+    const sent = [...(observed.get(ours) ?? [])].filter((type) => theirs.includes(type));
+    expect(sent.length, `${ours}: no run sent what its row lists`).toBeGreaterThan(0);
+  }
+}
+
 describe('docs/ag-ui.md: the mapping table', () => {
-  it('is AG_UI_EVENT_MAP, row for row', () => {
-    const table = tableOf(doc);
-    expect(Object.keys(table).sort()).toEqual(Object.keys(AG_UI_EVENT_MAP).sort());
-    for (const [ours, theirs] of Object.entries(AG_UI_EVENT_MAP)) expect(table[ours], ours).toEqual([...theirs]);
+  it.each([
+    ['AG-UI', 1, AG_UI_EVENT_MAP],
+    ['AI SDK', 2, AI_SDK_CHUNK_MAP],
+  ] as const)('its %s column is the code\'s map, row for row', (_name, column, map) => {
+    const table = tableOf(doc, column);
+    expect(Object.keys(table).sort()).toEqual(Object.keys(map).sort());
+    for (const [ours, theirs] of Object.entries(map)) expect(table[ours], ours).toEqual([...theirs]);
   });
 
   it('is what the mapper does with real runs', async () => {
@@ -89,16 +114,7 @@ describe('docs/ag-ui.md: the mapping table', () => {
     await play(flow.approvals.resolveStream({ id: flow.sessions.get('f1')!.pendingApproval!.approvalId, approved: true }));
     await play(lookupFlow(gate()).agent.stream('fail'));
 
-    const prelude = new Set<string>(AG_UI_PRELUDE_EVENTS);
-    for (const [ours, theirs] of seen) {
-      const row = new Set<string>((AG_UI_EVENT_MAP as Record<string, readonly string[]>)[ours] ?? []);
-      expect([...theirs].filter((type) => !row.has(type) && !prelude.has(type)), `${ours} sent events its row does not list`).toEqual([]);
-    }
-    // Every row that lists AG-UI events was seen sending one of them (run.interrupted never comes live).
-    for (const [ours, theirs] of Object.entries(AG_UI_EVENT_MAP)) {
-      if (theirs.length === 0) continue;
-      const sent = [...(seen.get(ours) ?? [])].filter((type) => (theirs as readonly string[]).includes(type));
-      expect(sent.length, `${ours}: no run sent what its row lists`).toBeGreaterThan(0);
-    }
+    expectRowsHold(AG_UI_EVENT_MAP, AG_UI_PRELUDE_EVENTS, seen.agUi);
+    expectRowsHold(AI_SDK_CHUNK_MAP, AI_SDK_PRELUDE_CHUNKS, seen.aiSdk);
   }, 30_000);
 });

@@ -29,12 +29,14 @@ describe('entries of the triggers, channels and deployment work', () => {
     }
   });
 
-  it('/ag-ui exports the AG-UI handler and its mapping table, the same as @lousho/ag-ui', () => {
+  it('/ag-ui exports the AG-UI and useChat handlers and their mapping tables, the same as @lousho/ag-ui', () => {
     expect(typeof agUi.createAgUiHandler).toBe('function');
     expect(agUi.createAgUiHandler).toBe(agUiPackage.createAgUiHandler);
     expect(typeof agUi.AgUiMapper).toBe('function');
     expect(agUi.AG_UI_EVENT_MAP['text.delta']).toEqual(['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT']);
     expect(typeof agUi.interruptOf).toBe('function');
+    expect(agUi.createAiSdkHandler).toBe(agUiPackage.createAiSdkHandler);
+    expect(agUi.AI_SDK_CHUNK_MAP['tool.call']).toEqual(['tool-input-available']);
   });
 
   // Channels come from @lousho/node's root, the registry from core's root; the package root (MCP included) must bundle for workers too.
