@@ -97,4 +97,46 @@ describe('AG-UI wire: what our events become', () => {
     await run(client, undefined, [{ interruptId: paused.interrupts[0]!.id, status: 'resolved', payload: { approved: true } }]);
     expect(lastAssistantText(client)).toBe('Sent.');
   });
+
+  it("context and forwardedProps reach the agent's per-run config as ctx.metadata.agUi", async () => {
+    const prompts: unknown[] = [];
+    const provider: LLMProvider = {
+      name: 'seen',
+      defaultModel: 'seen-model',
+      async *stream(options) {
+        prompts.push(options.system);
+        yield { type: 'text-delta', text: 'ok' };
+        yield { type: 'finish', finishReason: 'stop' };
+      },
+    };
+    const agent = createAgent({
+      provider,
+      instructions: (ctx) => {
+        const agUi = ctx.metadata?.agUi as { context: { description: string; value: string }[]; forwardedProps: { plan?: string } };
+        return `Plan ${agUi.forwardedProps.plan}. ${agUi.context.map((item) => `${item.description}: ${item.value}`).join('; ')}`;
+      },
+    });
+    server = await serveAgUi(agent);
+    const client = agUiClient(server.url);
+    client.addMessage({ id: 'u1', role: 'user', content: 'Hi' });
+    await client.runAgent({ context: [{ description: 'page', value: '/billing' }], forwardedProps: { plan: 'pro' } });
+    expect(prompts).toEqual([expect.stringContaining('Plan pro. page: /billing')]);
+  });
+
+  it('a thread the server has never seen takes the client history as the first turn', async () => {
+    const { agent, model } = scriptedAgent([['Your name is Ann.']]);
+    server = await serveAgUi(agent);
+    const client = agUiClient(server.url);
+    client.addMessages([
+      { id: 'u0', role: 'user', content: 'I am Ann.' },
+      { id: 'a0', role: 'assistant', content: 'Hello Ann.' },
+    ]);
+    await run(client, 'What is my name?');
+    expect(model.calls[0]!.map((message) => [message.role, message.content])).toEqual([
+      ['user', 'I am Ann.'],
+      ['assistant', 'Hello Ann.'],
+      ['user', 'What is my name?'],
+    ]);
+    expect(lastAssistantText(client)).toBe('Your name is Ann.');
+  });
 });
