@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { EventType, HttpAgent, type RunAgentInput } from '@ag-ui/client';
 import { createAgent, defineTool, type LLMProvider, type StreamChunk } from '@lousho/core';
-import { emailTool, scriptedAgent } from '@lousho/conformance';
+import { emailTool, lookupTool, researcher, scriptedAgent } from '@lousho/conformance';
 import { serveAgUi, type AgUiServer } from './support/server.js';
 import { agUiClient, lastAssistantText, run } from './support/client.js';
 
@@ -138,5 +138,21 @@ describe('AG-UI wire: what our events become', () => {
       ['user', 'What is my name?'],
     ]);
     expect(lastAssistantText(client)).toBe('Your name is Ann.');
+  });
+
+  it('protobuf carries sub-agents, interrupts with their sub-agent, state deltas and CUSTOM events to the client whole', async () => {
+    const { tool } = emailTool();
+    const child = researcher([['Looking.', { tool: 'lookup', id: 'r1', args: { query: 'Paris' } }], [{ tool: 'send_email', id: 'r2', args: { to: 'a@b.c', subject: 'N' } }], ['Sunny.']], [lookupTool(), tool]);
+    const { agent } = scriptedAgent([[{ tool: 'task', id: 't1', args: { subagent: 'researcher', prompt: 'Paris' } }], ['Done.']], { subagents: { researcher: child.agent } });
+    server = await serveAgUi(agent);
+    const client = new ProtobufAgent({ url: server.url, threadId: 'pb-subagent' });
+    const paused = await run(client, 'Research');
+    expect(paused.events).toContainEqual(expect.objectContaining({ type: EventType.SUBAGENT_STARTED, subagentRunId: 'subagent:t1', name: 'researcher', parentToolCallId: 't1' }));
+    expect(paused.events).toContainEqual(expect.objectContaining({ type: EventType.SUBAGENT_FINISHED, subagentRunId: 'subagent:t1', outcome: expect.objectContaining({ type: 'suspended' }) }));
+    expect(paused.interrupts).toEqual([expect.objectContaining({ subagentRunId: 'subagent:t1', toolCallId: 'r2', metadata: expect.objectContaining({ args: { to: 'a@b.c', subject: 'N' } }) })]);
+    expect(client.messages).toContainEqual(expect.objectContaining({ role: 'assistant', content: 'Looking.', subagentRunId: 'subagent:t1' }));
+    const done = await run(client, undefined, [{ interruptId: paused.interrupts[0]!.id, status: 'resolved', payload: { approved: true } }]);
+    expect(done.events).toContainEqual(expect.objectContaining({ type: EventType.CUSTOM, name: 'lousho.approval.resolved' }));
+    expect(lastAssistantText(client)).toBe('Done.');
   });
 });
