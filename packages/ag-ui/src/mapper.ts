@@ -72,65 +72,19 @@ export class AgUiMapper {
         this.stepMessage.delete(scope);
         this.startStep(stepName(event.step), scope, out);
         break;
-      case 'text.delta': {
-        this.closeReasoning(scope, out);
-        let id = this.openText.get(scope);
-        if (!id) {
-          id = this.nextId('msg');
-          this.openText.set(scope, id);
-          this.stepMessage.set(scope, id);
-          out.push({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant', ...tag } as BaseEvent);
-        }
-        if (event.delta) out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta: event.delta, ...tag } as BaseEvent);
+      case 'text.delta':
+        this.streamText(event.delta, scope, out);
         break;
-      }
-      case 'reasoning.delta': {
-        this.closeText(scope, out);
-        let id = this.openReasoning.get(scope);
-        if (!id) {
-          id = this.nextId('reasoning');
-          this.openReasoning.set(scope, id);
-          out.push({ type: EventType.REASONING_START, messageId: id, ...tag } as BaseEvent, { type: EventType.REASONING_MESSAGE_START, messageId: id, role: 'reasoning', ...tag } as BaseEvent);
-        }
-        if (event.delta) out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: id, delta: event.delta, ...tag } as BaseEvent);
+      case 'reasoning.delta':
+        this.streamReasoning(event.delta, scope, out);
         break;
-      }
       case 'tool.input.start':
-        this.closeMessages(scope, out);
-        this.startCall(event.toolCallId, event.toolName, scope, out);
-        break;
       case 'tool.input.delta':
-        if (this.startedCalls.get(event.toolCallId)?.ended === false && event.delta) {
-          out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: event.toolCallId, delta: event.delta, ...tag } as BaseEvent);
-        }
-        break;
-      case 'tool.call': {
-        this.closeMessages(scope, out);
-        if (scope) this.subagentOfCall.set(event.toolCallId, scope);
-        const call = this.startedCalls.get(event.toolCallId);
-        if (!call) {
-          this.startCall(event.toolCallId, event.toolName, scope, out);
-          out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: event.toolCallId, delta: JSON.stringify(event.args ?? {}), ...tag } as BaseEvent);
-        }
-        this.endCall(event.toolCallId, scope, out);
-        break;
-      }
+      case 'tool.call':
       case 'tool.progress':
-        this.state.progress[event.toolCallId] = event.progress;
-        out.push({ type: EventType.STATE_DELTA, delta: [{ op: 'add', path: `/progress/${pointerToken(event.toolCallId)}`, value: event.progress ?? null }] } as BaseEvent);
-        break;
       case 'tool.done':
-        this.endCall(event.toolCallId, scope, out);
-        delete this.state.progress[event.toolCallId];
-        out.push({ type: EventType.TOOL_CALL_RESULT, messageId: this.nextId('tool'), toolCallId: event.toolCallId, content: resultText(event.result), role: 'tool', ...tag } as BaseEvent);
-        this.finishSubagent(event.toolCallId, out, { type: 'success' }, event.result);
-        break;
       case 'tool.error':
-        this.closeMessages(scope, out);
-        this.endCall(event.toolCallId, scope, out);
-        delete this.state.progress[event.toolCallId];
-        out.push({ type: EventType.TOOL_CALL_RESULT, messageId: this.nextId('tool'), toolCallId: event.toolCallId, content: JSON.stringify(event.error), role: 'tool', ...tag } as BaseEvent);
-        this.failSubagent(event.toolCallId, event.error.message, event.error.error, out);
+        this.mapTool(event, scope, out);
         break;
       case 'approval.requested':
         // Its call ended with `tool.call`; the interrupt goes out on RUN_FINISHED.
@@ -166,27 +120,110 @@ export class AgUiMapper {
         out.push({ type: EventType.RUN_ERROR, message: event.error.message, code: event.error.code } as BaseEvent);
         break;
       case 'flow.node.start':
-        this.closeMessages(scope, out);
-        this.startStep(`node:${event.toolCallId}`, scope, out);
-        break;
       case 'flow.node.event':
-        this.closeMessages(scope, out);
-        out.push(custom('lousho.flow.node.event', { toolCallId: event.toolCallId, event: event.event }, tag));
-        break;
       case 'flow.node.done':
-        this.finishStep(`node:${event.toolCallId}`, scope, out);
-        break;
       case 'flow.node.error':
-        this.finishStep(`node:${event.toolCallId}`, scope, out);
-        out.push(custom('lousho.flow.node.error', { toolCallId: event.toolCallId, toolName: event.toolName, error: event.error }, tag));
-        break;
       case 'flow.branch':
-        out.push(custom('lousho.flow.branch', { toolCallId: event.toolCallId, toolName: event.toolName, branch: event.branch }, tag));
+        this.mapFlow(event, scope, out);
         break;
       default:
         break; // a type this version does not know: consumers ignore those (docs/events.md)
     }
     return out;
+  }
+
+  private streamText(delta: string, scope: Scope, out: BaseEvent[]): void {
+    this.closeReasoning(scope, out);
+    const tag = scope ? { subagentRunId: scope } : {};
+    let id = this.openText.get(scope);
+    if (!id) {
+      id = this.nextId('msg');
+      this.openText.set(scope, id);
+      this.stepMessage.set(scope, id);
+      out.push({ type: EventType.TEXT_MESSAGE_START, messageId: id, role: 'assistant', ...tag } as BaseEvent);
+    }
+    if (delta) out.push({ type: EventType.TEXT_MESSAGE_CONTENT, messageId: id, delta, ...tag } as BaseEvent);
+  }
+
+  private streamReasoning(delta: string, scope: Scope, out: BaseEvent[]): void {
+    this.closeText(scope, out);
+    const tag = scope ? { subagentRunId: scope } : {};
+    let id = this.openReasoning.get(scope);
+    if (!id) {
+      id = this.nextId('reasoning');
+      this.openReasoning.set(scope, id);
+      out.push({ type: EventType.REASONING_START, messageId: id, ...tag } as BaseEvent, { type: EventType.REASONING_MESSAGE_START, messageId: id, role: 'reasoning', ...tag } as BaseEvent);
+    }
+    if (delta) out.push({ type: EventType.REASONING_MESSAGE_CONTENT, messageId: id, delta, ...tag } as BaseEvent);
+  }
+
+  /** A tool call's events: started, its arguments, ended, its progress (state), its result. */
+  private mapTool(event: Extract<AgentStreamEvent, { type: `tool.${string}` }>, scope: Scope, out: BaseEvent[]): void {
+    const tag = scope ? { subagentRunId: scope } : {};
+    switch (event.type) {
+          case 'tool.input.start':
+            this.closeMessages(scope, out);
+            this.startCall(event.toolCallId, event.toolName, scope, out);
+            break;
+          case 'tool.input.delta':
+            if (this.startedCalls.get(event.toolCallId)?.ended === false && event.delta) {
+              out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: event.toolCallId, delta: event.delta, ...tag } as BaseEvent);
+            }
+            break;
+          case 'tool.call': {
+            this.closeMessages(scope, out);
+            if (scope) this.subagentOfCall.set(event.toolCallId, scope);
+            const call = this.startedCalls.get(event.toolCallId);
+            if (!call) {
+              this.startCall(event.toolCallId, event.toolName, scope, out);
+              out.push({ type: EventType.TOOL_CALL_ARGS, toolCallId: event.toolCallId, delta: JSON.stringify(event.args ?? {}), ...tag } as BaseEvent);
+            }
+            this.endCall(event.toolCallId, scope, out);
+            break;
+          }
+          case 'tool.progress':
+            this.state.progress[event.toolCallId] = event.progress;
+            out.push({ type: EventType.STATE_DELTA, delta: [{ op: 'add', path: `/progress/${pointerToken(event.toolCallId)}`, value: event.progress ?? null }] } as BaseEvent);
+            break;
+          case 'tool.done':
+            this.endCall(event.toolCallId, scope, out);
+            delete this.state.progress[event.toolCallId];
+            out.push({ type: EventType.TOOL_CALL_RESULT, messageId: this.nextId('tool'), toolCallId: event.toolCallId, content: resultText(event.result), role: 'tool', ...tag } as BaseEvent);
+            this.finishSubagent(event.toolCallId, out, { type: 'success' }, event.result);
+            break;
+          case 'tool.error':
+            this.closeMessages(scope, out);
+            this.endCall(event.toolCallId, scope, out);
+            delete this.state.progress[event.toolCallId];
+            out.push({ type: EventType.TOOL_CALL_RESULT, messageId: this.nextId('tool'), toolCallId: event.toolCallId, content: JSON.stringify(event.error), role: 'tool', ...tag } as BaseEvent);
+            this.failSubagent(event.toolCallId, event.error.message, event.error.error, out);
+            break;
+    }
+  }
+
+  /** A flow's events: each node a step; what runs inside it, and its branch choices, as CUSTOM events. */
+  private mapFlow(event: Extract<AgentStreamEvent, { type: `flow.${string}` }>, scope: Scope, out: BaseEvent[]): void {
+    const tag = scope ? { subagentRunId: scope } : {};
+    switch (event.type) {
+          case 'flow.node.start':
+            this.closeMessages(scope, out);
+            this.startStep(`node:${event.toolCallId}`, scope, out);
+            break;
+          case 'flow.node.event':
+            this.closeMessages(scope, out);
+            out.push(custom('lousho.flow.node.event', { toolCallId: event.toolCallId, event: event.event }, tag));
+            break;
+          case 'flow.node.done':
+            this.finishStep(`node:${event.toolCallId}`, scope, out);
+            break;
+          case 'flow.node.error':
+            this.finishStep(`node:${event.toolCallId}`, scope, out);
+            out.push(custom('lousho.flow.node.error', { toolCallId: event.toolCallId, toolName: event.toolName, error: event.error }, tag));
+            break;
+          case 'flow.branch':
+            out.push(custom('lousho.flow.branch', { toolCallId: event.toolCallId, toolName: event.toolName, branch: event.branch }, tag));
+            break;
+    }
   }
 
   /** Ends a stream the run left without `run.done` or `error` (it threw): `RUN_ERROR` with `code`. */
