@@ -9,6 +9,8 @@ import * as node from '@lousho/build-ai-agent/node';
 import * as triggers from '@lousho/build-ai-agent/triggers';
 import * as mcpEntry from '@lousho/build-ai-agent/mcp';
 import * as mcpPackage from '@lousho/mcp';
+import * as agUi from '@lousho/build-ai-agent/ag-ui';
+import * as agUiPackage from '@lousho/ag-ui';
 
 describe('entries of the triggers, channels and deployment work', () => {
   it('the root exports channels and the deployment registry', () => {
@@ -33,6 +35,16 @@ describe('entries of the triggers, channels and deployment work', () => {
     for (const name of ['WebhookTriggerAdapter', 'SlackTriggerAdapter', 'CronTriggerAdapter', 'verifySlackSignature', 'parseCronExpression', 'CronExpressionError', 'slackChannel']) {
       expect(typeof (triggers as Record<string, unknown>)[name], name).toBe('function');
     }
+  });
+
+  it('/ag-ui exports the AG-UI and useChat handlers and their mapping tables, the same as @lousho/ag-ui', () => {
+    expect(typeof agUi.createAgUiHandler).toBe('function');
+    expect(agUi.createAgUiHandler).toBe(agUiPackage.createAgUiHandler);
+    expect(typeof agUi.AgUiMapper).toBe('function');
+    expect(agUi.AG_UI_EVENT_MAP['text.delta']).toEqual(['TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT']);
+    expect(typeof agUi.interruptOf).toBe('function');
+    expect(agUi.createAiSdkHandler).toBe(agUiPackage.createAiSdkHandler);
+    expect(agUi.AI_SDK_CHUNK_MAP['tool.call']).toEqual(['tool-input-available']);
   });
 
   // Channels come from @lousho/node's root, the registry from core's root; the package root (MCP included) must bundle for workers too.

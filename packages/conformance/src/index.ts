@@ -4,6 +4,6 @@ export type { BindingDriver, BindingOptions, BindingState, ConformanceSource, Mo
 export { runThreadsConformance } from './threads-suite.js';
 export { clientDriver } from './client-driver.js';
 export { eventually, settle } from './eventually.js';
-export { gate, scriptedModel, scriptedAgent, emailTool, slowTool, waitTool, type Gate, type ScriptItem, type ScriptedModel } from './fixtures.js';
+export { gate, scriptedModel, scriptedAgent, emailTool, slowTool, waitTool, lookupTool, pageTool, shellTool, researcher, triageFlow, lookupFlow, type Gate, type ScriptItem, type ScriptedModel } from './fixtures.js';
 export { serveAgent, type AgentServer, type LoggedRequest } from './server.js';
 export { sessionPlans, plannedAgent, plannedModel, plannedTools, playSession, plannedCards, plannedQuery, cardsByTurn, STOP_MARKER, type SessionPlan, type PlannedTurn, type PlannedStep, type PlannedCall, type PlannedDecision } from './random-sessions.js';

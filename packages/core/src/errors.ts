@@ -237,6 +237,8 @@ export const ERROR_CODES = {
   LOUSHO_SLOW_READER: 'LOUSHO_SLOW_READER',
   /** The server is draining after SIGTERM and takes no new turns. */
   LOUSHO_SHUTTING_DOWN: 'LOUSHO_SHUTTING_DOWN',
+  /** An AG-UI request (`@lousho/ag-ui`) sent tools of its own (frontend tools), which the endpoint cannot run. */
+  LOUSHO_AGUI_FRONTEND_TOOLS_UNSUPPORTED: 'LOUSHO_AGUI_FRONTEND_TOOLS_UNSUPPORTED',
 
   // The `http` tool.
   /** The URL is not absolute, cannot be parsed, or carries credentials. */
