@@ -94,8 +94,13 @@ export function createClientCore(
     for (const listener of [...listeners]) callSafely(listener, state);
   }
 
-  /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
+  /**
+   * Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. An urgent
+   * change with no leg going on may leave the run paused on a browser tool's call: with
+   * `browserTools`, browser-tools.ts (loaded then) runs its handler.
+   */
   function changed(urgent: boolean): void {
+    if (urgent && !serverRunning && options.browserTools) void import('./browser-tools.js').then((m) => m.runBrowserTool(client, state, options));
     // (A timer id is never falsy: a positive number in browsers, an object in Node.)
     if (listeners.size && (urgent || !notifyTimer)) {
       const wait = lastNotify + throttle - Date.now();
@@ -409,6 +414,8 @@ export function createClientCore(
     approve: (note) => tool(true, note),
     reject: (note) => tool(false, note),
     answer: (text) => decide({ kind: 'question', answer: text }),
+    // (`error`, when given, wins over `result`; the server refuses a `toolCallId` the run does not wait on.)
+    submitToolResult: (toolCallId, result, more) => decide({ kind: 'client', result, ...more, toolCallId }),
 
     reset() {
       if (destroyed) return;
