@@ -1,4 +1,3 @@
-import type { AgentUIState } from '@lousho/core/protocol';
 import type { AgentClient, AgentClientOptions } from './types.js';
 
 // Runs the handlers of browser tools (`AgentClientOptions.browserTools`). Loaded by the client the
@@ -8,13 +7,13 @@ import type { AgentClient, AgentClientOptions } from './types.js';
 const started = new WeakMap<AgentClient, Set<string>>();
 
 /**
- * Runs the handler of the browser tool call `state` is paused on, once per call and client, and
+ * Runs the handler of the browser tool call the client's run is paused on, once per call and client, and
  * sends its result (or the message of what it threw) with `submitToolResult`. A call of a tool with
  * no handler is left to the app. A refusal (another tab answered first, a result that fails the
  * tool's schema) reaches `onError`, and the call is not run again here.
  */
-export async function runBrowserTool(client: AgentClient, state: AgentUIState, options: AgentClientOptions): Promise<void> {
-  const pending = state.pendingApproval;
+export async function runBrowserTool(client: AgentClient, options: AgentClientOptions): Promise<void> {
+  const pending = client.getSnapshot().pendingApproval;
   const handler = pending?.kind === 'client' ? options.browserTools?.[pending.toolName] : undefined;
   if (!pending || typeof handler !== 'function') return;
   const seen = started.get(client) ?? new Set<string>();

@@ -3,8 +3,8 @@ import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent }
 /** Where a binding gets its agent from: the two sources every binding accepts. */
 export type ConformanceSource = { agent: ClientAgent; sessionId?: string } | { url: string; sessionId?: string };
 
-/** The options the suite passes to a binding (the client's callbacks and throttle). */
-export type BindingOptions = Pick<AgentClientOptions, 'onEvent' | 'onFinish' | 'onError' | 'throttleMs'>;
+/** The options the suite passes to a binding (the client's callbacks, throttle and browser tool handlers). */
+export type BindingOptions = Pick<AgentClientOptions, 'onEvent' | 'onFinish' | 'onError' | 'throttleMs' | 'browserTools'>;
 
 /**
  * The binding's state as the framework holds it now: what a component would render (React: the
@@ -30,6 +30,7 @@ export interface MountedBinding {
   approve(note?: string): Promise<AgentActionResult>;
   reject(note?: string): Promise<AgentActionResult>;
   answer(text: string): Promise<AgentActionResult>;
+  submitToolResult(toolCallId: string, result: unknown, options?: { error?: string }): Promise<AgentActionResult>;
   reset(): void;
   /** Gives the mounted binding another source (another session); only with `supportsSourceChange`. */
   setSource?(source: ConformanceSource): void | Promise<void>;

@@ -80,6 +80,8 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly reject: AgentClient['reject'];
   /** Answers the pending `ask_question`; the answer becomes the call's result. */
   readonly answer: AgentClient['answer'];
+  /** Sends the result of the pending browser tool call (`state: 'awaiting-client'`); the server checks it against the tool's `outputSchema`. */
+  readonly submitToolResult: AgentClient['submitToolResult'];
   /** Forgets the conversation and starts a new session. */
   readonly reset: AgentClient['reset'];
 }
