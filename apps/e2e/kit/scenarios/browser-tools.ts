@@ -14,12 +14,12 @@ export function describeBrowserTools(target: DemoTarget, browser: () => Browser)
       const { page, pageErrors, close } = await openDemo(browser(), target, mode);
       const timeZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
       await sendMessage(page, 'What is my time zone?');
-      await waitForStatus(page, 'idle');
       const card = toolCard(page, 'local_time', 'done');
       await card.waitFor();
+      await waitForStatus(page, 'idle');
       expect((await card.getByTestId('tool-decision').textContent())?.trim()).toBe('Ran in your browser');
       expect(await card.getByTestId('tool-result').textContent()).toContain(timeZone);
-      expect(await lastAssistantText(page)).toContain(`Your browser says your time zone is ${timeZone}`);
+      await expect.poll(() => lastAssistantText(page), { timeout: 15_000 }).toContain(`Your browser says your time zone is ${timeZone}`);
       await screenshot(target, page, `browser-tool-${mode}`);
       expect(pageErrors).toEqual([]);
       await close();
