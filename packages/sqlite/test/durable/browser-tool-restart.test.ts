@@ -43,4 +43,24 @@ describe('a browser tool on SqliteStore', () => {
       after.close();
     }
   });
+
+  it('a result recorded by a process that died before continuing is what resume() goes on with', async () => {
+    const path = join(dir, 'crash.db');
+    const storeA = new SqliteStore(path);
+    const paused = await createAgent({ provider: mockModel([{ toolCalls: [{ name: 'local_time', id: 'lt1', args: {} }] }]), tools: [localTime], store: storeA }).send('tz?', { sessionId: 'crash' });
+    // The page's result was recorded, then the process died.
+    storeA.approvals.claim(paused.approvalId!);
+    storeA.approvals.complete(paused.approvalId!, { approved: true, result: { timeZone: 'Europe/Lisbon' } });
+    storeA.close();
+    const storeB = new SqliteStore(path);
+    try {
+      const provider = mockModel(['Lisbon time.']);
+      const agentB = createAgent({ provider, tools: [localTime], store: storeB });
+      const done = await agentB.resume('crash');
+      expect(done.text).toBe('Lisbon time.');
+      expect(JSON.parse(provider.lastCall!.messages.find((m) => m.role === 'tool')!.content as string)).toEqual({ timeZone: 'Europe/Lisbon' });
+    } finally {
+      storeB.close();
+    }
+  });
 });
