@@ -41,13 +41,19 @@ export interface DefineToolOptions<Name extends string, Schema extends ToolSchem
 }
 
 /**
+ * A tool's result type: what `execute` returns, or, for a browser tool (no `execute`, so `unknown`),
+ * what its `outputSchema` parses the page's result to.
+ */
+export type ResultOf<Result, Output> = unknown extends Result ? (Output extends ToolSchema<any, any> ? SchemaOutput<Output> : Result) : Result;
+
+/**
  * Defines a typed tool. The name, the description and the schemas are checked now, so a bad
  * definition fails at startup with an `SDKError` (`LOUSHO_INVALID_TOOL_DEFINITION`) that says
  * what to change, instead of failing at the provider later.
  */
-export function defineTool<const Name extends string, Schema extends ToolSchema<any, any>, Result>(
-  options: DefineToolOptions<Name, Schema, Result>,
-): DefinedTool<Name, SchemaOutput<Schema>, Result> {
+export function defineTool<const Name extends string, Schema extends ToolSchema<any, any>, Result, Output extends ToolSchema<any, any> | undefined = undefined>(
+  options: DefineToolOptions<Name, Schema, Result> & { outputSchema?: Output },
+): DefinedTool<Name, SchemaOutput<Schema>, ResultOf<Result, Output>> {
   assertValidDefinition(options);
   const { name, description, input } = options;
   const client = options.execute === undefined;
@@ -71,7 +77,7 @@ export function defineTool<const Name extends string, Schema extends ToolSchema<
     ...(options.sandboxExecute !== undefined ? { sandboxExecute: options.sandboxExecute } : {}),
     ...(options.outputSchema !== undefined ? { outputSchema: options.outputSchema } : {}),
   };
-  return Object.freeze(tool) as DefinedTool<Name, SchemaOutput<Schema>, Result>;
+  return Object.freeze(tool) as DefinedTool<Name, SchemaOutput<Schema>, ResultOf<Result, Output>>;
 }
 
 /** The `execute` of a browser tool: called on the server (outside a run that pauses for it), it says where the tool runs. */

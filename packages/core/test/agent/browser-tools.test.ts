@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
-import { createAgent, createAgentHandler, defineTool, memoryStore, type AgentStreamEvent } from '../../src/index.js';
+import { createAgent, createAgentHandler, defineTool, memoryStore, type AgentStreamEvent, type ToolInput, type ToolOutput } from '../../src/index.js';
 import { mockModel } from '../../src/testing/index.js';
 
 // A tool without `execute` runs in the browser: the run pauses on each call like an approval,
@@ -16,7 +16,9 @@ const timeZone = defineTool({
 const call = (id = 'tz1') => ({ toolCalls: [{ name: 'time_zone', id, args: {} }] });
 
 describe('browser tools', () => {
-  it('defineTool() without execute makes a client tool whose execute refuses to run on the server', () => {
+  it('defineTool() without execute makes a client tool typed from its schemas, whose execute refuses to run on the server', () => {
+    expectTypeOf<ToolOutput<typeof timeZone>>().toEqualTypeOf<{ timeZone: string }>();
+    expectTypeOf<ToolInput<typeof timeZone>>().toEqualTypeOf<Record<string, never>>();
     expect(timeZone.approvalKind).toBe('client');
     expect(() => timeZone.execute({}, { toolCallId: 'x', messages: [] })).toThrow(expect.objectContaining({ code: 'LOUSHO_CLIENT_TOOL_ON_SERVER' }));
     expect(() => defineTool({ name: 'x', description: 'x', input: z.object({}), needsApproval: true } as never)).toThrow(/needsApproval do not apply/);
