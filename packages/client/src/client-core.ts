@@ -94,8 +94,13 @@ export function createClientCore(
     for (const listener of [...listeners]) callSafely(listener, state);
   }
 
-  /** Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. */
+  /**
+   * Leading edge at once, then at most one call per `throttleMs`; `urgent` notifies now. A change
+   * with no leg going on (always urgent) may leave the run paused on a browser tool's call: with
+   * `browserTools`, browser-tools.ts (loaded then) runs its handler.
+   */
   function changed(urgent: boolean): void {
+    if (!serverRunning && options.browserTools) void import('./browser-tools.js').then((m) => m.runBrowserTool(client, options));
     // (A timer id is never falsy: a positive number in browsers, an object in Node.)
     if (listeners.size && (urgent || !notifyTimer)) {
       const wait = lastNotify + throttle - Date.now();
@@ -137,12 +142,13 @@ export function createClientCore(
   /**
    * A failure of the transport or of a stream: into `state.error` (status `error`), to `onError`
    * and to the waiting actions. Tool calls keep their state: the server's run may well go on, and
-   * only the server says that a call was cancelled.
+   * only the server says that a call was cancelled. A pending approval stays: a decision the
+   * server refused (a browser tool's result that fails its schema) leaves it pending, to decide again.
    */
   function fail(failure: unknown): void {
     const error = coded(failure);
     serverRunning = false;
-    setState({ ...state, status: 'error', error: { code: error.code, message: error.message }, pendingApproval: null, finishReason: null });
+    setState({ ...state, status: 'error', error: { code: error.code, message: error.message }, finishReason: null });
     settle(report(error));
   }
 
@@ -427,6 +433,8 @@ export function createClientCore(
     approve: (note) => tool(true, note),
     reject: (note) => tool(false, note),
     answer: (text) => decide({ kind: 'question', answer: text }),
+    // (`error`, when given, wins over `result`; the server refuses a `toolCallId` the run does not wait on.)
+    submitToolResult: (toolCallId, result, more) => decide({ kind: 'client', result, ...more, toolCallId }),
 
     reset: () => void open(),
 

@@ -44,10 +44,15 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       return runReader(agent.stream(input, { sessionId, ...(metadata ? { metadata } : {}) }), signal);
     },
     async decide(_sessionId, approvalId, decision, signal) {
+      const { approvals } = agent;
+      const { kind, ...body } = decision;
       const run =
-        decision.kind === 'question'
-          ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
-          : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
+        kind === 'question'
+          ? await approvals.answerStream({ id: approvalId, answer: decision.answer })
+          : kind === 'client'
+            ? // (An agent without browser tools, a flow, has no such method: it cannot be paused on one.)
+              await approvals.submitToolResultStream!({ id: approvalId, ...body })
+            : await approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
       return runReader(run, signal);
     },
     async resume(sessionId, signal) {

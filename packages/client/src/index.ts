@@ -23,6 +23,8 @@ export type {
   ClientDecision,
   LoadedSession,
   SessionIdStorage,
+  BrowserToolHandlers,
+  BrowserToolContext,
 } from './types.js';
 
 // From `@lousho/core/protocol` (below both halves: the HTTP handler uses the same).

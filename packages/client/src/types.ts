@@ -88,7 +88,24 @@ export interface AgentClientOptions {
   storage?: SessionIdStorage;
   /** The key in `storage` (default `lousho:session:<url>`, or `lousho:session` in process). */
   storageKey?: string;
+  /**
+   * Handlers of the agent's browser tools (tools defined without `execute`), by tool name: when the
+   * run pauses on a call of one, the client runs it with the call's arguments and sends what it
+   * returns (or the message of what it throws) with `submitToolResult`. Read when a call is run, so
+   * it may change. A call of a tool without a handler waits for `submitToolResult` from the app.
+   * The code that runs them loads on first use (docs/browser-tools.md).
+   */
+  browserTools?: BrowserToolHandlers;
 }
+
+/** What a browser tool's handler gets besides the arguments. */
+export interface BrowserToolContext {
+  /** The model's id of the call (what `submitToolResult` takes). */
+  toolCallId: string;
+}
+
+/** Handlers of browser tools by tool name: `(args, ctx) => result` (or a promise of it). */
+export type BrowserToolHandlers = Record<string, (args: any, ctx: BrowserToolContext) => unknown>;
 
 /**
  * What an action resolves with (actions never reject): `ok` with how the run leg ended, or the
@@ -129,6 +146,13 @@ export interface AgentClient {
   reject(note?: string): Promise<AgentActionResult>;
   /** Answers the question the run is paused on; resolves when the continuation ends. */
   answer(text: string): Promise<AgentActionResult>;
+  /**
+   * Sends the result of the browser tool call `toolCallId` the run is paused on (or, with
+   * `{ error }`, the message of what failed in the page); resolves when the continuation ends. The
+   * server checks `result` against the tool's `outputSchema`: `LOUSHO_INVALID_TOOL_OUTPUT` leaves the
+   * call waiting. A call another tab answered first: `LOUSHO_APPROVAL_NOT_PENDING`.
+   */
+  submitToolResult(toolCallId: string, result: unknown, options?: { error?: string }): Promise<AgentActionResult>;
   /** Starts a new, empty session (a new thread). A run of the old one is not stopped, only no longer followed. */
   reset(): void;
   /**
@@ -146,7 +170,10 @@ export interface AgentClient {
 }
 
 /** A person's decision on a pause. */
-export type ClientDecision = { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string };
+export type ClientDecision =
+  | { kind: 'tool'; approved: boolean; note?: string }
+  | { kind: 'question'; answer: string }
+  | { kind: 'client'; toolCallId: string; result?: unknown; error?: string };
 
 /** A session as a transport reads it. */
 export interface LoadedSession {

@@ -4,8 +4,8 @@ import type { SessionListResult, SessionListState } from '@lousho/client/session
 /** Where a binding gets its agent from: the two sources every binding accepts. */
 export type ConformanceSource = { agent: ClientAgent; sessionId?: string } | { url: string; sessionId?: string };
 
-/** The options the suite passes to a binding (the client's callbacks and throttle). */
-export type BindingOptions = Pick<AgentClientOptions, 'onEvent' | 'onFinish' | 'onError' | 'throttleMs'>;
+/** The options the suite passes to a binding (the client's callbacks, throttle and browser tool handlers). */
+export type BindingOptions = Pick<AgentClientOptions, 'onEvent' | 'onFinish' | 'onError' | 'throttleMs' | 'browserTools'>;
 
 /**
  * The binding's state as the framework holds it now: what a component would render (React: the
@@ -31,6 +31,7 @@ export interface MountedBinding {
   approve(note?: string): Promise<AgentActionResult>;
   reject(note?: string): Promise<AgentActionResult>;
   answer(text: string): Promise<AgentActionResult>;
+  submitToolResult(toolCallId: string, result: unknown, options?: { error?: string }): Promise<AgentActionResult>;
   reset(): void;
   /** Switches to another session (`open(id)` of the binding). */
   open?(sessionId: string): Promise<void>;

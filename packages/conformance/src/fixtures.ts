@@ -170,6 +170,17 @@ export function researcher(steps: ScriptItem[][], tools: any[]) {
   return { agent: createAgent({ name: 'researcher', description: 'Researches a topic in depth.', provider: model, tools }), model };
 }
 
+/** A browser tool (no `execute`): the page sends `{ timeZone }`, checked against its `outputSchema`. */
+export function timeZoneTool() {
+  return defineTool({
+    name: 'time_zone',
+    displayName: 'Time zone',
+    description: "The user's time zone, read in the browser",
+    input: z.object({}),
+    outputSchema: z.object({ timeZone: z.string().min(1) }),
+  });
+}
+
 export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions = {}) {
   const model = scriptedModel(steps);
   const agent = createAgent({

@@ -6,17 +6,18 @@ import { createAgent, defineTool, withArtifacts, type AgentStore, type AgentUISt
 /**
  * Random conversations for the properties that hold whatever a session went through: several
  * turns of reasoning, text and tool calls (with display names, progress and artifacts), calls that
- * fail, approvals approved or rejected with a note, questions answered, turns stopped while they
+ * fail, approvals approved or rejected with a note, questions answered, browser tools whose page
+ * sends a result or an error, turns stopped while they
  * stream, turns whose model fails. `sessionPlans` generates them, `plannedAgent` is an agent that
  * plays one (its model answers from the transcript alone), `playSession` is the person who talks
  * to it through an `AgentClient`.
  */
 
-export type PlannedDecision = { approve: boolean; note?: string } | { answer: string };
+export type PlannedDecision = { approve: boolean; note?: string } | { answer: string } | { timeZone: string } | { error: string };
 
 export interface PlannedCall {
-  tool: 'lookup' | 'flaky' | 'send_email' | 'ask_question';
-  /** For `send_email` and `ask_question`: what the person decides. */
+  tool: 'lookup' | 'flaky' | 'send_email' | 'ask_question' | 'time_zone';
+  /** For `send_email` and `ask_question`: what the person decides; for `time_zone` (a browser tool), what the page sends. */
   decision?: PlannedDecision;
 }
 
@@ -51,6 +52,10 @@ const arbCall: fc.Arbitrary<PlannedCall> = fc.oneof(
   fc.constant<PlannedCall>({ tool: 'flaky' }),
   fc.record({ tool: fc.constant('send_email' as const), decision: fc.record({ approve: fc.boolean(), note: fc.constantFrom('ok', 'not to externals', 'later, please') }, { requiredKeys: ['approve'] }) }),
   fc.record({ tool: fc.constant('ask_question' as const), decision: fc.record({ answer: fc.constantFrom('Paris', 'Friday', 'yes') }) }),
+  fc.record({
+    tool: fc.constant('time_zone' as const),
+    decision: fc.oneof(fc.record({ timeZone: fc.constantFrom('Europe/Paris', 'Asia/Tokyo', 'UTC') }), fc.record({ error: fc.constantFrom('Intl is not available') })),
+  }),
 );
 const arbStep: fc.Arbitrary<PlannedStep> = fc.record({
   reasoning: fc.array(fc.constantFrom('Think', 'ing.'), { maxLength: 2 }),
@@ -153,6 +158,14 @@ export function plannedTools() {
         throw new Error('The service is down.');
       },
     }),
+    // A browser tool: no execute, the page sends the result.
+    defineTool({
+      name: 'time_zone',
+      displayName: 'Time zone',
+      description: "The user's time zone, read in the browser",
+      input: z.object({ query: z.string() }),
+      outputSchema: z.object({ timeZone: z.string().min(1) }),
+    }),
     defineTool({
       name: 'send_email',
       displayName: 'Send email',
@@ -197,9 +210,18 @@ export async function playSession(client: AgentClient, plan: SessionPlan): Promi
     let result = await client.send(turn.input);
     for (const decision of decisions) {
       if (!result.ok || result.finishReason !== 'awaiting-approval') break;
-      result = 'answer' in decision ? await client.answer(decision.answer) : decision.approve ? await client.approve(decision.note) : await client.reject(decision.note);
+      result = await decide(client, decision);
     }
   }
+}
+
+/** What the person (or, for a browser tool, the page) does about the call the run waits on. */
+function decide(client: AgentClient, decision: PlannedDecision) {
+  const pending = client.getSnapshot().pendingApproval!;
+  if ('timeZone' in decision) return client.submitToolResult(pending.toolCallId, { timeZone: decision.timeZone });
+  if ('error' in decision) return client.submitToolResult(pending.toolCallId, undefined, { error: decision.error });
+  if ('answer' in decision) return client.answer(decision.answer);
+  return decision.approve ? client.approve(decision.note) : client.reject(decision.note);
 }
 
 /**
@@ -217,6 +239,10 @@ function plannedCard(call: PlannedCall, query: string): Record<string, unknown> 
   const { tool, decision } = call;
   if (tool === 'lookup') return { toolName: tool, state: 'done', args: { query }, result: { found: query }, progress: { searching: query } };
   if (tool === 'flaky') return { toolName: tool, state: 'error', args: { query } };
+  if (tool === 'time_zone') {
+    const approval = { kind: 'client', approved: true };
+    return 'timeZone' in decision! ? { toolName: tool, state: 'done', args: { query }, result: { timeZone: decision.timeZone }, approval } : { toolName: tool, state: 'error', args: { query }, approval };
+  }
   if (tool === 'ask_question') return { toolName: tool, state: 'done', args: { question: `Which one? ${query}` }, result: (decision as { answer: string }).answer };
   const to = `${query}@example.com`;
   const { approve, note } = decision as { approve: boolean; note?: string };

@@ -3,7 +3,7 @@ import { memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIStat
 import { createCommandGuardrail } from '@lousho/workspace';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
 import { eventually, settle } from './eventually.js';
-import { emailTool, gate, lookupFlow, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
+import { emailTool, gate, lookupFlow, timeZoneTool, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 import { runThreadsConformance } from './threads-suite.js';
 
@@ -368,6 +368,72 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
         expect(toolParts(b.state())).toEqual([expect.objectContaining({ toolName: 'ask_question', state: 'done', result: 'Paris', approval: expect.objectContaining({ answer: 'Paris' }) })]);
         expect(lastText(b.state())).toBe('Paris it is.');
         expect(w.model.calls[1]!.find((message) => message.role === 'tool')?.content).toBe('Paris');
+      });
+
+      scenario('a browser tool: the call waits on its card (awaiting-client), a bad result is refused and changes nothing, it survives a reload, a second tab cannot answer twice', async (w) => {
+        await w.setup([['Let me look.', { tool: 'time_zone', id: 'tz1', args: {} }], ['You are in Europe/Paris.']], { tools: [timeZoneTool()] });
+        const errors: { code: string }[] = [];
+        const b = await w.mount({ onError: (error) => errors.push(error) });
+        expect(await b.send('Where am I?')).toMatchObject({ ok: true, finishReason: 'awaiting-approval' });
+        await eventually(() => expect(b.state().pendingApproval).toMatchObject({ kind: 'client', toolName: 'time_zone', toolCallId: 'tz1' }));
+        expect(toolParts(b.state())).toEqual([expect.objectContaining({ toolName: 'time_zone', state: 'awaiting-client', approval: expect.objectContaining({ kind: 'client' }) })]);
+        // The wrong action, and a result that fails the tool's schema: refused, nothing changes.
+        const before = b.state();
+        expect(await b.approve()).toMatchObject({ ok: false, error: { code: 'LOUSHO_APPROVAL_KIND_MISMATCH' } });
+        await settle();
+        expect(b.state()).toEqual(before);
+        // The server checks the result: refused with its code in state.error, the call still waiting.
+        expect(await b.submitToolResult('tz1', { timeZone: 7 })).toMatchObject({ ok: false, error: { code: 'LOUSHO_INVALID_TOOL_OUTPUT' } });
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'error', error: { code: 'LOUSHO_INVALID_TOOL_OUTPUT' }, pendingApproval: before.pendingApproval, messages: before.messages }));
+        expect(await b.submitToolResult('other', { timeZone: 'UTC' })).toMatchObject({ ok: false, error: { code: 'LOUSHO_APPROVAL_NOT_FOUND' } });
+        expect(errors.map((error) => error.code)).toEqual(['LOUSHO_APPROVAL_KIND_MISMATCH', 'LOUSHO_INVALID_TOOL_OUTPUT', 'LOUSHO_APPROVAL_NOT_FOUND']);
+        const sessionId = b.state().sessionId!;
+        // Nothing was recorded: the session's log still ends with the pause.
+        expect(shown(w.fromLog(sessionId))).toEqual(shown({ ...before, sessionId: undefined } as never));
+
+        // A reload shows the call still waiting, as it was live; a second tab sees it too.
+        const reloaded = await w.mount({}, sessionId);
+        await eventually(() => expect(shown(reloaded.state())).toEqual(shown(before)));
+        expect(await reloaded.submitToolResult('tz1', { timeZone: 'Europe/Paris' })).toMatchObject({ ok: true, finishReason: 'stop' });
+        await eventually(() => expect(reloaded.state()).toMatchObject({ status: 'idle', finishReason: 'stop', pendingApproval: null }));
+        expect(toolParts(reloaded.state())).toEqual([expect.objectContaining({ state: 'done', result: { timeZone: 'Europe/Paris' }, approval: expect.objectContaining({ approved: true }) })]);
+        expect(lastText(reloaded.state())).toBe('You are in Europe/Paris.');
+        // The first tab, late (it still shows the call waiting): the server refuses a second answer.
+        expect(await b.submitToolResult('tz1', { timeZone: 'Asia/Tokyo' })).toMatchObject({ ok: false, error: { code: 'LOUSHO_APPROVAL_NOT_PENDING' } });
+        const third = await w.mount({}, sessionId);
+        await eventually(() => expect(shown(third.state())).toEqual(shown(w.fromLog(sessionId))));
+        expect(toolParts(third.state())).toEqual([expect.objectContaining({ state: 'done', result: { timeZone: 'Europe/Paris' } })]);
+        expect(w.model.calls).toHaveLength(2);
+        expect(JSON.parse(w.model.calls[1]!.find((message) => message.role === 'tool')!.content as string)).toEqual({ timeZone: 'Europe/Paris' });
+      });
+
+      scenario('a browser tool with a handler: the binding runs it and sends its result; a handler that throws is the call\'s error', async (w) => {
+        await w.setup(
+          [[{ tool: 'time_zone', id: 'tz1', args: {} }], ['Paris.'], [{ tool: 'time_zone', id: 'tz2', args: {} }], ['Could not tell.']],
+          { tools: [timeZoneTool()] },
+        );
+        const seen: string[] = [];
+        let fail = false;
+        const b = await w.mount({
+          browserTools: {
+            time_zone: async (_args: unknown, { toolCallId }: { toolCallId: string }) => {
+              seen.push(toolCallId);
+              if (fail) throw new Error('Intl is not available');
+              return { timeZone: 'Europe/Paris' };
+            },
+          },
+        });
+        await b.send('Where am I?');
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        expect(toolParts(b.state())).toEqual([expect.objectContaining({ toolCallId: 'tz1', state: 'done', result: { timeZone: 'Europe/Paris' } })]);
+        expect(lastText(b.state())).toBe('Paris.');
+        fail = true;
+        await b.send('Again?');
+        await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+        expect(toolParts(b.state()).at(-1)).toMatchObject({ toolCallId: 'tz2', state: 'error', error: expect.objectContaining({ kind: 'execution', message: 'Intl is not available' }) });
+        expect(lastText(b.state())).toBe('Could not tell.');
+        // Each call ran once.
+        expect(seen).toEqual(['tz1', 'tz2']);
       });
 
       scenario('stop mid-stream: the run ends as aborted, every tool call ends with a result, the session goes on', async (w) => {

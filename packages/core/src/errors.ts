@@ -54,6 +54,8 @@ export const ERROR_CODES = {
   LOUSHO_INVALID_TODO_LIST: 'LOUSHO_INVALID_TODO_LIST',
   /** An `ask_question` call was resumed without an answer. */
   LOUSHO_QUESTION_NOT_ANSWERED: 'LOUSHO_QUESTION_NOT_ANSWERED',
+  /** A browser tool (`defineTool()` without `execute`) was executed on the server instead of pausing for the page. */
+  LOUSHO_CLIENT_TOOL_ON_SERVER: 'LOUSHO_CLIENT_TOOL_ON_SERVER',
   /** An agent/builder option has a value the SDK cannot use. */
   LOUSHO_INVALID_CONFIG: 'LOUSHO_INVALID_CONFIG',
   /** A dynamic config resolver threw or returned something unusable. */

@@ -47,3 +47,4 @@ export { createCodingTools, demoCommandGuardrail, inMemoryCoding, type DemoCodin
 export { readView, urlForView, VIEW_LABELS, viewOf, writeView, type View } from './display/view.js';
 export { cutCardNote, INTERRUPTED_HINT, INTERRUPTED_LABEL, interruptedHint, interruptedNote, RUN_STATUS_LABELS, SUBAGENT_STATUS_LABELS, type AgentPlace } from './display/status-labels.js';
 export { guardrailSource } from './display/guardrail.js';
+export { BROWSER_TOOL_LABELS } from './display/browser-tools.js';

@@ -44,6 +44,7 @@ const IN_DEPTH = /\bin[\s-]+depth\b/i;
 const RESEARCH = /\b(?:research\w*|analy[sz]\w*|report)\b/i;
 const EMAIL = /\b(?:e-?mails?|mail|send)\b/i;
 const QUESTION = /\b(?:ask\s+me|questions?|help\s+me\s+decide|plan\s+a\s+trip)\b/i;
+const LOCAL_TIME = /\b(?:time\s*zone|local\s+time|what\s+time\s+is\s+it)\b/i;
 const EMAIL_ADDRESS = /[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}/i;
 
 /** Reads the latest user message; `offered` are the tools the agent has (the delegation needs `task`). */
@@ -70,6 +71,8 @@ function plannedCalls(text: string, offered: ReadonlySet<string>): PlannedCall[]
   if (email) found.push({ index: email.index, calls: [{ name: DEMO_TOOL_NAMES.email, args: emailArgs(text, research ? researchTopic(text, research) : undefined) }] });
   const question = QUESTION.exec(text);
   if (question) found.push({ index: question.index, calls: [{ name: DEMO_TOOL_NAMES.question, args: questionArgs(text) }] });
+  const localTime = LOCAL_TIME.exec(text);
+  if (localTime) found.push({ index: localTime.index, calls: [{ name: DEMO_TOOL_NAMES.localTime, args: {} }] });
   // Calls follow the order the message asked for things in.
   return found.sort((a, b) => a.index - b.index).flatMap((entry) => entry.calls);
 }

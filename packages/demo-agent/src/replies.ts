@@ -35,6 +35,7 @@ function capabilities(offered: ReadonlySet<string>): string {
     offered.has(DEMO_TASK_TOOL) ? '- "Research solar power in depth": I hand it to my researcher sub-agent and you watch it work' : undefined,
     offered.has(DEMO_TOOL_NAMES.email) ? '- "Send an email to sam@example.com": waits for your approval' : undefined,
     offered.has(DEMO_TOOL_NAMES.question) ? '- "Help me plan a trip": I ask you a question' : undefined,
+    offered.has(DEMO_TOOL_NAMES.localTime) ? '- "What is my time zone?": a tool that runs in your browser' : undefined,
     offered.has(DEMO_NOTES_TOOL_NAMES.add) ? '- "Take a note: call the bike shop on Monday", "List my notes", "Search my notes for bike": tools from an MCP server' : undefined,
     offered.has(DEMO_CODING_TOOL_NAMES.shell) ? '- "Read greet.js", "Run the tests", "Fix the typo", "Delete everything": coding tools on a tiny in-memory project (a guardrail stops the last one)' : undefined,
     '- "echo <any text>": I repeat the text exactly',

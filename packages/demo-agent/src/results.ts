@@ -70,6 +70,8 @@ function describeResult(entry: FinishedCall): string {
       return describeEmail(entry);
     case DEMO_TOOL_NAMES.question:
       return describeAnswer(entry);
+    case DEMO_TOOL_NAMES.localTime:
+      return describeLocalTime(entry);
     case DEMO_TASK_TOOL:
       return describeDelegation(entry);
     case DEMO_NOTES_TOOL_NAMES.add:
@@ -84,6 +86,13 @@ function describeResult(entry: FinishedCall): string {
     default:
       return `${entry.call.name} returned: ${shorten(entry.content, 300)}`;
   }
+}
+
+/** `local_time`: what the user's browser sent (already checked against the tool's schema on the server). */
+function describeLocalTime({ content }: FinishedCall): string {
+  const result = parseJson(content);
+  if (!isRecord(result)) return `Your browser answered: ${shorten(content, 200)}`;
+  return `Your browser says your time zone is ${String(result.timeZone)}, and it is ${String(result.localTime)} there. (The page ran this tool, not the server.)`;
 }
 
 /** The coding tools' results (`read_file`, `edit_file`, `list_dir`, `shell`) over the demo project. */
@@ -214,6 +223,8 @@ function describeCall(name: string, args: Record<string, unknown>): string {
       return `send the email to ${String(args.to ?? 'that address')}`;
     case DEMO_TOOL_NAMES.question:
       return 'get your answer to my question';
+    case DEMO_TOOL_NAMES.localTime:
+      return 'read your time zone in your browser';
     case DEMO_TASK_TOOL:
       return `hand the task to the ${String(args.subagent ?? 'sub-agent')}`;
     case DEMO_RESEARCHER_TOOL_NAMES.save:
@@ -253,6 +264,9 @@ export function announceCalls(calls: readonly { name: string; args: Record<strin
         break;
       case DEMO_TOOL_NAMES.question:
         clauses.push('ask you a question first');
+        break;
+      case DEMO_TOOL_NAMES.localTime:
+        clauses.push('ask your browser for your time zone (a tool that runs in the page, not on the server)');
         break;
       case DEMO_TASK_TOOL:
         clauses.push(`hand this to the ${String(call.args.subagent)} sub-agent: it looks the topic up, saves its findings (with your approval) and reports back`);

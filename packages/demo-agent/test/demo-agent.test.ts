@@ -268,8 +268,9 @@ describe('what the UIs show', () => {
     const summary = sent.at(-1)!.first;
     expect(summary).toMatch(/^\[Summary of the earlier conversation\]\nThe user made \d+ requests before this point; the newest 4:\n- Asked "/);
     expect(Number(/made (\d+) requests/.exec(summary)![1])).toBeGreaterThan(turns / 2);
-    // What a turn costs stays flat: the last eight turns send no more than turns 5-12, when compaction began.
-    expect(Math.max(...inputPerTurn.slice(-8))).toBeLessThanOrEqual(Math.max(...inputPerTurn.slice(4, 12)));
+    // What a turn costs stays flat: the last eight turns send no more than turns 5-12, when compaction
+    // began, give or take 1 % (where the summaries fall shifts with the size of the tool list).
+    expect(Math.max(...inputPerTurn.slice(-8))).toBeLessThanOrEqual(Math.max(...inputPerTurn.slice(4, 12)) * 1.01);
   });
 
   it('does not compact with another provider unless given a context window', async () => {

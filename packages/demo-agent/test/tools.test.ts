@@ -119,8 +119,8 @@ describe('send_email', () => {
 });
 
 describe('createDemoTools', () => {
-  it('gives the four demo tools under the names the demo model calls', () => {
-    expect(createDemoTools().map((t) => t.name)).toEqual(['get_weather', 'research_topic', 'send_email', 'ask_question']);
+  it('gives the five demo tools under the names the demo model calls', () => {
+    expect(createDemoTools().map((t) => t.name)).toEqual(['get_weather', 'research_topic', 'send_email', 'ask_question', 'local_time']);
   });
 
   it('refuses a negative or non-finite delay scale', () => {

@@ -17,7 +17,8 @@ export type { LoushoAgentSource, LoushoHttpSource, LoushoInProcessSource, ToolPa
 
 /**
  * The client's options. `onEvent`, `onFinish` and `onError` may change on every render: the latest
- * ones are called. `throttleMs` is read when the client is made (on mount, or when the session changes).
+ * ones are called. `throttleMs` and `browserTools` are read when the client is made (on mount, or
+ * when the session changes): a browser tool's handler reads what changes through a ref.
  */
 export type UseLoushoAgentOptions = AgentClientOptions;
 
@@ -46,6 +47,8 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly reject: AgentClient['reject'];
   /** Answers the pending `ask_question`; the answer becomes the call's result. */
   readonly answer: AgentClient['answer'];
+  /** Sends the result of the pending browser tool call (`state: 'awaiting-client'`); the server checks it against the tool's `outputSchema`. */
+  readonly submitToolResult: AgentClient['submitToolResult'];
   /** Starts a new session (a new thread); the one left keeps running on the server. */
   readonly reset: AgentClient['reset'];
   /** Switches to another session (a thread): restored, and its running turn followed live; the one left keeps running. */

@@ -12,7 +12,7 @@ const onServer = (): boolean => typeof document === 'undefined';
  * The conversation with an agent, in process (`{ agent, sessionId? }`) or over HTTP
  * (`{ url, sessionId?, headers?, fetch?, storage?, storageKey? }`), as a Svelte store:
  * `$agent.messages`, `$agent.status`, `$agent.pendingApproval`, ... in a component, and
- * `agent.send()`, `stop()`, `resume()`, `approve()`, `reject()`, `answer()`, `reset()` on the store.
+ * `agent.send()`, `stop()`, `resume()`, `approve()`, `reject()`, `answer()`, `submitToolResult()`, `reset()` on the store.
  *
  * A thin layer over the framework-neutral client. Creating the store does no I/O. In the browser,
  * the first subscriber restores the session (or starts from `options.initialState`, which a
@@ -53,7 +53,7 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
   const refreshers = new Set<() => void>();
 
   // The client's actions as they are, then the store's own.
-  const { send, stop, resume, approve, reject, answer } = client;
+  const { send, stop, resume, approve, reject, answer, submitToolResult } = client;
   return {
     send,
     stop,
@@ -61,6 +61,7 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
     approve,
     reject,
     answer,
+    submitToolResult,
     subscribe(run) {
       let shown = read();
       run(shown);

@@ -62,6 +62,8 @@ export interface LoushoAgentStore<ToolPart extends AnyUIToolPart = UIToolPart> {
   readonly reject: AgentClient['reject'];
   /** Answers the pending `ask_question`; the answer becomes the call's result. */
   readonly answer: AgentClient['answer'];
+  /** Sends the result of the pending browser tool call (`state: 'awaiting-client'`); the server checks it against the tool's `outputSchema`. */
+  readonly submitToolResult: AgentClient['submitToolResult'];
   /** Starts a new session (a new thread); the one left keeps running on the server. */
   readonly reset: AgentClient['reset'];
   /** Switches to another session (a thread): restored, and its running turn followed live; the one left keeps running. */

@@ -3,6 +3,7 @@ import type { DemoTarget } from '../demo-target.js';
 import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
 import { describeApprovalNotesAndSuggestions } from './approval-notes-and-suggestions.js';
+import { describeBrowserTools } from './browser-tools.js';
 import { describeCompaction } from './compaction.js';
 import { describeCompactionNotes } from './compaction-notes.js';
 import { describeGuardrail } from './guardrail.js';
@@ -19,7 +20,7 @@ import { describeTriage } from './triage.js';
 import { describeTriageKept } from './triage-kept.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeApprovalNotesAndSuggestions, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeApprovalNotesAndSuggestions, describeBrowserTools, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -28,6 +29,7 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeAccessibility(target, browser);
   describeApproval(target, browser);
   describeQuestionAndError(target, browser);
+  describeBrowserTools(target, browser);
   describeReload(target, browser);
   describeSafety(target, browser);
   describeStop(target, browser);

@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
 import type { UIMessage } from '@lousho/build-ai-agent';
-import { approvalShownInCard, IN_PAGE_SESSION_KEY, subagentApprovalPointer, type DemoAgent } from '@lousho/demo-agent';
+import { approvalShownInCard, demoBrowserTools, IN_PAGE_SESSION_KEY, subagentApprovalPointer, type DemoAgent } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { ApprovalActionsContext } from './ApprovalActions.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
@@ -34,6 +34,8 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
     storage: window.sessionStorage,
     ...(mode === 'page' ? { storageKey: IN_PAGE_SESSION_KEY } : {}),
     onError: (error) => setActionError({ code: error.code, message: error.message }),
+    // The demo's browser tool (`local_time`): this page runs it and sends the result.
+    browserTools: demoBrowserTools,
   });
   const { messages, status, pendingApproval, error, usage, finishReason, guardrail } = agent;
   const busy = status === 'submitted' || status === 'streaming' || status === 'reconnecting';

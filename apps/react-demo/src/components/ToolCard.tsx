@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { UIToolPart, UIToolState } from '@lousho/build-ai-agent';
-import { cutCardNote, questionOf, readProgress, safeHref } from '@lousho/demo-agent';
+import { BROWSER_TOOL_LABELS, cutCardNote, questionOf, readProgress, safeHref } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { Value } from './Value.tsx';
 import { useApprovalActions } from './ApprovalActions.tsx';
@@ -10,6 +10,7 @@ const STATE_LABELS: Readonly<Record<UIToolState, string>> = {
   'input-streaming': 'Preparing',
   running: 'Running',
   'awaiting-approval': 'Needs approval',
+  'awaiting-client': BROWSER_TOOL_LABELS.badge,
   done: 'Done',
   error: 'Failed',
   rejected: 'Rejected',
@@ -49,6 +50,10 @@ export function ToolCard({ part, nested = false, cut }: { part: UIToolPart; nest
           {part.approval?.kind === 'question'
             ? `Asks: ${part.approval.question ?? questionOf(part.args) ?? 'a question'} (answer below)`
             : 'Waiting for your decision below.'}
+        </section>
+      ) : part.state === 'awaiting-client' ? (
+        <section className="tool-section tool-waiting" data-testid="tool-browser-waiting">
+          {BROWSER_TOOL_LABELS.waiting}
         </section>
       ) : hasArgs ? (
         <section className="tool-section" aria-label="Arguments">
@@ -91,6 +96,8 @@ export function ToolCard({ part, nested = false, cut }: { part: UIToolPart; nest
               <h4>Your answer</h4>
               <span className="v-str">{part.approval.answer}</span>
             </>
+          ) : part.approval.kind === 'client' ? (
+            <h4>{BROWSER_TOOL_LABELS.ran}</h4>
           ) : (
             <>
               <h4>{part.approval.approved ? 'Approved' : 'Rejected'}</h4>

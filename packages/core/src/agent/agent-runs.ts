@@ -6,6 +6,7 @@ import type { AgentSetup } from './agent-setup.js';
 import type { AgentStores } from './agent-stores.js';
 import type { ApprovalRecord } from '../contracts/stores.js';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
+import { checkClientDecision } from './client-result.js';
 import type { AgentApprovals, ResumeOptions, AgentRun, RunOptions } from '../contracts/agent-session.js';
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
@@ -79,6 +80,7 @@ export class AgentRuns {
     const leg = await this.leaseFor(id);
     let record: ApprovalRecord;
     try {
+      if (decision.kind === 'client') decision = await this.checkedClientDecision(id, decision);
       record = await claimApproval(stores.approvalStore, id, decision);
       if (!leg || record.sessionId !== leg.sessionId) throw sessionBusyError(record.sessionId);
     } catch (error) {
@@ -111,6 +113,15 @@ export class AgentRuns {
         holder.deps = setup.deps(await setup.resolve(snapshot.configContext, snapshot.model), true);
       },
     });
+  }
+
+  /** A browser tool's result checked against the paused tool's `outputSchema` (under the lease, before the claim). */
+  private async checkedClientDecision(id: string, decision: Extract<ApprovalDecision, { kind: 'client' }>): Promise<ApprovalDecision> {
+    const record = await this.stores.approvalStore.get(id);
+    // (Unknown, decided, or of another kind: the claim says so.)
+    if (!record || record.status !== 'pending') return decision;
+    const { setup } = this;
+    return checkClientDecision(record, decision, async () => setup.deps(await setup.resolve(record.snapshot.configContext, record.snapshot.model), true).tools);
   }
 
   /**
@@ -172,8 +183,16 @@ export class AgentRuns {
       answer: async (decision, options = {}) => (await this.continueApproval(decision?.id, { kind: 'question', answer: decision?.answer }, options)).result,
       resolveStream: (decision, options = {}) => this.continueApproval(decision?.id, toolDecision(decision), options),
       answerStream: (decision, options = {}) => this.continueApproval(decision?.id, { kind: 'question', answer: decision?.answer }, options),
+      submitToolResult: async (decision, options = {}) => (await this.continueApproval(decision?.id, clientDecision(decision), options)).result,
+      submitToolResultStream: (decision, options = {}) => this.continueApproval(decision?.id, clientDecision(decision), options),
     };
   }
+}
+
+/** What the page sent for a browser tool: its `error` when it has one, else its `result`. */
+function clientDecision(decision: { id: string; result?: unknown; error?: string; toolCallId?: string }): ApprovalDecision {
+  const call = decision?.toolCallId !== undefined ? { toolCallId: decision.toolCallId } : {};
+  return decision?.error !== undefined ? { kind: 'client', error: decision.error, ...call } : { kind: 'client', result: decision?.result, ...call };
 }
 
 /** A new run's state: the session's transcript so far, nothing done yet. */

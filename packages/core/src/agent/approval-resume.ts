@@ -12,8 +12,15 @@ import { runPreHooks } from './stages/pre-hooks.js';
 import type { BatchContinuation, CallScope, PreparedCall } from './tool-call.js';
 import { rejectedError } from './tool-outcome.js';
 
-/** A person's decision on a paused call. */
-export type ApprovalDecision = { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string };
+/**
+ * A person's decision on a paused call, or what the page sent for a browser tool's call: its
+ * `result` (checked against the tool's `outputSchema` before it is claimed), or the `error` its
+ * handler threw (the call's `execution` error result).
+ */
+export type ApprovalDecision =
+  | { kind: 'tool'; approved: boolean; note?: string }
+  | { kind: 'question'; answer: string }
+  | { kind: 'client'; result?: unknown; error?: string; toolCallId?: string };
 
 /**
  * Checks a decision against the stored approval and claims it. Throws a stable-coded SDKError and
@@ -38,11 +45,13 @@ export async function claimApproval(store: ApprovalStore, id: string, decision: 
     });
   }
   if (record.kind !== decision.kind) {
-    const message =
-      record.kind === 'question'
-        ? `Approval '${id}' is a question; answer it with approvals.answer({ id, answer }).`
-        : `Approval '${id}' is a tool call; decide it with approvals.resolve({ id, approved, note }).`;
+    const message = kindMismatchMessage(id, record.kind);
     throw new SDKError(ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH, message, { hint: message });
+  }
+  if (decision.kind === 'client' && decision.toolCallId !== undefined && decision.toolCallId !== record.toolCallId) {
+    throw new SDKError(ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND, `Approval '${id}' does not wait on the tool call '${String(decision.toolCallId).slice(0, 80)}'.`, {
+      hint: "Send the result for the call the run waits on (the pending approval's toolCallId).",
+    });
   }
   if (decision.kind === 'question' && typeof decision.answer !== 'string') {
     throw new SDKError(ERROR_CODES.LOUSHO_INVALID_INPUT, 'An answer must be a string.', { hint: 'Pass { id, answer: string }.' });
@@ -53,9 +62,30 @@ export async function claimApproval(store: ApprovalStore, id: string, decision: 
       hint: 'Another caller decided it first.',
     });
   }
-  const stored = decision.kind === 'question' ? { approved: true, answer: decision.answer } : { approved: decision.approved, ...(decision.note ? { note: decision.note } : {}) };
-  await store.complete(id, stored);
+  await store.complete(id, storedDecision(decision));
   return claimed;
+}
+
+/** What the approval store keeps of a decision (`decisionOf` reads it back after a crash). */
+function storedDecision(decision: ApprovalDecision): NonNullable<ApprovalRecord['decision']> {
+  if (decision.kind === 'question') return { approved: true, answer: decision.answer };
+  if (decision.kind === 'client') return { approved: true, ...(decision.error !== undefined ? { error: decision.error } : { result: decision.result }) };
+  return { approved: decision.approved, ...(decision.note ? { note: decision.note } : {}) };
+}
+
+/** The decision a stored record holds: the one its continuation goes on with after a crash. */
+export function decisionOf(record: ApprovalRecord & { decision: NonNullable<ApprovalRecord['decision']> }): ApprovalDecision {
+  const { decision } = record;
+  if (record.kind === 'question') return { kind: 'question', answer: decision.answer ?? '' };
+  if (record.kind === 'client') return { kind: 'client', ...(decision.error !== undefined ? { error: decision.error } : { result: decision.result }) };
+  return { kind: 'tool', approved: decision.approved, ...(decision.note ? { note: decision.note } : {}) };
+}
+
+/** Which call decides an approval of this kind. */
+export function kindMismatchMessage(id: string, kind: ApprovalRecord['kind']): string {
+  if (kind === 'question') return `Approval '${id}' is a question; answer it with approvals.answer({ id, answer }).`;
+  if (kind === 'client') return `Approval '${id}' is a browser tool's call; send its result with approvals.submitToolResult({ id, result }).`;
+  return `Approval '${id}' is a tool call; decide it with approvals.resolve({ id, approved, note }).`;
 }
 
 /**
@@ -79,7 +109,8 @@ function levelContinuation(snapshot: RunSnapshot, record: ApprovalRecord, decisi
       type: 'approval.resolved',
       approvalId: record.approvalId,
       toolCallId: record.toolCallId,
-      approved: decision.kind === 'question' ? true : decision.approved,
+      approved: decision.kind === 'tool' ? decision.approved : true,
+      ...(decision.kind === 'client' ? { kind: 'client' as const } : {}),
       ...(decision.kind === 'tool' && decision.note ? { note: decision.note } : {}),
       ...(decision.kind === 'question' ? { answer: decision.answer } : {}),
       // A call inside a sub-agent: the event goes to that sub-agent's transcript too.
@@ -105,6 +136,7 @@ function levelContinuation(snapshot: RunSnapshot, record: ApprovalRecord, decisi
       if (decision.kind === 'question') {
         return { kind: 'done', outcome: { call, args: record.args, result: decision.answer, isError: false } };
       }
+      if (decision.kind === 'client') return browserOutcome(call, record.args, decision);
       if (!decision.approved) {
         const error = rejectedError(call, decision.note);
         return { kind: 'done', outcome: { call, args: record.args, result: error, isError: true, error } };
@@ -186,4 +218,11 @@ function unsavedBatch(record: ApprovalRecord): Pick<BatchContinuation, 'batch' |
   const paused = turn?.toolCalls?.find((c) => c.id === record.toolCallId) ?? { id: record.toolCallId, name: record.toolName, arguments: JSON.stringify(record.args ?? {}) };
   const rest = (turn?.toolCalls ?? []).filter((c) => c.id !== record.toolCallId && !answered.has(c.id));
   return { batch: { calls: [paused, ...rest], index: 0, step: steps }, restNotRun: true };
+}
+
+/** A browser tool's call, ended by what the page sent: its (checked) result, or its handler's error. */
+function browserOutcome(call: ToolCall, args: unknown, decision: { result?: unknown; error?: string }): PreparedCall {
+  if (decision.error === undefined) return { kind: 'done', outcome: { call, args, result: decision.result, isError: false } };
+  const error = toolErrorResult({ toolName: call.name, toolCallId: call.id, kind: 'execution', error: decision.error });
+  return { kind: 'done', outcome: { call, args, result: error, isError: true, error } };
 }

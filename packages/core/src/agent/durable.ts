@@ -1,7 +1,7 @@
 import type { Message, ToolCall } from '../messages.js';
 import { SessionLeaseLostError, SessionNotResumableError } from '../stores/errors.js';
 import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
-import { continuationFor, type ApprovalDecision } from './approval-resume.js';
+import { continuationFor, decisionOf } from './approval-resume.js';
 import { newId } from './ids.js';
 import type { BatchContinuation } from './tool-call.js';
 import type { ChildSnapshot, RunSnapshot } from '../contracts/run-snapshot.js';
@@ -243,10 +243,7 @@ export class DurableLeg {
       return undefined;
     }
     if (record.status === 'pending' || !record.decision) return undefined;
-    const decision: ApprovalDecision =
-      record.kind === 'question'
-        ? { kind: 'question', answer: record.decision.answer ?? '' }
-        : { kind: 'tool', approved: record.decision.approved, ...(record.decision.note ? { note: record.decision.note } : {}) };
+    const decision = decisionOf(record as Parameters<typeof decisionOf>[0]);
     return { snapshot: structuredClone(record.snapshot), continuation: { ...continuationFor(record, decision), recovered: true } };
   }
 

@@ -102,6 +102,15 @@ export interface AgentApprovals<TObject = unknown> {
   resolveStream(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<AgentRun<TObject>>;
   /** Like `answer`, but returns the continuation as a stream. */
   answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<AgentRun<TObject>>;
+  /**
+   * Ends a browser tool's paused call (`kind: 'client'`) with the page's `result`, checked against
+   * the tool's `outputSchema` first (`LOUSHO_INVALID_TOOL_OUTPUT`, nothing recorded, when it does not
+   * match), or with `error`, the message of what failed in the page (the call's `execution` error).
+   * With `toolCallId`, refused (`LOUSHO_APPROVAL_NOT_FOUND`) unless the approval waits on that call.
+   */
+  submitToolResult(decision: { id: string; result?: unknown; error?: string; toolCallId?: string }, options?: { signal?: AbortSignal }): Promise<ExecutionResult<TObject>>;
+  /** Like `submitToolResult`, but returns the continuation as a stream. */
+  submitToolResultStream(decision: { id: string; result?: unknown; error?: string; toolCallId?: string }, options?: { signal?: AbortSignal }): Promise<AgentRun<TObject>>;
 }
 
 /** Session access for UI clients and the HTTP handler. */

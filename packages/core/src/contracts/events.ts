@@ -22,8 +22,11 @@ export type FinishReason =
 
 export type { SerializedError };
 
-/** What a pause asks a person: to approve a tool call (`tool`) or to answer a question (`question`). */
-export type ApprovalKind = 'tool' | 'question';
+/**
+ * What a pause asks for: a person's approval of a tool call (`tool`), a person's answer to a
+ * question (`question`), or the result of a tool that runs in the browser (`client`).
+ */
+export type ApprovalKind = 'tool' | 'question' | 'client';
 
 /** Everything a UI needs to ask a person about a paused call. */
 export interface PendingApprovalInfo {
@@ -89,7 +92,7 @@ export type AgentStreamEvent =
   | (StreamEventBase & { type: 'tool.error'; toolCallId: string; toolName: string; error: ToolErrorResult })
   /** The run paused for a person. The stream ends after `run.done` with `awaiting-approval`. */
   | (StreamEventBase & { type: 'approval.requested'; approval: PendingApprovalInfo })
-  | (StreamEventBase & { type: 'approval.resolved'; approvalId: string; toolCallId: string; approved: boolean; note?: string; answer?: string })
+  | (StreamEventBase & { type: 'approval.resolved'; approvalId: string; toolCallId: string; approved: boolean; note?: string; answer?: string; kind?: ApprovalKind })
   /** The request is over the compaction threshold: compacting before the model call of `step`. */
   | (StreamEventBase & { type: 'compaction.start'; step: number; tokens: number; contextWindow: number })
   /** The transcript was compacted: `pruned` tool results shortened, `summarized` messages replaced by a summary. */

@@ -335,7 +335,8 @@ export interface ApprovalRecord extends PendingApprovalInfo {
   createdAt: number;
   /** The paused run: enough to continue it, even from another process. */
   snapshot: RunSnapshot;
-  decision?: { approved: boolean; note?: string; answer?: string };
+  /** `result` / `error`: what the browser sent for a `client` call (`result` already checked against the tool's `outputSchema`). */
+  decision?: { approved: boolean; note?: string; answer?: string; result?: unknown; error?: string };
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { ClientAgent } from '../protocol/client-agent.js';
+import type { AgentStreamEvent } from '../contracts/events.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { EventFeed, startRun } from '../protocol/event-feed.js';
 import { followSession } from '../protocol/follow-session.js';
@@ -13,7 +14,7 @@ import { approximateEventSize } from './event-size.js';
 import { errorResponse, jsonResponse } from './responses.js';
 import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
-import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
+import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint, type DecisionBody } from './validate.js';
 import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
 import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
 
@@ -67,6 +68,23 @@ const HANDLER_OPTION_KEYS: OptionKeys<AgentHandlerOptions> = {
   maxBufferedBytes: true,
   onError: true,
 };
+
+/** What each kind of approval is, and the body that decides it. */
+const DECISION_BODIES: Record<DecisionBody['kind'], string> = {
+  tool: 'a tool call: send { "approved": true | false, "note"?: "..." }',
+  question: 'a question: send { "answer": "..." }',
+  client: 'a browser tool\'s call: send { "result": ... } or { "error": "..." }',
+};
+
+/** Records the decision and streams the run going on from it. */
+function decide(agent: HandlerAgent, id: string, decision: DecisionBody): Promise<AsyncIterable<AgentStreamEvent>> {
+  const { approvals } = agent;
+  if (decision.kind === 'question') return approvals.answerStream({ id, answer: decision.answer });
+  if (decision.kind === 'tool') return approvals.resolveStream({ id, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
+  if (!approvals.submitToolResultStream) throw new HttpError(400, ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH, 'This agent has no browser tools.');
+  const { kind: _, ...sent } = decision;
+  return approvals.submitToolResultStream({ id, ...sent });
+}
 
 /**
  * A Fetch-API handler `(Request) => Promise<Response>` that serves an agent over HTTP: create and
@@ -195,18 +213,9 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           throw new HttpError(404, ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND, `No pending approval '${echo(approvalId)}' in session '${echo(sessionId)}'.`);
         }
         if (pending.kind !== decision.kind) {
-          throw new HttpError(
-            400,
-            ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH,
-            pending.kind === 'question'
-              ? `Approval '${approvalId}' is a question: send { "answer": "..." }.`
-              : `Approval '${approvalId}' is a tool call: send { "approved": true | false, "note"?: "..." }.`,
-          );
+          throw new HttpError(400, ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH, `Approval '${approvalId}' is ${DECISION_BODIES[pending.kind]}.`);
         }
-        const run =
-          decision.kind === 'question'
-            ? await agent.approvals.answerStream({ id: approvalId, answer: decision.answer })
-            : await agent.approvals.resolveStream({ id: approvalId, approved: decision.approved, ...(decision.note !== undefined ? { note: decision.note } : {}) });
+        const run = await decide(agent, approvalId, decision);
         return stream(await startRun(run, new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
       }
 

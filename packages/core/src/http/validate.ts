@@ -8,7 +8,10 @@ export interface MessageBody {
   metadata?: Record<string, unknown>;
 }
 
-export type DecisionBody = { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string };
+export type DecisionBody =
+  | { kind: 'tool'; approved: boolean; note?: string }
+  | { kind: 'question'; answer: string }
+  | { kind: 'client'; result?: unknown; error?: string; toolCallId?: string };
 
 /** Session ids a client may choose: letters, digits and `_ . : -`, up to 128 characters. */
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,127}$/;
@@ -70,13 +73,27 @@ function parsePart(part: unknown, index: number): ContentPart {
   }
 }
 
-/** `{ approved: boolean, note?: string }` decides a tool call; `{ answer: string }` answers a question. */
+/**
+ * `{ approved: boolean, note?: string }` decides a tool call; `{ answer: string }` answers a
+ * question; `{ result }` (or `{ error: string }`) ends a browser tool's call.
+ */
 export function parseDecisionBody(body: unknown): DecisionBody {
-  if (!isPlainObject(body)) throw invalid('The body must be a JSON object: { "approved": true } or { "answer": "..." }.');
+  if (!isPlainObject(body)) throw invalid('The body must be a JSON object: { "approved": true }, { "answer": "..." } or { "result": ... }.');
   const hasApproved = 'approved' in body;
   const hasAnswer = 'answer' in body;
-  if (hasApproved === hasAnswer) {
-    throw invalid('Send either { "approved": boolean, "note"?: string } for a tool call or { "answer": string } for a question.');
+  const hasResult = 'result' in body || 'error' in body;
+  if (Number(hasApproved) + Number(hasAnswer) + Number(hasResult) !== 1) {
+    throw invalid('Send one of { "approved": boolean, "note"?: string } for a tool call, { "answer": string } for a question, or { "result": ... } (or { "error": string }) for a browser tool.');
+  }
+  if (hasResult) {
+    if (body.toolCallId !== undefined && typeof body.toolCallId !== 'string') throw invalid('"toolCallId" must be a string when given.');
+    const call = typeof body.toolCallId === 'string' ? { toolCallId: body.toolCallId } : {};
+    // (An `error` wins over a `result` sent with it: the page's tool failed.)
+    if ('error' in body) {
+      if (typeof body.error !== 'string') throw invalid('"error" must be a string.');
+      return { kind: 'client', error: body.error, ...call };
+    }
+    return { kind: 'client', result: body.result, ...call };
   }
   if (hasAnswer) {
     if (typeof body.answer !== 'string') throw invalid('"answer" must be a string.');

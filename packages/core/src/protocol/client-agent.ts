@@ -16,6 +16,8 @@ export interface ClientAgent {
     resolveStream(decision: { id: string; approved: boolean; note?: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
     /** Answers a question approval and streams the run going on. */
     answerStream(decision: { id: string; answer: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
+    /** Ends a browser tool's call with the page's result (or error) and streams the run going on. Agents without browser tools (flows) may lack it. */
+    submitToolResultStream?(decision: { id: string; result?: unknown; error?: string; toolCallId?: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
   };
   readonly sessions: AgentSessions;
 }

@@ -18,14 +18,20 @@ export interface DefineToolOptions<Name extends string, Schema extends ToolSchem
   description: string;
   /** Schema of the arguments (zod 3, zod 4, or a Standard Schema with `~standard.jsonSchema`). Must describe an object. */
   input: Schema;
-  /** Runs the tool with the parsed arguments. */
-  execute: (args: SchemaOutput<Schema>, ctx: ToolExecutionContext) => Result | Promise<Result>;
+  /**
+   * Runs the tool with the parsed arguments. Leave it out for a tool that runs in the browser
+   * (`approvalKind: 'client'`): the run pauses on each call until the page sends its result.
+   */
+  execute?: (args: SchemaOutput<Schema>, ctx: ToolExecutionContext) => Result | Promise<Result>;
   /** Label for UIs; defaults to `name`. */
   displayName?: string;
   /** `true`, or a predicate of the parsed arguments, to pause for a human decision first. */
   needsApproval?: NeedsApproval<SchemaOutput<Schema>>;
-  /** `'question'` for a tool whose call asks the user something; the run always pauses on it. */
-  approvalKind?: 'tool' | 'question';
+  /**
+   * `'question'` for a tool whose call asks the user something; `'client'` (the default without
+   * `execute`) for one the page runs. The run always pauses on either.
+   */
+  approvalKind?: 'tool' | 'question' | 'client';
   /** Run through the configured `SandboxAdapter` (with `sandboxExecute`) instead of in-process. */
   requiresSandbox?: boolean;
   /** The sandboxed path used when `requiresSandbox` is true. */
@@ -35,15 +41,23 @@ export interface DefineToolOptions<Name extends string, Schema extends ToolSchem
 }
 
 /**
+ * A tool's result type: what `execute` returns, or, for a browser tool (no `execute`, so `unknown`),
+ * what its `outputSchema` parses the page's result to.
+ */
+export type ResultOf<Result, Output> = unknown extends Result ? (Output extends ToolSchema<any, any> ? SchemaOutput<Output> : Result) : Result;
+
+/**
  * Defines a typed tool. The name, the description and the schemas are checked now, so a bad
  * definition fails at startup with an `SDKError` (`LOUSHO_INVALID_TOOL_DEFINITION`) that says
  * what to change, instead of failing at the provider later.
  */
-export function defineTool<const Name extends string, Schema extends ToolSchema<any, any>, Result>(
-  options: DefineToolOptions<Name, Schema, Result>,
-): DefinedTool<Name, SchemaOutput<Schema>, Result> {
+export function defineTool<const Name extends string, Schema extends ToolSchema<any, any>, Result, Output extends ToolSchema<any, any> | undefined = undefined>(
+  options: DefineToolOptions<Name, Schema, Result> & { outputSchema?: Output },
+): DefinedTool<Name, SchemaOutput<Schema>, ResultOf<Result, Output>> {
   assertValidDefinition(options);
-  const { name, description, input, execute } = options;
+  const { name, description, input } = options;
+  const client = options.execute === undefined;
+  const execute = options.execute ?? clientToolOnServer(name);
   const legacy: LegacyAiTool = Object.freeze({
     description,
     parameters: input,
@@ -58,12 +72,21 @@ export function defineTool<const Name extends string, Schema extends ToolSchema<
     execute,
     tool: legacy,
     ...(options.needsApproval !== undefined ? { needsApproval: options.needsApproval } : {}),
-    ...(options.approvalKind !== undefined ? { approvalKind: options.approvalKind } : {}),
+    ...(client ? { approvalKind: 'client' as const } : options.approvalKind !== undefined ? { approvalKind: options.approvalKind } : {}),
     ...(options.requiresSandbox !== undefined ? { requiresSandbox: options.requiresSandbox } : {}),
     ...(options.sandboxExecute !== undefined ? { sandboxExecute: options.sandboxExecute } : {}),
     ...(options.outputSchema !== undefined ? { outputSchema: options.outputSchema } : {}),
   };
-  return Object.freeze(tool) as DefinedTool<Name, SchemaOutput<Schema>, Result>;
+  return Object.freeze(tool) as DefinedTool<Name, SchemaOutput<Schema>, ResultOf<Result, Output>>;
+}
+
+/** The `execute` of a browser tool: called on the server (outside a run that pauses for it), it says where the tool runs. */
+function clientToolOnServer(name: string): () => never {
+  return () => {
+    throw new SDKError(ERROR_CODES.LOUSHO_CLIENT_TOOL_ON_SERVER, `Tool '${name}' runs in the browser: it has no execute on the server.`, {
+      hint: 'Run it through the agent loop, which pauses on the call until the page sends its result (client.submitToolResult(toolCallId, result), or a browserTools handler).',
+    });
+  };
 }
 
 let legacyCallCounter = 0;
@@ -119,7 +142,18 @@ function* definitionProblems(o: Record<string, unknown>): Generator<string> {
 
   yield* inputProblems(o);
 
-  if (typeof o.execute !== 'function') {
+  const misplacedExecute = Object.keys(MISPLACED_OPTIONS).find((k) => MISPLACED_OPTIONS[k] === 'execute' && typeof o[k] === 'function');
+  if (o.execute === undefined && misplacedExecute) {
+    yield `execute is missing; '${misplacedExecute}' is not an option of defineTool(). Rename it to execute: async (args, ctx) => { ... } (a tool without execute runs in the browser).`;
+  } else if (o.execute === undefined && o.approvalKind !== undefined && o.approvalKind !== 'client') {
+    yield `approvalKind '${String(o.approvalKind)}' needs execute: a tool without execute runs in the browser (approvalKind 'client'). Add execute, or remove approvalKind.`;
+  } else if (o.execute === undefined && (o.requiresSandbox !== undefined || o.sandboxExecute !== undefined || o.needsApproval !== undefined)) {
+    yield 'a tool without execute runs in the browser, so requiresSandbox, sandboxExecute and needsApproval do not apply (the run always pauses for the page). Add execute, or remove them.';
+  } else if (o.execute === undefined) {
+    // A tool for the browser: nothing to run here.
+  } else if (o.approvalKind === 'client') {
+    yield "approvalKind 'client' is for a tool the browser runs, so it has no execute. Remove execute (the page sends the result), or remove approvalKind.";
+  } else if (typeof o.execute !== 'function') {
     const misplaced = Object.keys(MISPLACED_OPTIONS).find((k) => MISPLACED_OPTIONS[k] === 'execute' && typeof o[k] === 'function');
     yield misplaced
       ? `execute is missing; '${misplaced}' is not an option of defineTool(). Rename it to execute: async (args, ctx) => { ... }.`
@@ -132,8 +166,8 @@ function* definitionProblems(o: Record<string, unknown>): Generator<string> {
   if (o.needsApproval !== undefined && typeof o.needsApproval !== 'boolean' && typeof o.needsApproval !== 'function') {
     yield `needsApproval must be true/false or a function (args, ctx) => boolean, got ${describeValue(o.needsApproval)}.`;
   }
-  if (o.approvalKind !== undefined && o.approvalKind !== 'tool' && o.approvalKind !== 'question') {
-    yield `approvalKind must be 'tool' or 'question', got ${JSON.stringify(o.approvalKind) ?? describeValue(o.approvalKind)}.`;
+  if (o.approvalKind !== undefined && o.approvalKind !== 'tool' && o.approvalKind !== 'question' && o.approvalKind !== 'client') {
+    yield `approvalKind must be 'tool', 'question' or 'client', got ${JSON.stringify(o.approvalKind) ?? describeValue(o.approvalKind)}.`;
   }
   if (o.requiresSandbox !== undefined && typeof o.requiresSandbox !== 'boolean') {
     yield `requiresSandbox must be true or false, got ${describeValue(o.requiresSandbox)}.`;

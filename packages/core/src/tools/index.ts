@@ -3,7 +3,7 @@
 export type * from './types.js';
 export type { ToolSchema, ToolExecutionContext, ToolArtifact, ToolErrorKind, ToolValidationIssue, ToolErrorResult } from '../contracts/tools.js';
 export type { SandboxAdapter } from '../contracts/sandbox.js';
-export { defineTool, type DefineToolOptions, type SchemaOutput } from './define-tool.js';
+export { defineTool, type DefineToolOptions, type ResultOf, type SchemaOutput } from './define-tool.js';
 export {
   isToolSchema,
   toolSchemaKind,

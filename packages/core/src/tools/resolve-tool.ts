@@ -25,7 +25,7 @@ export interface ResolvedTool extends ToolDescriptor {
   /** The function that runs the call: `execute`, or the legacy `tool.execute`. */
   readonly execute?: (args: any, ctx: ToolExecutionContext) => unknown;
   readonly needsApproval?: NeedsApproval<any>;
-  readonly approvalKind: 'tool' | 'question';
+  readonly approvalKind: 'tool' | 'question' | 'client';
   readonly requiresSandbox: boolean;
   /** The sandboxed path of a `requiresSandbox` tool. */
   readonly sandboxExecute?: (args: any, sandbox: SandboxAdapter, ctx: ToolExecutionContext) => unknown;
@@ -74,7 +74,7 @@ export function resolveToolDescriptor(descriptor: ToolDescriptor, name: string |
   if (descriptor.execute !== undefined && typeof descriptor.execute !== 'function') {
     throw invalid(toolName, `execute must be a function, got ${describeValue(descriptor.execute)}.`);
   }
-  if (!execute && typeof descriptor.sandboxExecute !== 'function' && descriptor.approvalKind !== 'question') {
+  if (!execute && typeof descriptor.sandboxExecute !== 'function' && descriptor.approvalKind !== 'question' && descriptor.approvalKind !== 'client') {
     if (!legacy && typeof descriptor.tool?.execute === 'function') {
       throw invalid(toolName, 'its legacy tool.execute is ignored because inputSchema is set. Move the function to the descriptor: { inputSchema, execute }.');
     }
@@ -89,7 +89,7 @@ export function resolveToolDescriptor(descriptor: ToolDescriptor, name: string |
     displayName: typeof descriptor.displayName === 'string' && descriptor.displayName ? descriptor.displayName : toolName,
     jsonSchema,
     parameters: jsonSchema,
-    approvalKind: descriptor.approvalKind === 'question' ? 'question' : 'tool',
+    approvalKind: descriptor.approvalKind === 'question' || descriptor.approvalKind === 'client' ? descriptor.approvalKind : 'tool',
     requiresSandbox: descriptor.requiresSandbox === true,
     descriptor,
     legacy,

@@ -36,8 +36,11 @@ export interface ToolDescriptor<Args = any, Result = any> {
   /**
    * `'question'` marks a tool whose call is a question to the user (e.g. `ask_question`): the run
    * always pauses on it, and the answer given to `approvals.answer()` becomes its result.
+   * `'client'` marks a tool that runs in the browser (`defineTool()` without `execute`): the run
+   * always pauses on it, and the result the page sends (`approvals.submitToolResult()`, checked
+   * against `outputSchema`) becomes its result.
    */
-  approvalKind?: 'tool' | 'question';
+  approvalKind?: 'tool' | 'question' | 'client';
   requiresSandbox?: boolean;
   /** The sandboxed path, used instead of `execute` when `requiresSandbox` is true. */
   sandboxExecute?: (args: Args, sandbox: SandboxAdapter, ctx: ToolExecutionContext) => Result | Promise<Result>;

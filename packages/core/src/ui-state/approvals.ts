@@ -15,20 +15,21 @@ export type ApprovalEvent = Extract<AgentStreamEvent, { type: `approval.${string
 export function approvalFields(event: ApprovalEvent, part?: UIToolPart): PartFields | undefined {
   if (event.type === 'approval.requested') {
     const { approvalId, kind, question, args } = event.approval;
-    return { state: 'awaiting-approval', args, approval: { approvalId, kind, ...(question !== undefined && { question }) } };
+    return { state: kind === 'client' ? 'awaiting-client' : 'awaiting-approval', args, approval: { approvalId, kind, ...(question !== undefined && { question }) } };
   }
   if (!part) return undefined;
   // A decision on the part's approval: recorded, and the call runs or is rejected.
   const { approved, note, answer } = event;
   const approval: UIToolApproval = {
     approvalId: event.approvalId,
-    kind: answer !== undefined ? 'question' : 'tool',
+    kind: event.kind ?? (answer !== undefined ? 'question' : 'tool'),
     ...part.approval,
     approved,
     ...(note !== undefined && { note }),
     ...(answer !== undefined && { answer }),
   };
-  return { state: part.state === 'awaiting-approval' ? (approved ? 'running' : 'rejected') : part.state, approval };
+  const waiting = part.state === 'awaiting-approval' || part.state === 'awaiting-client';
+  return { state: waiting ? (approved ? 'running' : 'rejected') : part.state, approval };
 }
 
 /**

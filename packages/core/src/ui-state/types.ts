@@ -54,12 +54,14 @@ export type UIFilePart = FilePart;
  * - `input-streaming`: the model is still writing the arguments (`argsText` grows);
  * - `running`: arguments are final (`args`), the call runs (or waits its turn);
  * - `awaiting-approval`: paused for a person (`approval`);
+ * - `awaiting-client`: a browser tool's call, waiting for the page to run it and send its result
+ *   (`approval.kind` is `client`);
  * - `done`: it returned `result` (and maybe `artifacts`);
  * - `error`: it failed (`error`);
  * - `rejected`: a person said no;
  * - `cancelled`: the run ended (stopped or failed) before the call finished.
  */
-export type UIToolState = 'input-streaming' | 'running' | 'awaiting-approval' | 'done' | 'error' | 'rejected' | 'cancelled';
+export type UIToolState = 'input-streaming' | 'running' | 'awaiting-approval' | 'awaiting-client' | 'done' | 'error' | 'rejected' | 'cancelled';
 
 /** The approval a tool call asked for, and how it was decided once it was. */
 export interface UIToolApproval {

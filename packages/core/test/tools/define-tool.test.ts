@@ -144,9 +144,12 @@ describe('bad definitions fail now, with a message that says how to fix them', (
     expect(definitionError({ ...valid, input: z.object({ when: z.date() }) }).message).toMatch(/Date cannot be represented/);
   });
 
-  test('a missing execute, or one under another name', () => {
+  test('execute under another name, or a browser tool (no execute) with server-only options', () => {
     const { execute: _execute, ...noExecute } = valid;
-    expect(definitionError(noExecute).message).toMatch(/execute is missing\. Add execute: async \(args, ctx\) =>/);
+    // Without execute the tool runs in the browser (docs/browser-tools.md).
+    expect(defineTool(noExecute as never)).toMatchObject({ approvalKind: 'client' });
+    expect(definitionError({ ...noExecute, approvalKind: 'question' }).message).toMatch(/approvalKind 'question' needs execute/);
+    expect(definitionError({ ...noExecute, requiresSandbox: true }).message).toMatch(/a tool without execute runs in the browser/);
     expect(definitionError({ ...noExecute, handler: async () => 1 }).message).toMatch(/'handler' is not an option of defineTool\(\)\. Rename it to execute/);
     expect(definitionError({ ...valid, execute: 'run' }).message).toMatch(/execute must be a function, got a string/);
   });
@@ -154,14 +157,14 @@ describe('bad definitions fail now, with a message that says how to fix them', (
   test('optional fields of the wrong type', () => {
     expect(definitionError({ ...valid, displayName: '' }).message).toMatch(/displayName must be a non-empty string/);
     expect(definitionError({ ...valid, needsApproval: 'yes' }).message).toMatch(/needsApproval must be true\/false or a function/);
-    expect(definitionError({ ...valid, approvalKind: 'ask' }).message).toMatch(/approvalKind must be 'tool' or 'question', got "ask"/);
+    expect(definitionError({ ...valid, approvalKind: 'ask' }).message).toMatch(/approvalKind must be 'tool', 'question' or 'client', got "ask"/);
     expect(definitionError({ ...valid, requiresSandbox: 'yes' }).message).toMatch(/requiresSandbox must be true or false/);
     expect(definitionError({ ...valid, sandboxExecute: {} }).message).toMatch(/sandboxExecute must be a function/);
     expect(definitionError({ ...valid, outputSchema: { type: 'object' } }).message).toMatch(/outputSchema must be a schema/);
   });
 
   test('every problem is listed at once', () => {
-    const err = definitionError({ name: 'bad name', description: '', input: z.object({}), execute: undefined });
+    const err = definitionError({ name: 'bad name', description: '', input: z.object({}), execute: 'run' });
     expect(err.message).toMatch(/^defineTool\(\): tool 'bad name' has 3 problems:/);
     expect(err.message.split('\n  - ')).toHaveLength(4);
     expect(err.hint).toMatch(/^name 'bad name'/);

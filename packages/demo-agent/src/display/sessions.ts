@@ -33,7 +33,7 @@ export interface SessionSummary {
   title: string;
   status: keyof typeof SESSION_STATE_LABELS;
   /** The kind of pause when the session waits for a person. */
-  pending: 'tool' | 'question' | null;
+  pending: 'tool' | 'question' | 'client' | null;
   createdAt: number;
   updatedAt: number;
 }

@@ -2,6 +2,7 @@ import { askQuestionTool, ERROR_CODES, SDKError } from '@lousho/build-ai-agent';
 import { createEmailTool, type DemoEmail } from './email.js';
 import { createResearchTool } from './research.js';
 import { createWeatherTool } from './weather.js';
+import { createLocalTimeTool } from './local-time.js';
 
 export {
   DEMO_CODING_TOOL_NAMES,
@@ -25,6 +26,7 @@ export {
   type DemoSource,
 } from './research.js';
 export { createEmailTool, EMAIL_SEND_MS, type DemoEmail, type DemoEmailReceipt } from './email.js';
+export { createLocalTimeTool, demoBrowserTools, type DemoLocalTime } from './local-time.js';
 
 export interface DemoToolsOptions {
   /** Multiplies every tool's built-in delay: 1 (default) for the demo's pace, 0 for instant tests. */
@@ -33,7 +35,7 @@ export interface DemoToolsOptions {
   outbox?: DemoEmail[];
 }
 
-/** The demo's four tools: weather (quick), research (slow, with progress), email (needs approval), ask_question. */
+/** The demo's five tools: weather (quick), research (slow, with progress), email (needs approval), ask_question, local_time (runs in the browser). */
 export function createDemoTools(options: DemoToolsOptions = {}) {
   const delayScale = options.delayScale ?? 1;
   if (!Number.isFinite(delayScale) || delayScale < 0) {
@@ -46,6 +48,7 @@ export function createDemoTools(options: DemoToolsOptions = {}) {
     createResearchTool({ delayScale }),
     createEmailTool({ delayScale, ...(options.outbox ? { outbox: options.outbox } : {}) }),
     askQuestionTool(),
+    createLocalTimeTool(),
   ] as const;
 }
 

@@ -4,6 +4,8 @@ export const DEMO_TOOL_NAMES = {
   research: 'research_topic',
   email: 'send_email',
   question: 'ask_question',
+  /** A browser tool: the page answers it (tools/local-time.ts). */
+  localTime: 'local_time',
 } as const;
 
 export type DemoToolName = (typeof DEMO_TOOL_NAMES)[keyof typeof DEMO_TOOL_NAMES];

@@ -21,6 +21,7 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
         approve: (note) => hook().approve(note),
         reject: (note) => hook().reject(note),
         answer: (text) => hook().answer(text),
+        submitToolResult: (toolCallId, result, more) => hook().submitToolResult(toolCallId, result, more),
         reset: () => hook().reset(),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),

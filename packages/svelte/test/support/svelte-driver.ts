@@ -42,6 +42,7 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         approve: (note) => store.approve(note),
         reject: (note) => store.reject(note),
         answer: (text) => store.answer(text),
+        submitToolResult: (toolCallId, result, more) => store.submitToolResult(toolCallId, result, more),
         reset: () => store.reset(),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),

@@ -15,13 +15,14 @@ function newApprovalId(): string {
 
 /**
  * The stages "`needsApproval`" and "pause": whether the call waits for a person (a question always
- * does; an `ask` rule does; an `allow` rule never does; else the tool's `needsApproval`), then, when
+ * does, and a browser tool always waits for the page; an `ask` rule does; an `allow` rule never does; else the tool's `needsApproval`), then, when
  * it does, `approve` decides it in code (`send()`), or the call pauses (`kind: 'pause'`). A rejected
  * call's result is `rejected`; a `needsApproval` that throws is the call's `execution` error.
  */
 export async function approvalStage(scope: CallScope, prepared: RunnableCall, rule: PermissionRule | undefined): Promise<PreparedCall> {
   const { call, tool, args, ctx, hookCtx } = prepared;
-  let needs = tool.approvalKind === 'question' || rule?.decision === 'ask';
+  // A question and a browser tool always pause: a person, or the page, gives the result.
+  let needs = tool.approvalKind === 'question' || tool.approvalKind === 'client' || rule?.decision === 'ask';
   if (!needs && rule?.decision !== 'allow' && tool.needsApproval) {
     try {
       needs = typeof tool.needsApproval === 'function' ? Boolean(await tool.needsApproval(args as never, ctx)) : tool.needsApproval === true;
@@ -38,7 +39,7 @@ export async function approvalStage(scope: CallScope, prepared: RunnableCall, ru
 async function pauseOrDecide(scope: CallScope, prepared: RunnableCall): Promise<PreparedCall> {
   const { call, tool, args, hookCtx } = prepared;
   const { deps } = scope;
-  const kind = tool.approvalKind === 'question' ? 'question' : 'tool';
+  const kind = tool.approvalKind ?? 'tool';
   const approval: PendingApprovalInfo = {
     approvalId: newApprovalId(),
     toolCallId: call.id,
