@@ -5,6 +5,9 @@ import { mockModel } from '@lousho/core/testing';
 import { agentWith, emailCall, emailTool, plain, reduceAll, serve, slowTool, type TestServer } from '../../core/test/http/helpers.js';
 import { createAgentClient, type AgentClient, type ClientAgent, type SessionIdStorage } from '../src/index.js';
 
+// The scripted reply below takes about 700 ms; a loaded machine may take several times that.
+const REPLY_ENDS_WITHIN_MS = 10_000;
+
 const servers: TestServer[] = [];
 const clients: AgentClient[] = [];
 afterEach(async () => {
@@ -237,14 +240,14 @@ describe('client lifecycle', () => {
     unsubscribe();
     expect(await pending).toMatchObject({ ok: false, error: { code: 'LOUSHO_CLIENT_DETACHED' } });
     const seenAtDetach = client.getSnapshot().lastSeq;
-    await vi.waitFor(() => expect(agent.sessions.get(client.sessionId!)!.status).toBe('idle'));
+    await vi.waitFor(() => expect(agent.sessions.get(client.sessionId!)!.status).toBe('idle'), { timeout: REPLY_ENDS_WITHIN_MS });
     // The finished leg's log is compacted: the deltas after the detach point come back as one merged event.
     const replay = agent.sessions.eventsAfter(client.sessionId!, seenAtDetach);
     expect(replay[0]).toMatchObject({ type: 'text.delta', fromSeq: seenAtDetach + 1 });
     expect(replay[0]!.seq).toBeGreaterThan(seenAtDetach + 1);
 
     client.subscribe(() => {});
-    await vi.waitFor(() => expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+    await vi.waitFor(() => expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' }), { timeout: REPLY_ENDS_WITHIN_MS });
     expect(plain(client.getSnapshot())).toEqual(plain(reduceAll(agent.sessions.eventsAfter(client.sessionId!, 0))));
     // Followed from where it left off: no `GET /sessions/<id>` (what a gap would cost).
     expect(recorder.requests).toEqual([`POST /sessions/${client.sessionId}/messages`, `GET /sessions/${client.sessionId}/events`]);
@@ -262,12 +265,12 @@ describe('client lifecycle', () => {
     unsubscribe();
     expect(await pending).toMatchObject({ ok: false, error: { code: 'LOUSHO_CLIENT_DETACHED' } });
     const seenAtDetach = client.getSnapshot().lastSeq;
-    await vi.waitFor(() => expect(agent.sessions.get(client.sessionId!)!.status).toBe('idle'));
+    await vi.waitFor(() => expect(agent.sessions.get(client.sessionId!)!.status).toBe('idle'), { timeout: REPLY_ENDS_WITHIN_MS });
     expect(agent.sessions.eventsAfter(client.sessionId!, seenAtDetach)[0]).toMatchObject({ type: 'text.delta', fromSeq: seenAtDetach + 1 });
     // Reading the session (a restore, or the re-read after a gap) reads its whole log: `eventsAfter(id, 0)`.
     const reads = vi.spyOn(agent.sessions, 'eventsAfter');
     client.subscribe(() => {});
-    await vi.waitFor(() => expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' }));
+    await vi.waitFor(() => expect(client.getSnapshot()).toMatchObject({ status: 'idle', finishReason: 'stop' }), { timeout: REPLY_ENDS_WITHIN_MS });
     expect(reads.mock.calls.map(([, after]) => after)).toEqual([seenAtDetach]);
     reads.mockRestore();
     expect(plain(client.getSnapshot())).toEqual(plain(reduceAll(agent.sessions.eventsAfter(client.sessionId!, 0))));
