@@ -41,6 +41,14 @@ export interface AppendFence {
  */
 const BROKEN_LEGS = new WeakMap<AppendFence, 'failed' | 'lost'>();
 
+interface QueuedEvent {
+  item: EventToAppend;
+  fence: AppendFence | undefined;
+  leased: boolean;
+}
+/** The queue of every session with nothing queued (never added to: see `SessionRuntime.emit`). */
+const NO_QUEUE: QueuedEvent[] = [];
+
 /** Hands `event` to one listener: its failure must not break the run or the other listeners. */
 function notifyOne(listener: SessionListener, event: AgentStreamEvent): void {
   try {
@@ -112,7 +120,8 @@ export class SessionRuntime {
    */
   #listeners: SessionListener | Set<SessionListener> | undefined;
   readonly #store: SessionStore | undefined;
-  #queue: { item: EventToAppend; fence: AppendFence | undefined; leased: boolean }[] = [];
+  /** Events on their way to an async store; the shared `NO_QUEUE` until there is one (an empty array per idle session costs 32 B). */
+  #queue: QueuedEvent[] = NO_QUEUE;
   #inflight: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -164,6 +173,7 @@ export class SessionRuntime {
     const item: EventToAppend = { runId, event };
     const underLease = leased && fence !== undefined;
     if (this.#inflight || this.#queue.length > 0) {
+      if (this.#queue === NO_QUEUE) this.#queue = [];
       this.#queue.push({ item, fence, leased: underLease });
       if (!this.#inflight) this.#drain();
       return;
@@ -220,6 +230,7 @@ export class SessionRuntime {
         leased,
       );
     }
+    if (this.#queue.length === 0) this.#queue = NO_QUEUE;
   }
 
   /** One store call for `items` (events of one leg); an async answer holds the queue until it is in. */
