@@ -41,6 +41,23 @@ export interface AppendFence {
  */
 const BROKEN_LEGS = new WeakMap<AppendFence, 'failed' | 'lost'>();
 
+interface QueuedEvent {
+  item: EventToAppend;
+  fence: AppendFence | undefined;
+  leased: boolean;
+}
+/** The queue of every session with nothing queued (never added to: see `SessionRuntime.emit`). */
+const NO_QUEUE: QueuedEvent[] = [];
+
+/** Hands `event` to one listener: its failure must not break the run or the other listeners. */
+function notifyOne(listener: SessionListener, event: AgentStreamEvent): void {
+  try {
+    listener(event);
+  } catch {
+    // Ignored (see above).
+  }
+}
+
 function isPromise<T>(value: T | Promise<T>): value is Promise<T> {
   return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
@@ -96,10 +113,15 @@ export class SessionRuntime {
   #slimmedUpTo = 0;
   /** Stored events the listeners get later (see `holdListeners`). */
   #held: AgentStreamEvent[] | undefined;
-  /** Made on the first subscription: most idle sessions have no listener, and an empty Set costs about 190 B. */
-  #listeners: Set<SessionListener> | undefined;
+  /**
+   * Made on the first subscription: most idle sessions have no listener, and an empty Set costs
+   * about 190 B. The listener itself while there is one (a run's own stream, as a rule): one call
+   * per event, not a Set's iteration; a Set once there are more.
+   */
+  #listeners: SessionListener | Set<SessionListener> | undefined;
   readonly #store: SessionStore | undefined;
-  #queue: { item: EventToAppend; fence: AppendFence | undefined; leased: boolean }[] = [];
+  /** Events on their way to an async store; the shared `NO_QUEUE` until there is one (an empty array per idle session costs 32 B). */
+  #queue: QueuedEvent[] = NO_QUEUE;
   #inflight: Promise<void> | undefined;
   #failure: { error: unknown } | undefined;
 
@@ -151,6 +173,7 @@ export class SessionRuntime {
     const item: EventToAppend = { runId, event };
     const underLease = leased && fence !== undefined;
     if (this.#inflight || this.#queue.length > 0) {
+      if (this.#queue === NO_QUEUE) this.#queue = [];
       this.#queue.push({ item, fence, leased: underLease });
       if (!this.#inflight) this.#drain();
       return;
@@ -207,6 +230,7 @@ export class SessionRuntime {
         leased,
       );
     }
+    if (this.#queue.length === 0) this.#queue = NO_QUEUE;
   }
 
   /** One store call for `items` (events of one leg); an async answer holds the queue until it is in. */
@@ -362,14 +386,12 @@ export class SessionRuntime {
 
   #notify(event: AgentStreamEvent): void {
     const listeners = this.#listeners;
-    if (!listeners) return;
-    for (const listener of listeners) {
-      try {
-        listener(event);
-      } catch {
-        // A listener's failure must not break the run or the other listeners.
-      }
+    if (listeners === undefined) return;
+    if (typeof listeners === 'function') {
+      notifyOne(listeners, event);
+      return;
     }
+    for (const listener of listeners) notifyOne(listener, event);
   }
 
   /**
@@ -425,7 +447,7 @@ export class SessionRuntime {
 
   /** True while someone in this process follows the session. */
   get followed(): boolean {
-    return (this.#listeners?.size ?? 0) > 0;
+    return this.#listeners !== undefined;
   }
 
   /** Takes over what a store holds (a session this process has not seen, or one another process changed). */
@@ -469,11 +491,18 @@ export class SessionRuntime {
 
   /** Calls `listener` with every event of the session from now on; returns the function that stops it. */
   subscribe(listener: SessionListener): () => void {
-    const listeners = (this.#listeners ??= new Set());
-    listeners.add(listener);
+    const current = this.#listeners;
+    if (current === undefined) this.#listeners = listener;
+    else if (typeof current !== 'function') current.add(listener);
+    else if (current !== listener) this.#listeners = new Set([current, listener]);
+    let subscribed = true;
     return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.#listeners === listeners) this.#listeners = undefined;
+      // Once: a second call must not take away a later subscription of the same function.
+      if (!subscribed) return;
+      subscribed = false;
+      const listeners = this.#listeners;
+      if (listeners === listener) this.#listeners = undefined;
+      else if (listeners !== undefined && typeof listeners !== 'function' && listeners.delete(listener) && listeners.size === 0) this.#listeners = undefined;
     };
   }
 }

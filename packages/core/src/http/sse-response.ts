@@ -60,6 +60,12 @@ export interface SseChunks {
    * `LOUSHO_SLOW_READER` once the feed overflowed.
    */
   next(): Promise<string | undefined>;
+  /**
+   * `next()` with callbacks instead of a promise: `done` gets the chunk (undefined at the end),
+   * `failed` what `next()` rejects with, exactly once, possibly before this returns. For a writer
+   * that takes a chunk per event (a stream at a model's pace): no promise per write.
+   */
+  nextThen(done: (chunk: string | undefined) => void, failed: (error: unknown) => void): void;
   /** Resolves with `LOUSHO_SLOW_READER` if the feed overflows (its reader fell too far behind): a writer waiting for `drain` stops waiting. Never resolves otherwise. */
   readonly failed: Promise<Error>;
   /** The reader went away: closes the feed (never the run). */
@@ -128,47 +134,58 @@ function sseChunks(feed: EventFeed, options: SseResponseOptions): SseChunks {
     lastWriteAt = performance.now();
     return text;
   };
+  // The callbacks of the chunk being waited for (one at a time: a stream has one writer), and the
+  // feed's callbacks made once per stream rather than once per chunk.
+  let deliver: (chunk: string | undefined) => void = () => {};
+  let refuse: (error: unknown) => void = () => {};
+  const onBatch = (batch: AgentStreamEvent[] | null): void => {
+    let chunk: string | undefined;
+    try {
+      chunk = chunkOf(batch);
+    } catch (error) {
+      refuse(error);
+      return;
+    }
+    deliver(chunk);
+  };
+  const onFeedFailure = (error: unknown): void => {
+    let chunk: string;
+    try {
+      options.onFailure?.(error);
+      ended = true;
+      // In the run (and session) of the stream's last event: a v2 stream's events all have
+      // the context the stream last said (a reader would restore it anyway).
+      const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
+      chunk = encodeEvent(failure);
+    } catch (thrown) {
+      refuse(thrown);
+      return;
+    }
+    deliver(chunk);
+  };
+  const nextThen: SseChunks['nextThen'] = (done, failed) => {
+    if (!started) {
+      started = true;
+      done(encodeSseVersion());
+      return;
+    }
+    if (ended) {
+      done(undefined);
+      return;
+    }
+    deliver = done;
+    refuse = failed;
+    // After the first write (which goes out at once: time to first token), events that come
+    // in a burst are written together: one write, and one merged delta, per burst rather
+    // than per event (most of the server's work per event was its own write).
+    feed.takeThen(onBatch, onFeedFailure, options.keepAliveMs, CHUNK, sent && settle);
+  };
   return {
     failed,
     cancel: () => feed.close(),
-    next() {
-      if (!started) {
-        started = true;
-        return Promise.resolve(encodeSseVersion());
-      }
-      if (ended) return Promise.resolve(undefined);
-      // One promise per chunk, settled from the feed's callbacks (no async frames in between: a
-      // paced stream takes a chunk per event).
-      return new Promise<string | undefined>((resolve, reject) => {
-        // After the first write (which goes out at once: time to first token), events that come
-        // in a burst are written together: one write, and one merged delta, per burst rather
-        // than per event (most of the server's work per event was its own write).
-        feed.takeThen(
-          (batch) => {
-            try {
-              resolve(chunkOf(batch));
-            } catch (error) {
-              reject(error);
-            }
-          },
-          (error) => {
-            try {
-              options.onFailure?.(error);
-              ended = true;
-              // In the run (and session) of the stream's last event: a v2 stream's events all have
-              // the context the stream last said (a reader would restore it anyway).
-              const failure = { type: 'error', error: serializeError(error), runId: sent?.runId, sessionId: sent?.sessionId } as unknown as AgentStreamEvent;
-              resolve(encodeEvent(failure));
-            } catch (thrown) {
-              reject(thrown);
-            }
-          },
-          options.keepAliveMs,
-          CHUNK,
-          sent && settle,
-        );
-      });
-    },
+    // One promise per chunk, settled from the feed's callbacks (no async frames in between).
+    next: () => new Promise<string | undefined>((resolve, reject) => nextThen(resolve, reject)),
+    nextThen,
   };
 }
 

@@ -26,6 +26,9 @@ export interface EventFeedOptions {
   refill?: (limit: number) => void;
 }
 
+/** An empty buffer, shared: never added to (`push` replaces an empty buffer). */
+const NO_EVENTS: AgentStreamEvent[] = [];
+
 /** How many events `refill` is asked for at a time. */
 export const FEED_PAGE = 128;
 /** A reader gathering a burst from a feed that does not measure its events takes it by this many events at most. */
@@ -83,7 +86,10 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
 
   push(event: AgentStreamEvent): void {
     if (this.#closed || this.#ended) return;
-    this.#buffer.push(event);
+    // An empty buffer is replaced by one of exactly this event: a reader that keeps up takes every
+    // event on its own, and `push` into `[]` would allocate room for 17 each time.
+    if (this.#buffer.length === 0) this.#buffer = [event];
+    else this.#buffer.push(event);
     if (this.#max !== Infinity) {
       const size = this.#sizeOf!(event);
       this.#sizes.push(size);
@@ -237,7 +243,7 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     if (start === 0 && end === length) {
       // All of it (a reader that keeps up, every time): the buffer itself is the batch, no copy.
       const batch = this.#buffer;
-      this.#buffer = [];
+      this.#buffer = NO_EVENTS;
       this.#sizes.length = 0;
       return batch;
     }

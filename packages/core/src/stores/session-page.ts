@@ -30,7 +30,8 @@ export function titleFromEvents(events: readonly EventToAppend[] | readonly Agen
     const event = ('event' in entry ? entry.event : entry) as { type: string; message?: Message };
     if (event.type !== 'user.message' || !event.message) continue;
     const text = messageText(event.message).replace(/\s+/g, ' ').trim();
-    if (text !== '') return [...text].slice(0, SESSION_TITLE_MAX_LENGTH).join('');
+    // A short text is its own title (one string kept, not two); a long one is cut by code points.
+    if (text !== '') return text.length <= SESSION_TITLE_MAX_LENGTH ? text : [...text].slice(0, SESSION_TITLE_MAX_LENGTH).join('');
   }
   return undefined;
 }

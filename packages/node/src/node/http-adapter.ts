@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ERROR_CODES, createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '@lousho/core';
 import { checkOptionKeys, viewHandlerOf, isExpectedDisconnect, sseChunksOf, type OptionKeys, type RequestView } from '@lousho/core/adapter';
 import { NodeRequestView, toRequest } from './node-request-view.js';
-import { type BodyChunk, compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
+import { type BodyChunk, type BodySink, compressedSink, compressionOption, isCompressible, negotiateEncoding, socketSink, varyOnAcceptEncoding, type ResponseEncoding } from './compression.js';
 
 /** A Fetch-API handler, as `createAgentHandler()` returns. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
@@ -182,23 +182,8 @@ async function writeResponse(
   };
   signal.addEventListener('abort', cancel, { once: true });
   try {
-    for (;;) {
-      let chunk: BodyChunk | undefined;
-      try {
-        chunk = await chunks.next();
-      } catch (error) {
-        // Headers are out: the only way to tell the client is to cut the connection.
-        sink.destroy();
-        if (isExpectedDisconnect(error)) return;
-        throw error;
-      }
-      if (chunk === undefined) break;
-      if (aborted || res.destroyed) break;
-      // The body may fail while we wait for `drain` (an event stream whose reader fell too far
-      // behind closes its connection that way): stop waiting then.
-      if (!sink.write(chunk)) await Promise.race([sink.drained(), chunks.failed]);
-    }
-    if (!res.destroyed && !signal.aborted) sink.end();
+    const ended = await writeChunks(chunks, sink, res, () => aborted);
+    if (ended && !res.destroyed && !signal.aborted) sink.end();
   } finally {
     signal.removeEventListener('abort', cancel);
     if (signal.aborted || res.destroyed) {
@@ -208,9 +193,64 @@ async function writeResponse(
   }
 }
 
-/** A body to write chunk by chunk: `next()` gives undefined at its end, `failed` settles if it fails meanwhile. */
+/**
+ * Writes `chunks` to `sink` as they come, from the body's callbacks: one promise per response, not
+ * per write (a stream at a model's pace writes every event on its own). Resolves with true once the
+ * body ended, false when the client went away first (`aborted`, or the response was destroyed) or
+ * the body failed as a disconnect does; rejects with any other failure of the body or the sink.
+ */
+function writeChunks(chunks: BodyChunks, sink: BodySink, res: ServerResponse, aborted: () => boolean): Promise<boolean> {
+  return new Promise<boolean>((resolve, reject) => {
+    let pulling = false;
+    let again = false;
+    const onChunk = (chunk: BodyChunk | undefined): void => {
+      if (chunk === undefined) return resolve(true);
+      if (aborted() || res.destroyed) return resolve(false);
+      let ready: boolean;
+      try {
+        ready = sink.write(chunk);
+      } catch (error) {
+        reject(error);
+        return;
+      }
+      if (ready) pull();
+      // The body may fail while we wait for `drain` (an event stream whose reader fell too far
+      // behind closes its connection that way): stop waiting then.
+      else Promise.race([sink.drained(), chunks.failed]).then(pull, reject);
+    };
+    const onFailure = (error: unknown): void => {
+      // Headers are out: the only way to tell the client is to cut the connection.
+      sink.destroy();
+      if (isExpectedDisconnect(error)) resolve(false);
+      else reject(error);
+    };
+    // A chunk handed over at once (the version frame, events already waiting) is written in this
+    // loop rather than in a deeper call each.
+    const pull = (): void => {
+      if (pulling) {
+        again = true;
+        return;
+      }
+      pulling = true;
+      try {
+        do {
+          again = false;
+          chunks.nextThen(onChunk, onFailure);
+        } while (again);
+      } catch (error) {
+        reject(error);
+      } finally {
+        pulling = false;
+      }
+    };
+    pull();
+  });
+}
+
+/** A body to write chunk by chunk: `nextThen` gives undefined at its end, `failed` settles if it fails meanwhile. */
 interface BodyChunks {
-  next(): Promise<BodyChunk | undefined>;
+  /** The next chunk to `done` (undefined at the end), or the body's failure to `failed`: exactly once, possibly at once. */
+  nextThen(done: (chunk: BodyChunk | undefined) => void, failed: (error: unknown) => void): void;
   readonly failed: Promise<unknown>;
   cancel(reason?: unknown): void;
   release?(): void;
@@ -220,7 +260,7 @@ interface BodyChunks {
 function bodyChunks(body: ReadableStream<Uint8Array>): BodyChunks {
   const reader = body.getReader();
   return {
-    next: () => reader.read().then((result) => (result.done ? undefined : result.value)),
+    nextThen: (done, failed) => void reader.read().then((result) => done(result.done ? undefined : result.value), failed),
     failed: reader.closed.then(
       () => false,
       () => true,

@@ -2,7 +2,7 @@ import type { Message, ToolCall } from '../../messages.js';
 import { estimateTokens } from '../../models/tokens.js';
 import { isAbortError } from '../../providers/abort.js';
 import { StreamAssembler } from '../../providers/generate.js';
-import type { GenerateOptions } from '../../contracts/providers.js';
+import type { GenerateOptions, StreamChunk } from '../../contracts/providers.js';
 import type { ChatTrace } from '../../tracing/run-tracer.js';
 import type { UsageTracker } from '../../usage/tracker.js';
 import type { StepUsage } from '../../contracts/usage.js';
@@ -45,31 +45,48 @@ export async function streamModelCall(deps: LoopDeps, snapshot: RunSnapshot, ste
 /** Feeds the stream to the assembler and the events; true when the run was stopped mid-stream. */
 async function pump(deps: LoopDeps, step: number, request: GenerateOptions, assembler: StreamAssembler, chat: ChatTrace | undefined): Promise<boolean> {
   const callIds = new Map<number, string>();
-  for await (const chunk of deps.provider.stream(request)) {
-    chat?.chunk();
-    assembler.push(chunk);
-    switch (chunk.type) {
-      case 'text-delta':
-        if (chunk.text) deps.emit({ type: 'text.delta', step, delta: chunk.text });
-        break;
-      case 'reasoning-delta':
-        if (chunk.text) deps.emit({ type: 'reasoning.delta', step, delta: chunk.text });
-        break;
-      case 'tool-call-start':
-        callIds.set(chunk.index, chunk.id);
-        deps.emit({ type: 'tool.input.start', step, toolCallId: chunk.id, toolName: chunk.name, displayName: deps.tools.get(chunk.name)?.displayName ?? chunk.name });
-        break;
-      case 'tool-call-delta': {
-        const id = callIds.get(chunk.index);
-        if (id && chunk.argumentsDelta) deps.emit({ type: 'tool.input.delta', toolCallId: id, delta: chunk.argumentsDelta });
-        break;
-      }
-      default:
-        break;
+  // Looked at after every chunk: a flag the signal sets, not its `aborted` getter (which checks
+  // its receiver each time), once per delta.
+  const signal = deps.signal;
+  let stopped = signal?.aborted ?? false;
+  const stop = (): void => {
+    stopped = true;
+  };
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    for await (const chunk of deps.provider.stream(request)) {
+      emitChunk(deps, step, chunk, assembler, chat, callIds);
+      if (stopped) return true;
     }
-    if (deps.signal?.aborted) return true;
+  } finally {
+    signal?.removeEventListener('abort', stop);
   }
   return false;
+}
+
+/** One chunk of the model's stream: to the assembler, and as its event. */
+function emitChunk(deps: LoopDeps, step: number, chunk: StreamChunk, assembler: StreamAssembler, chat: ChatTrace | undefined, callIds: Map<number, string>): void {
+  chat?.chunk();
+  assembler.push(chunk);
+  switch (chunk.type) {
+    case 'text-delta':
+      if (chunk.text) deps.emit({ type: 'text.delta', step, delta: chunk.text });
+      break;
+    case 'reasoning-delta':
+      if (chunk.text) deps.emit({ type: 'reasoning.delta', step, delta: chunk.text });
+      break;
+    case 'tool-call-start':
+      callIds.set(chunk.index, chunk.id);
+      deps.emit({ type: 'tool.input.start', step, toolCallId: chunk.id, toolName: chunk.name, displayName: deps.tools.get(chunk.name)?.displayName ?? chunk.name });
+      break;
+    case 'tool-call-delta': {
+      const id = callIds.get(chunk.index);
+      if (id && chunk.argumentsDelta) deps.emit({ type: 'tool.input.delta', toolCallId: id, delta: chunk.argumentsDelta });
+      break;
+    }
+    default:
+      break;
+  }
 }
 
 /**
