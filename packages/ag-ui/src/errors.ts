@@ -25,6 +25,8 @@ const STATUS_OF_CODE: Record<string, number> = {
   [ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH]: 400,
   [ERROR_CODES.LOUSHO_INVALID_INPUT]: 400,
   [ERROR_CODES.LOUSHO_SESSION_NOT_FOUND]: 404,
+  // A browser tool's result that fails its outputSchema: the call stays open for a good one.
+  [ERROR_CODES.LOUSHO_INVALID_TOOL_OUTPUT]: 422,
 };
 
 /** What a thrown error answers: a known refusal keeps its code and message; anything else is a bare 500. */

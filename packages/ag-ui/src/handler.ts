@@ -4,7 +4,7 @@ import { ERROR_CODES, SDKError, type AgentInput, type AgentStreamEvent, type Han
 import { readJsonBody } from './body.js';
 import { AgUiRequestError, errorResponse } from './errors.js';
 import { parseRunInput, type RunRequest } from './input.js';
-import { decisionOf } from './interrupts.js';
+import { decisionOf, type Decision } from './interrupts.js';
 import { AgUiMapper } from './mapper.js';
 import { checkAgUiOptions, type AgUiHandlerOptions } from './options.js';
 import { ownedSession, unknownThread } from './sessions.js';
@@ -75,7 +75,7 @@ async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionSta
     const stray = input.resume.find((candidate) => candidate.interruptId !== pending.approvalId);
     if (!entry || stray) throw new SDKError(ERROR_CODES.LOUSHO_APPROVAL_NOT_FOUND, `resume[] must answer this thread's open interrupt (${pending.approvalId}) and nothing else.`);
     const decision = decisionOf(entry, pending);
-    run = 'answer' in decision ? await agent.approvals.answerStream(decision, { signal }) : await agent.approvals.resolveStream(decision, { signal });
+    run = await continueWith(agent, decision, signal);
   } else {
     const split = newMessagesOf(input);
     if (split.fresh.length === 0) return undefined;
@@ -91,6 +91,14 @@ async function startRun(agent: AgUiAgent, input: RunRequest, session: SessionSta
   const iterator = run[Symbol.asyncIterator]();
   const first = await iterator.next();
   return { first, iterator, ...(snapshot && { snapshot }) };
+}
+
+/** The paused run going on from the resume entry's decision. */
+async function continueWith(agent: AgUiAgent, decision: Decision, signal: AbortSignal): Promise<AsyncIterable<AgentStreamEvent>> {
+  if ('answer' in decision) return agent.approvals.answerStream(decision, { signal });
+  if ('approved' in decision) return agent.approvals.resolveStream(decision, { signal });
+  if (!agent.approvals.submitToolResultStream) throw new SDKError(ERROR_CODES.LOUSHO_APPROVAL_KIND_MISMATCH, 'This agent has no browser tools.');
+  return agent.approvals.submitToolResultStream(decision, { signal });
 }
 
 /** A turn of one user message goes as its content (a flow agent reads a string input), else as messages. */

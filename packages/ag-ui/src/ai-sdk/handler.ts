@@ -68,8 +68,11 @@ async function startChatRun(agent: AgUiAgent, chat: ChatRequest, session: Sessio
       const answer = typeof part.output === 'string' ? part.output : JSON.stringify(part.output ?? '');
       if (answer.trim() === '') throw invalidInput('The answer to the question is empty.');
       run = await agent.approvals.answerStream({ id: pending.approvalId, answer }, { signal });
+    } else if (pending.kind === 'client' && agent.approvals.submitToolResultStream && (part?.state === 'output-available' || part?.state === 'output-error')) {
+      const sent = part.state === 'output-available' ? { result: part.output } : { error: typeof part.errorText === 'string' && part.errorText.trim() !== '' ? part.errorText.slice(0, 2000) : 'The tool failed in the browser.' };
+      run = await agent.approvals.submitToolResultStream({ id: pending.approvalId, toolCallId: pending.toolCallId, ...sent }, { signal });
     } else {
-      throw new SDKError(ERROR_CODES.LOUSHO_SESSION_AWAITING_APPROVAL, pending.kind === 'question' ? 'The chat waits for an answer: give it with addToolOutput() on the question call.' : 'The chat waits for a decision: give it with addToolApprovalResponse().');
+      throw new SDKError(ERROR_CODES.LOUSHO_SESSION_AWAITING_APPROVAL, pending.kind !== 'tool' ? 'The chat waits for an answer or a browser tool\'s result: give it with addToolOutput() on that call.' : 'The chat waits for a decision: give it with addToolApprovalResponse().');
     }
   }
   const iterator = run[Symbol.asyncIterator]();

@@ -11,6 +11,7 @@ export interface UiPart {
   toolCallId?: string;
   state?: string;
   output?: unknown;
+  errorText?: unknown;
   approval?: { id: string; approved?: boolean; reason?: string };
 }
 

@@ -89,8 +89,9 @@ export class AiSdkMapper {
         break;
       case 'approval.requested':
         this.closeParts(out);
+        // A browser tool's call needs no part of its own: its `tool-input-available` is what useChat's onToolCall answers (addToolOutput).
         if (event.approval.kind === 'tool') out.push({ type: 'tool-approval-request', approvalId: event.approval.approvalId, toolCallId: event.approval.toolCallId });
-        else out.push({ type: 'data-question', id: event.approval.approvalId, data: { approvalId: event.approval.approvalId, toolCallId: event.approval.toolCallId, question: event.approval.question ?? '' } });
+        else if (event.approval.kind === 'question') out.push({ type: 'data-question', id: event.approval.approvalId, data: { approvalId: event.approval.approvalId, toolCallId: event.approval.toolCallId, question: event.approval.question ?? '' } });
         break;
       case 'tool.done':
         out.push({ type: 'tool-output-available', toolCallId: event.toolCallId, output: event.result ?? null });

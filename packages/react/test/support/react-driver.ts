@@ -50,6 +50,7 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
         approve: (note) => chat().approve(note),
         reject: (note) => chat().reject(note),
         answer: (text) => chat().answer(text),
+        submitToolResult: (toolCallId, result, more) => chat().submitToolResult(toolCallId, result, more),
         reset: () => chat().reset(),
         open: (id) => chat().open(id),
         unmount: () => view.unmount(),

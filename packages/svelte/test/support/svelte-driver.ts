@@ -77,6 +77,7 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         approve: (note) => store.approve(note),
         reject: (note) => store.reject(note),
         answer: (text) => store.answer(text),
+        submitToolResult: (toolCallId, result, more) => store.submitToolResult(toolCallId, result, more),
         reset: () => store.reset(),
         open: (id) => store.open(id),
         unmount: () => view.unmount(),

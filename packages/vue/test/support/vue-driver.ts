@@ -75,6 +75,7 @@ export const vueDriver: BindingDriver = {
       approve: (note) => chat.approve(note),
       reject: (note) => chat.reject(note),
       answer: (text) => chat.answer(text),
+      submitToolResult: (toolCallId, result, more) => chat.submitToolResult(toolCallId, result, more),
       reset: () => chat.reset(),
       open: (id) => chat.open(id),
       unmount: () => view.unmount(),
