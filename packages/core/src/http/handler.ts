@@ -15,6 +15,7 @@ import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
+import { parseQueueBody, queueOf } from './queue.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
@@ -208,6 +209,20 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         await requireOwned(route.sessionId, principal);
         // Never forced: a session whose lease is held runs somewhere (409), only an interrupted one resumes.
         return stream(await startRun(await agent.resumeStream(route.sessionId, { force: false }), new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
+      }
+
+      case 'enqueue': {
+        const queue = queueOf(agent);
+        // Checked before the body is read: another principal's session is unknown.
+        await requireOwned(route.sessionId, principal);
+        const { input, mode, metadata } = parseQueueBody(await readJsonBody(request, maxBodyBytes));
+        const item = await queue.enqueue(route.sessionId, input, { mode, owner: principal, ...(metadata ? { metadata } : {}) });
+        return jsonResponse(201, { queueId: item.queueId, mode: item.mode });
+      }
+
+      case 'unqueue': {
+        await queueOf(agent).unqueue(route.sessionId, route.queueId, { owner: principal });
+        return jsonResponse(200, { queueId: route.queueId, removed: true });
       }
 
       case 'events': {

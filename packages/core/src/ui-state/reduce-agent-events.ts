@@ -8,6 +8,7 @@ import { listOf, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT } from './cursor.js';
 import { adoptState, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
+import { applyQueueEvent } from './queue.js';
 import type { AgentUIState, AnyUIToolPart, UIMessage, UIPart, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
@@ -47,6 +48,8 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
     ? applySubagentEvent(s, event, ref, reduceAgentEvents)
     : event.type === 'approval.requested' || event.type === 'approval.resolved'
       ? applyApproval(s, event as ApprovalEvent, known ? seq : s.lastSeq)
+      : event.type === 'message.queued' || event.type === 'message.unqueued'
+      ? applyQueueEvent(s, event, known ? seq : s.lastSeq)
       : event.type === 'compaction.done'
         ? applyCompaction(s, event, known ? seq : s.lastSeq)
         : event.type === 'run.done' && event.guardrail?.stage === 'output'
@@ -75,7 +78,7 @@ function applyWithheld(s: Snapshot, event: Extract<AgentStreamEvent, { type: 'ru
   if (!done) return undefined;
   const ended = adoptState(done);
   const { status, pendingApproval, error, usage, finishReason, runId, lastSeq } = ended;
-  return new Snapshot(withholdReply(listOf<MessageList>(ended)!, guardrail.name), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq });
+  return new Snapshot(withholdReply(listOf<MessageList>(ended)!, guardrail.name), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq, queued: ended.queued });
 }
 
 /**
@@ -116,7 +119,7 @@ function applyWithheldSubagent(s: Snapshot, event: Extract<AgentStreamEvent, { t
     const next = parts.slice();
     next[i] = { ...part, subagent: { ...part.subagent, parts: withheldParts(part.subagent.parts, guardrail) } };
     const { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq } = ended;
-    return new Snapshot(withParts(list, list.length - 1, last, PersistentList.from(next)), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq });
+    return new Snapshot(withParts(list, list.length - 1, last, PersistentList.from(next)), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq, queued: ended.queued });
   }
   return ended;
 }
@@ -150,6 +153,7 @@ function applyCompaction(s: Snapshot, event: AgentStreamEvent & { type: 'compact
     runId: event.runId,
     guardrail,
     lastSeq: seq,
+    queued: s.queued,
   });
 }
 
