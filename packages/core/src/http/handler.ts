@@ -15,7 +15,8 @@ import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
-import { parseQueueBody, queueOf } from './queue.js';
+import { parseQueueBody } from './queue.js';
+import { queueOf } from '../protocol/session-queue.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
@@ -211,18 +212,18 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         return stream(await startRun(await agent.resumeStream(route.sessionId, { force: false }), new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
       }
 
-      case 'enqueue': {
+      case 'queue': {
         const queue = queueOf(agent);
         // Checked before the body is read: another principal's session is unknown.
         await requireOwned(route.sessionId, principal);
-        const { input, mode, metadata } = parseQueueBody(await readJsonBody(request, maxBodyBytes));
+        const change = parseQueueBody(await readJsonBody(request, maxBodyBytes));
+        if ('remove' in change) {
+          await queue.unqueue(route.sessionId, change.remove, { owner: principal });
+          return jsonResponse(200, { queueId: change.remove, removed: true });
+        }
+        const { input, mode, metadata } = change;
         const item = await queue.enqueue(route.sessionId, input, { mode, owner: principal, ...(metadata ? { metadata } : {}) });
         return jsonResponse(201, { queueId: item.queueId, mode: item.mode });
-      }
-
-      case 'unqueue': {
-        await queueOf(agent).unqueue(route.sessionId, route.queueId, { owner: principal });
-        return jsonResponse(200, { queueId: route.queueId, removed: true });
       }
 
       case 'events': {

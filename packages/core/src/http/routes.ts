@@ -10,8 +10,7 @@ export type Route =
   | { name: 'stop'; sessionId: string }
   | { name: 'resume'; sessionId: string }
   | { name: 'events'; sessionId: string }
-  | { name: 'enqueue'; sessionId: string }
-  | { name: 'unqueue'; sessionId: string; queueId: string };
+  | { name: 'queue'; sessionId: string };
 
 export type RouteMatch = { route: Route } | { notFound: true } | { allow: string };
 
@@ -50,8 +49,8 @@ export function matchRoute(method: string, pathname: string, basePath: string): 
     return method === 'GET' ? { route: { name: 'getSession', sessionId } } : { allow: 'GET, PATCH, DELETE' };
   }
   if (action === 'approvals' && approvalId !== undefined) return only('POST', { name: 'decide', sessionId, approvalId });
-  if (action === 'queue') return approvalId === undefined ? only('POST', { name: 'enqueue', sessionId }) : only('DELETE', { name: 'unqueue', sessionId, queueId: approvalId });
   if (approvalId !== undefined) return { notFound: true };
+  if (action === 'queue') return only('POST', { name: 'queue', sessionId });
   if (action === 'messages') return only('POST', { name: 'sendMessage', sessionId });
   if (action === 'stop') return only('POST', { name: 'stop', sessionId });
   if (action === 'resume') return only('POST', { name: 'resume', sessionId });

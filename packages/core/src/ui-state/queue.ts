@@ -3,7 +3,7 @@ import { contentParts } from './message-ops.js';
 import { listOf } from './persistent-list.js';
 import { cursorOfState, Snapshot } from './snapshot.js';
 import type { MessageList } from './message-ops.js';
-import type { UIQueuedMessage } from './types.js';
+import type { AgentUIState, UIQueuedMessage } from './types.js';
 
 // The session's queue of messages sent while a turn ran, a module of the full reducer
 // (reduce-agent-events.ts): a browser client loads it with the first queue event.
@@ -23,4 +23,12 @@ export function applyQueueEvent(s: Snapshot, event: QueueEvent, seq: number): Sn
       : before.filter((item) => item.id !== event.queueId);
   const { status, pendingApproval, error, usage, finishReason, runId, guardrail } = s;
   return new Snapshot(listOf<MessageList>(s)!, cursorOfState(s), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: seq, queued });
+}
+
+/** `next` showing `queued` (a state built without them: see `run.interrupted` in reduce-agent-events.ts). */
+export function withQueued(next: AgentUIState | undefined, queued: readonly UIQueuedMessage[] | undefined): AgentUIState | undefined {
+  if (!next || !queued) return next;
+  const s = next as Snapshot;
+  const { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq } = s;
+  return new Snapshot(listOf<MessageList>(s)!, cursorOfState(s), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq, queued });
 }

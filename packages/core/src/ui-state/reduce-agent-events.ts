@@ -8,7 +8,7 @@ import { listOf, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT } from './cursor.js';
 import { adoptState, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
-import { applyQueueEvent } from './queue.js';
+import { applyQueueEvent, withQueued } from './queue.js';
 import type { AgentUIState, AnyUIToolPart, UIMessage, UIPart, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
@@ -62,7 +62,11 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
           // the checkpoint kept, if the last message is one, of which only the parts the checkpoint
           // covers stay; the whole reply counts as the step in progress, so the calls the leg runs
           // again keep their parts. Then it ends the leg as a `run.done` would.
-          reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN | (1 << CURSOR_STEP_SHIFT), s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
+          // (Messages waiting stay waiting: no turn starts after an interruption, unlike after a `run.done`.)
+          withQueued(
+            reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN | (1 << CURSOR_STEP_SHIFT), { ...s, queued: undefined }), { ...event, type: 'run.done' } as unknown as AgentStreamEvent),
+            s.queued,
+          )
         : reduceEvent(s, event);
   return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
 }

@@ -111,7 +111,7 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       const failed = event.type === 'error';
       finishReason = failed ? null : event.finishReason;
       // Messages queued meanwhile: the server starts the next turn at once (agent/message-queue.ts).
-      status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : finishReason != 'interrupted' && s.queued?.length ? 'submitted' : 'idle';
+      status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : s.queued?.length ? 'submitted' : 'idle';
       if (finishReason !== 'awaiting-approval') {
         pendingApproval = null;
         list = endLegParts(list);
