@@ -395,11 +395,11 @@ export function createClientCore(
 
     start,
 
-    // While a turn runs, a message waits in the session's queue (or steers the turn) unless
-    // `mode: 'turn'` asks for a turn now (refused then, as `act` refuses). docs/protocol.md, "Queued messages and steering".
+    // While a turn runs, a message goes to the session's queue (or steers the turn; `mode: 'turn'`
+    // is refused there with LOUSHO_SESSION_BUSY). docs/protocol.md, "Queued messages and steering".
     send: async (input, options = {}) =>
-      (await start(), serverRunning && options.mode != 'turn')
-        ? queue({ ...(options as { mode?: 'queue' }), input })
+      (await start(), serverRunning)
+        ? queue({ ...options, input })
         : act(
             () => state.pendingApproval && ['LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.'],
             (signal) => {
@@ -409,7 +409,7 @@ export function createClientCore(
             },
           ),
 
-    removeQueued: (queueId) => queue({ remove: queueId }),
+    unqueue: (queueId) => queue({ remove: queueId }),
 
     async stop() {
       await start();

@@ -123,7 +123,7 @@ export interface AgentClient {
    * removed it. `LOUSHO_QUEUED_MESSAGE_NOT_FOUND` when it is not waiting any more (sent, steered
    * in, removed), state unchanged.
    */
-  removeQueued(queueId: string): Promise<AgentActionResult>;
+  unqueue(queueId: string): Promise<AgentActionResult>;
   /**
    * Stops the running turn on the server; resolves when it has ended. A stop request that fails
    * (e.g. while `reconnecting`) resolves with `ok: false` and leaves the state as it was.
@@ -161,7 +161,7 @@ export interface SendOptions {
 }
 
 /** A change to a session's queue, as `POST /sessions/:id/queue` takes it (docs/http.md). */
-export type QueueChange = { input: AgentClientInput; mode?: 'queue' | 'steer'; metadata?: Record<string, unknown> } | { remove: string };
+export type QueueChange = ({ input: AgentClientInput } & SendOptions) | { remove: string };
 
 /** A person's decision on a pause. */
 export type ClientDecision = { kind: 'tool'; approved: boolean; note?: string } | { kind: 'question'; answer: string };

@@ -53,10 +53,10 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
   const refreshers = new Set<() => void>();
 
   // The client's actions as they are, then the store's own.
-  const { send, removeQueued, stop, resume, approve, reject, answer } = client;
+  const { send, unqueue, stop, resume, approve, reject, answer } = client;
   return {
     send,
-    removeQueued,
+    unqueue,
     stop,
     resume,
     approve,

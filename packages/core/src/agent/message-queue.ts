@@ -4,6 +4,7 @@ import type { QueuedMessage } from '../contracts/agent-session.js';
 import { ERROR_CODES, SDKError } from '../errors.js';
 import { sessionNotFoundError } from '../stores/session-page.js';
 import { newId } from './ids.js';
+import { sessionBusyError } from './session-errors.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { SessionRuntime } from './session-runtime.js';
 
@@ -62,12 +63,14 @@ export class MessageQueue {
     private readonly startTurn: StartQueuedTurn,
   ) {}
 
-  async enqueue(id: string, input: string | ContentPart[], options: { mode?: SendMode; owner?: string; metadata?: Record<string, unknown> } = {}): Promise<QueuedMessage> {
+  async enqueue(id: string, input: string | ContentPart[], options: { mode?: SendMode | 'turn'; owner?: string; metadata?: Record<string, unknown> } = {}): Promise<QueuedMessage> {
     const { mode = 'queue', owner, metadata } = options;
-    if (mode !== 'queue' && mode !== 'steer') throw invalid(`Unknown send mode '${String(mode).slice(0, 40)}': use 'queue' or 'steer'.`);
+    if (mode !== 'queue' && mode !== 'steer' && mode !== 'turn') throw invalid(`Unknown send mode '${String(mode).slice(0, 40)}': use 'queue', 'steer' or 'turn'.`);
     const message = userMessage(input);
     const session = await this.#owned(id, owner);
-    const item: QueuedMessage = { queueId: newId('q'), mode, message, ...(metadata ? { metadata } : {}) };
+    // `turn`: a turn now or nothing (the way before queues): refused while one runs.
+    if (mode === 'turn' && (session.active || session.status === 'running')) throw sessionBusyError(id);
+    const item: QueuedMessage = { queueId: newId('q'), mode: mode === 'steer' ? 'steer' : 'queue', message, ...(metadata ? { metadata } : {}) };
     session.emit(runIdOf(session), { type: 'message.queued', ...item });
     await session.settled();
     // No turn runs (it ended while this was on its way): the message is the next turn, now.

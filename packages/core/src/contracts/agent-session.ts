@@ -157,8 +157,10 @@ export interface AgentSessions {
    * session with no turn running starts it at once. Kept in the session's log: durable in every
    * store, and seen by every client following the session. With `owner`, another principal's
    * session is `LOUSHO_SESSION_NOT_FOUND`; bad input or an unknown mode is `LOUSHO_INVALID_INPUT`.
+   * `mode: 'turn'` is a turn now or nothing: `LOUSHO_SESSION_BUSY` while one runs (what a client's
+   * `send(input, { mode: 'turn' })` gets), else it starts as a queued message would.
    */
-  enqueue?(id: string, input: string | ContentPart[], options?: { mode?: SendMode; owner?: string; metadata?: Record<string, unknown> }): Promise<QueuedMessage>;
+  enqueue?(id: string, input: string | ContentPart[], options?: { mode?: SendMode | 'turn'; owner?: string; metadata?: Record<string, unknown> }): Promise<QueuedMessage>;
   /** Removes a waiting message; `LOUSHO_QUEUED_MESSAGE_NOT_FOUND` when it is not waiting (any more). */
   unqueue?(id: string, queueId: string, options?: { owner?: string }): Promise<void>;
   /** The messages waiting in the session's queue as this process knows it, oldest first. */

@@ -8,9 +8,9 @@ import type { ContentPart } from '../messages.js';
 // principal's session is unknown: 404), before anything is stored.
 
 /** A change to a session's queue: a message to add, or the id of one to remove. */
-export type QueueBody = { input: string | ContentPart[]; mode: 'queue' | 'steer'; metadata?: Record<string, unknown> } | { remove: string };
+export type QueueBody = { input: string | ContentPart[]; mode: 'queue' | 'steer' | 'turn'; metadata?: Record<string, unknown> } | { remove: string };
 
-/** `{ input, mode?, metadata? }` (the input as a turn's: user content only; `mode` `queue` by default, or `steer`), or `{ remove: queueId }`. */
+/** `{ input, mode?, metadata? }` (the input as a turn's: user content only; `mode` `queue` by default, `steer` or `turn`), or `{ remove: queueId }`. */
 export function parseQueueBody(body: unknown): QueueBody {
   if (typeof body === 'object' && body !== null && 'remove' in body) {
     const { remove } = body as { remove: unknown };
@@ -19,6 +19,6 @@ export function parseQueueBody(body: unknown): QueueBody {
   }
   const parsed = parseMessageBody(body);
   const mode = (body as { mode?: unknown }).mode ?? 'queue';
-  if (mode !== 'queue' && mode !== 'steer') throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, '"mode" must be "queue" or "steer" when given.');
+  if (mode !== 'queue' && mode !== 'steer' && mode !== 'turn') throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, '"mode" must be "queue", "steer" or "turn" when given.');
   return { ...parsed, mode };
 }

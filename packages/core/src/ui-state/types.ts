@@ -185,9 +185,9 @@ export interface AgentUIState<ToolPart extends AnyUIToolPart = UIToolPart> {
   readonly queued?: readonly UIQueuedMessage[];
 }
 
-/** A message waiting in the session's queue, as a UI shows it (with a way to remove it: `removeQueued(id)`). */
+/** A message waiting in the session's queue, as a UI shows it (with a way to remove it: `unqueue(id)`). */
 export interface UIQueuedMessage {
-  /** The queue id (`removeQueued(id)` takes it). */
+  /** The queue id (`unqueue(id)` takes it). */
   id: string;
   mode: 'queue' | 'steer';
   parts: readonly UIPart[];

@@ -136,6 +136,8 @@ describe('messages sent while a turn runs', () => {
     await expect(agent.sessions.enqueue!('s4', '  ', { owner: 'alice' })).rejects.toMatchObject({ code: 'LOUSHO_INVALID_INPUT' });
     await expect(agent.sessions.enqueue!('s4', 'x', { owner: 'alice', mode: 'later' as never })).rejects.toMatchObject({ code: 'LOUSHO_INVALID_INPUT' });
     await expect(agent.sessions.enqueue!('nope', 'x')).rejects.toMatchObject({ code: 'LOUSHO_SESSION_NOT_FOUND' });
+    // `turn`: a turn now or nothing, the way before queues.
+    await expect(agent.sessions.enqueue!('s4', 'now', { owner: 'alice', mode: 'turn' })).rejects.toMatchObject({ code: 'LOUSHO_SESSION_BUSY' });
     expect(log(agent, 's4')).toHaveLength(before);
     await agent.sessions.unqueue!('s4', item.queueId, { owner: 'alice' });
     await expect(agent.sessions.unqueue!('s4', item.queueId, { owner: 'alice' })).rejects.toMatchObject({ code: 'LOUSHO_QUEUED_MESSAGE_NOT_FOUND' });
