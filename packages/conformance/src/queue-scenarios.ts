@@ -26,6 +26,14 @@ const plain = (value: unknown): unknown => JSON.parse(JSON.stringify(value ?? nu
 const shown = (state: BindingState | AgentUIState): unknown =>
   plain({ messages: state.messages, status: state.status, error: state.error, finishReason: state.finishReason, queued: state.queued ?? [] });
 
+/** The session id the binding shows (a framework shows it once it has rendered). */
+const sessionOf = (b: MountedBinding): Promise<string> =>
+  eventually(() => {
+    const id = b.state().sessionId;
+    if (!id) throw new Error('No session id shown yet.');
+    return id;
+  });
+
 /** Messages sent while a turn runs: queued (shown pending, removable, run next) and steering (taken in at the next step). */
 export function queueScenarios(scenario: Scenario, expect: ExpectLike): void {
   scenario('a message sent while a turn runs waits as pending (on every page following the session), can be removed, and runs as the next turn', async (w) => {
@@ -34,7 +42,7 @@ export function queueScenarios(scenario: Scenario, expect: ExpectLike): void {
     const b = await w.mount();
     const first = b.send('go');
     await started.promise;
-    const sessionId = b.state().sessionId!;
+    const sessionId = await sessionOf(b);
     expect(await b.send('then this')).toMatchObject({ ok: true });
     expect(await b.send('not this')).toMatchObject({ ok: true });
     await eventually(() => expect(pending(b.state())).toEqual(['queue: then this', 'queue: not this']));
@@ -74,7 +82,7 @@ export function queueScenarios(scenario: Scenario, expect: ExpectLike): void {
     const b = await w.mount();
     const first = b.send('go');
     await started.promise;
-    const sessionId = b.state().sessionId!;
+    const sessionId = await sessionOf(b);
     expect(await b.send('also this', { mode: 'steer' })).toMatchObject({ ok: true });
     await eventually(() => expect(pending(b.state())).toEqual(['steer: also this']));
     release.open();
@@ -97,7 +105,7 @@ export function queueScenarios(scenario: Scenario, expect: ExpectLike): void {
     const b = await w.mount();
     const first = b.send('go');
     await started.promise;
-    const sessionId = b.state().sessionId!;
+    const sessionId = await sessionOf(b);
     await b.send('later');
     await w.unmount(b);
     const reloaded = await w.mount({}, sessionId);
