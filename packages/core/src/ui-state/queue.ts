@@ -21,7 +21,10 @@ export function applyQueueEvent(s: Snapshot, event: QueueEvent, seq: number): Sn
     event.type === 'message.queued'
       ? [...before.filter((item) => item.id !== event.queueId), { id: event.queueId, mode: event.mode, parts: contentParts(event.message.content) }]
       : before.filter((item) => item.id !== event.queueId);
-  const { status, pendingApproval, error, usage, finishReason, runId, guardrail } = s;
+  const { pendingApproval, error, usage, finishReason, runId, guardrail } = s;
+  // A leg that ended with messages waiting shows the next turn coming (`submitted`, reduce.ts);
+  // the last of them removed instead of sent, none comes.
+  const status = s.status === 'submitted' && finishReason !== null && queued.length === 0 && event.type === 'message.unqueued' && event.reason !== 'sent' ? 'idle' : s.status;
   return new Snapshot(listOf<MessageList>(s)!, cursorOfState(s), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: seq, queued });
 }
 
