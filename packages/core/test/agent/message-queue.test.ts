@@ -95,7 +95,7 @@ describe('messages sent while a turn runs', () => {
     expect(events[firstEnd + 1]).toMatchObject({ type: 'message.unqueued', queueId: item.queueId, reason: 'sent' });
   });
 
-  it('a steering message the turn ended before taking in runs as the next turn', async () => {
+  it('a steering message a stopped turn never took in keeps waiting, and runs as a turn once the next turn ends', async () => {
     const { tool, open, started } = gate();
     const provider = mockModel([{ toolCalls: [{ name: 'slow', args: {} }] }, 'First.', 'Second.']);
     const agent = createAgent({ provider, tools: [tool] });
@@ -103,8 +103,7 @@ describe('messages sent while a turn runs', () => {
     const run = agent.stream('Go', { sessionId: 's3' });
     const reading = drain(run);
     await started;
-    // Steered while the last step (the answer) is already on its way is not possible here; but
-    // a stop leaves the steer waiting, and the next turn's end takes it as a turn of its own.
+    // The turn is stopped before its next step: the steering message is never taken in.
     const controller = agent.sessions.stop('s3');
     expect(controller).toBe(true);
     await agent.sessions.enqueue!('s3', 'Late note', { mode: 'steer' });
