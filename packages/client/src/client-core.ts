@@ -1,6 +1,6 @@
 import { INITIAL, randomSessionId, reduceEvent, type AgentStreamEvent, type AgentUIState } from '@lousho/core/protocol';
 import { AgentClientError } from './errors.js';
-import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader } from './types.js';
+import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader, QueueChange } from './types.js';
 
 // Written as one closure rather than a class, with few property names of its own: local names
 // minify, properties do not, and this file is in every browser bundle that uses the client
@@ -187,8 +187,9 @@ export function createClientCore(
     const { error, finishReason } = (state = next);
     // A leg has ended when the state says how: `run.done` (a finish reason), `error`, or
     // `run.interrupted` (its process could not end it; a run taking over starts right after, with
-    // `run.start`, which clears both).
-    serverRunning = !(error || finishReason);
+    // `run.start`, which clears both). A leg that ends with messages queued goes on into the next
+    // turn, which the server starts at once (`submitted`): it is followed too.
+    serverRunning = next.status == 'submitted' || !(error || finishReason);
     changed(!serverRunning);
     callSafely(options.onEvent, event);
     if (error) settle(report(new AgentClientError(error.code, error.message)));
@@ -348,6 +349,22 @@ export function createClientCore(
       (signal) => transport.decide(sessionId!, state.pendingApproval!.approvalId, decision, signal),
     );
 
+  /**
+   * A change to the session's queue: resolves once the server has it. The change reaches the state
+   * as an event of the leg the client follows; with none followed, the session is read again (and
+   * a turn it started meanwhile is followed).
+   */
+  async function queue(change: QueueChange): Promise<AgentActionResult> {
+    await start();
+    try {
+      await transport.queue(sessionId!, change);
+    } catch (error) {
+      return refuse(coded(error));
+    }
+    if (!leg) await restore();
+    return outcome();
+  }
+
   const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, note });
 
   /**
@@ -402,15 +419,21 @@ export function createClientCore(
 
     start,
 
-    send: (input, options) =>
-      act(
-        () => state.pendingApproval && ['LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.'],
-        (signal) => {
-          const id = (client.sessionId = sessionId ??= randomSessionId());
-          stored('setItem', id);
-          return transport.send(id, input, options?.metadata, signal);
-        },
-      ),
+    // While a turn runs, a message goes to the session's queue (or steers the turn; `mode: 'turn'`
+    // is refused there with LOUSHO_SESSION_BUSY). docs/protocol.md, "Queued messages and steering".
+    send: async (input, options = {}) =>
+      (await start(), serverRunning)
+        ? queue({ ...options, input })
+        : act(
+            () => state.pendingApproval && ['LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.'],
+            (signal) => {
+              const id = (client.sessionId = sessionId ??= randomSessionId());
+              stored('setItem', id);
+              return transport.send(id, input, options.metadata, signal);
+            },
+          ),
+
+    unqueue: (queueId) => queue({ remove: queueId }),
 
     async stop() {
       await start();

@@ -129,6 +129,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     decide: (sessionId, approvalId, { kind: _, ...body }, signal) => stream([sessionId, 'approvals', approvalId], signal, body),
     follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, String(afterSeq)),
     resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
+    queue: (sessionId, change) => request([sessionId, 'queue'], undefined, change),
     stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, {})))?.stopped === true,
   };
 }

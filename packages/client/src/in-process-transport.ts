@@ -1,5 +1,6 @@
 import { followSession, sessionUIState, startRun, type AgentStreamEvent, type ClientAgent, type EventFeed } from '@lousho/core/protocol';
 import type { ClientTransport, EventReader } from './types.js';
+import { AgentClientError } from './errors.js';
 
 /** A reader of `feed` that stops when `signal` aborts; the run that fills the feed is not touched. */
 function readerOf(feed: EventFeed, signal: AbortSignal): EventReader {
@@ -25,6 +26,13 @@ function readerOf(feed: EventFeed, signal: AbortSignal): EventReader {
 /** A refusal (busy in another process, ...) rejects here, before the stream is read, as over HTTP. */
 async function runReader(run: AsyncIterable<AgentStreamEvent>, signal: AbortSignal): Promise<EventReader> {
   return readerOf(await startRun(run), signal);
+}
+
+/** The agent's queue (messages sent while a turn runs); `LOUSHO_QUEUE_UNSUPPORTED` for an agent without one, as over HTTP. */
+function queueOf(agent: ClientAgent): Required<Pick<ClientAgent['sessions'], 'enqueue' | 'unqueue'>> {
+  const { sessions } = agent;
+  if (!sessions.enqueue || !sessions.unqueue) throw new AgentClientError('LOUSHO_QUEUE_UNSUPPORTED', 'This agent cannot queue messages sent while a turn runs.');
+  return { enqueue: sessions.enqueue.bind(sessions), unqueue: sessions.unqueue.bind(sessions) };
 }
 
 /**
@@ -61,6 +69,12 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
     },
     async follow(sessionId, afterSeq, signal) {
       return readerOf(followSession(agent.sessions, sessionId, afterSeq), signal);
+    },
+    async queue(sessionId, change) {
+      const queue = queueOf(agent);
+      if ('remove' in change) return queue.unqueue(sessionId, change.remove);
+      const { input, mode, metadata } = change;
+      return queue.enqueue(sessionId, input, { ...(mode ? { mode } : {}), ...(metadata ? { metadata } : {}) });
     },
     async stop(sessionId) {
       // Wherever the turn runs: here, or (with a store that signals, e.g. PostgreSQL) in another process.

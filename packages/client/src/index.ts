@@ -22,6 +22,8 @@ export type {
   EventReader,
   ClientDecision,
   LoadedSession,
+  SendOptions,
+  QueueChange,
   SessionIdStorage,
   BrowserToolHandlers,
   BrowserToolContext,
@@ -54,6 +56,7 @@ export {
   type UIFlowNodePart,
   type UISubagent,
   type UISubagentStatus,
+  type UIQueuedMessage,
 } from '@lousho/core/protocol';
 // The protocol's reader, and the events it yields.
 export {

@@ -127,8 +127,20 @@ export interface AgentClient {
   subscribe(listener: (state: AgentUIState) => void): () => void;
   /** Restores the session (once): its state, and the stream of a turn still running. Never rejects. */
   start(): Promise<void>;
-  /** Starts a turn; resolves when the run leg ends (done, paused for approval, stopped or failed). */
-  send(input: AgentClientInput, options?: { metadata?: Record<string, unknown> }): Promise<AgentActionResult>;
+  /**
+   * Starts a turn; resolves when the run leg ends (done, paused for approval, stopped or failed).
+   * While a turn runs, the message waits in the session's queue instead (`state.queued`; it runs
+   * as the next turn when this one ends) or, with `mode: 'steer'`, joins the running turn at its
+   * next step; either resolves once the server has it. `mode: 'turn'` keeps the old way: refused
+   * with `LOUSHO_SESSION_BUSY` while a turn runs. Metadata goes with a queued message to its turn.
+   */
+  send(input: AgentClientInput, options?: SendOptions): Promise<AgentActionResult>;
+  /**
+   * Removes a message waiting in the queue (`state.queued[i].id`); resolves once the server has
+   * removed it. `LOUSHO_QUEUED_MESSAGE_NOT_FOUND` when it is not waiting any more (sent, steered
+   * in, removed), state unchanged.
+   */
+  unqueue(queueId: string): Promise<AgentActionResult>;
   /**
    * Stops the running turn on the server; resolves when it has ended. A stop request that fails
    * (e.g. while `reconnecting`) resolves with `ok: false` and leaves the state as it was.
@@ -169,6 +181,20 @@ export interface AgentClient {
   destroy(): void;
 }
 
+/** Options of `client.send()`. */
+export interface SendOptions {
+  metadata?: Record<string, unknown>;
+  /**
+   * What a message sent while a turn runs does: `queue` (default) waits and runs as the next turn;
+   * `steer` joins the running turn at its next step (the model sees it in its next call); `turn`
+   * is refused with `LOUSHO_SESSION_BUSY`. With no turn running, each starts a turn.
+   */
+  mode?: 'queue' | 'steer' | 'turn';
+}
+
+/** A change to a session's queue, as `POST /sessions/:id/queue` takes it (docs/http.md). */
+export type QueueChange = ({ input: AgentClientInput } & SendOptions) | { remove: string };
+
 /** A person's decision on a pause. */
 export type ClientDecision =
   | { kind: 'tool'; approved: boolean; note?: string }
@@ -207,6 +233,8 @@ export interface ClientTransport {
   follow(sessionId: string, afterSeq: number, signal: AbortSignal): Promise<EventReader>;
   /** Resumes the session's interrupted run (never taking over a run whose lease is held): its leg's events. */
   resume(sessionId: string, signal: AbortSignal): Promise<EventReader>;
+  /** Changes the session's queue: adds a message (`mode` undefined: `queue`), or removes a waiting one. */
+  queue(sessionId: string, change: QueueChange): Promise<unknown>;
   /**
    * Asks the server to stop the session's running turn, wherever it runs. Resolves true when a running
    * turn was found, false when none was; the stopped leg's last events arrive on the stream being read.

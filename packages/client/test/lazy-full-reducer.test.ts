@@ -63,6 +63,7 @@ function server(events: AgentStreamEvent[]) {
     follow: async (_id, afterSeq) => (calls.push(`follow@${afterSeq}`), streamFrom(afterSeq)),
     resume: async () => streamFrom(0),
     stop: async () => true,
+    queue: async () => ({}),
   };
   return { transport, calls };
 }

@@ -259,8 +259,9 @@ describe.each(harnesses)('client scenarios over $name', (harness) => {
     const first = client.send('go');
     await started.promise;
     // Ignored on purpose: a caller that does not await must not cause an unhandled rejection.
-    void client.send('again');
-    expect(await client.send('again')).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_BUSY' } });
+    void client.send('again', { mode: 'turn' });
+    // (`mode: 'turn'`: a turn now or nothing; a plain send would wait in the session's queue.)
+    expect(await client.send('again', { mode: 'turn' })).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_BUSY' } });
     release.open();
     expect(await first).toMatchObject({ ok: true, finishReason: 'stop' });
     expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'LOUSHO_SESSION_BUSY' }));

@@ -1,4 +1,4 @@
-import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent } from '@lousho/client';
+import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent, SendOptions } from '@lousho/client';
 import type { SessionListResult, SessionListState } from '@lousho/client/sessions';
 
 /** Where a binding gets its agent from: the two sources every binding accepts. */
@@ -19,13 +19,17 @@ export interface BindingState {
   usage: AgentUIState['usage'];
   finishReason: AgentUIState['finishReason'];
   guardrail: AgentUIState['guardrail'];
+  /** Messages sent while a turn ran, waiting (undefined while none ever waited). */
+  queued?: AgentUIState['queued'];
   sessionId: string | undefined;
 }
 
 /** One mounted binding (a component using the hook, a composable in a scope, a subscribed store). */
 export interface MountedBinding {
   state(): BindingState;
-  send(input: string): Promise<AgentActionResult>;
+  send(input: string, options?: SendOptions): Promise<AgentActionResult>;
+  /** Removes a waiting message (`state().queued[i].id`). */
+  unqueue(queueId: string): Promise<AgentActionResult>;
   stop(): Promise<AgentActionResult>;
   resume(): Promise<AgentActionResult>;
   approve(note?: string): Promise<AgentActionResult>;

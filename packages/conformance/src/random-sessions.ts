@@ -34,6 +34,12 @@ export interface PlannedTurn {
   answer: string[];
   /** `stop`: the person stops the turn while its first step streams; `fail`: the model fails then. */
   end: 'answer' | 'stop' | 'fail';
+  /**
+   * A turn that is stopped: the person first sends another message while it streams, which waits
+   * in the queue, then removes it (`removed`) or leaves it waiting (`kept`: the last turn only, as
+   * it would run after the next turn).
+   */
+  queued?: 'removed' | 'kept';
 }
 
 export interface SessionPlan {
@@ -77,7 +83,16 @@ export function sessionPlans(maxTurns = 4): fc.Arbitrary<SessionPlan> {
       ),
       fc.constantFrom('unique' as const, 'per-response' as const),
     )
-    .map(([turns, ids]) => ({ turns: turns.map((turn, i) => ({ ...turn, input: `Turn ${i + 1}` })), ids }));
+    .chain(([turns, ids]) =>
+      fc.array(fc.constantFrom(undefined, 'removed' as const, 'kept' as const), { minLength: turns.length, maxLength: turns.length }).map((queued) => ({
+        turns: turns.map((turn, i) => {
+          // A message left waiting would run as a turn the plan does not have: only after the last one.
+          const q = turn.end !== 'stop' ? undefined : queued[i] === 'kept' && i < turns.length - 1 ? 'removed' : queued[i];
+          return { ...turn, input: `Turn ${i + 1}`, ...(q ? { queued: q } : {}) };
+        }),
+        ids,
+      })),
+    );
 }
 
 const callId = (plan: SessionPlan, turn: number, step: number, index: number) => (plan.ids === 'per-response' ? `call_${index}` : `call_${turn}_${step}_${index}`);
@@ -202,6 +217,16 @@ export async function playSession(client: AgentClient, plan: SessionPlan): Promi
         const { messages } = client.getSnapshot();
         return messages.length === before + 2 && JSON.stringify(messages[before + 1]!.parts).includes(STOP_MARKER);
       });
+      if (turn.queued) {
+        // Sent while the reply streams: it waits (and, stopped, the turn leaves it waiting).
+        const waiting = client.getSnapshot().queued?.length ?? 0;
+        await client.send(`Queued while ${turn.input} runs`);
+        await until(() => (client.getSnapshot().queued?.length ?? 0) === waiting + 1);
+        if (turn.queued === 'removed') {
+          await client.unqueue(client.getSnapshot().queued!.at(-1)!.id);
+          await until(() => (client.getSnapshot().queued?.length ?? 0) === waiting);
+        }
+      }
       await client.stop();
       await sending;
       continue;

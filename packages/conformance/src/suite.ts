@@ -6,6 +6,7 @@ import { eventually, settle } from './eventually.js';
 import { emailTool, gate, lookupFlow, timeZoneTool, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
 import { runThreadsConformance } from './threads-suite.js';
+import { queueScenarios } from './queue-scenarios.js';
 
 export type TransportName = 'in-process' | 'http';
 
@@ -768,13 +769,16 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
 
         const first = b.send('go');
         await started.promise;
-        expect(await b.send('again')).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_BUSY' } });
+        // (`mode: 'turn'`: a turn now or nothing; a plain send would wait in the queue.)
+        expect(await b.send('again', { mode: 'turn' })).toMatchObject({ ok: false, error: { code: 'LOUSHO_SESSION_BUSY' } });
         release.open();
         expect(await first).toMatchObject({ ok: true, finishReason: 'stop' });
         await eventually(() => expect(b.state()).toMatchObject({ status: 'idle', error: null }));
         expect(errors).toEqual(['LOUSHO_APPROVAL_NOT_FOUND', 'LOUSHO_APPROVAL_NOT_FOUND', 'LOUSHO_APPROVAL_NOT_FOUND', 'LOUSHO_SESSION_BUSY']);
         expect(w.model.calls).toHaveLength(2);
       });
+
+      queueScenarios(scenario, expect);
 
       scenario('reset starts a new, empty session; the old one keeps its transcript', async (w) => {
         await w.setup([['one'], ['two']]);

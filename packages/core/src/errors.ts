@@ -100,6 +100,10 @@ export const ERROR_CODES = {
   LOUSHO_SESSION_AWAITING_APPROVAL: 'LOUSHO_SESSION_AWAITING_APPROVAL',
   /** The session is already running a turn. */
   LOUSHO_SESSION_BUSY: 'LOUSHO_SESSION_BUSY',
+  /** No message with that id waits in the session's queue (it was sent, steered in or removed already). */
+  LOUSHO_QUEUED_MESSAGE_NOT_FOUND: 'LOUSHO_QUEUED_MESSAGE_NOT_FOUND',
+  /** The agent cannot queue messages (it is not one `createAgent()` made: e.g. a flow served as an agent). */
+  LOUSHO_QUEUE_UNSUPPORTED: 'LOUSHO_QUEUE_UNSUPPORTED',
 
   // Stores.
   /** Another run took the session over (its lease ran out, or `agent.resume()` forced it): this one stops. */

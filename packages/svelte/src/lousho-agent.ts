@@ -53,9 +53,10 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
   const refreshers = new Set<() => void>();
 
   // The client's actions as they are, then the store's own.
-  const { send, stop, resume, approve, reject, answer, submitToolResult } = client;
+  const { send, unqueue, stop, resume, approve, reject, answer, submitToolResult } = client;
   return {
     send,
+    unqueue,
     stop,
     resume,
     approve,

@@ -66,10 +66,14 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly finishReason: ReadonlyShallowRef<AgentUIState['finishReason']>;
   /** With `finishReason: 'guardrail'`: which guardrail ended the run, at what stage, and why. */
   readonly guardrail: ReadonlyShallowRef<AgentUIState['guardrail']>;
+  /** Messages sent while a turn ran, waiting (oldest first; undefined until one waited): show them as pending, with `unqueue(id)`. */
+  readonly queued: ReadonlyShallowRef<AgentUIState['queued']>;
   /** The session's id, once there is one (given, restored from storage, or made by the first `send`). */
   readonly sessionId: ReadonlyShallowRef<string | undefined>;
-  /** Sends a user message and streams the reply into `messages`. */
+  /** Sends a user message and streams the reply into `messages`; while a turn runs, it waits in `queued` (or, `{ mode: 'steer' }`, joins the turn). */
   readonly send: AgentClient['send'];
+  /** Removes a message waiting in the queue (`queued[i].id`). */
+  readonly unqueue: AgentClient['unqueue'];
   /** Stops the running turn; it ends with `finishReason: 'aborted'`. */
   readonly stop: AgentClient['stop'];
   /** Resumes a turn whose server process died or lost its database (`finishReason: 'interrupted'`): the "Resume" button. */

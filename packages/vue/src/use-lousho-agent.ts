@@ -7,7 +7,7 @@ type Source = MaybeRefOrGetter<LoushoAgentSource>;
 /** A source with its refs read, over the options: what one client is made for (its source and its options at once). */
 type Resolved = LoushoInProcessSource & Omit<LoushoHttpSource, 'url'> & { url?: string; sessionId?: string } & AgentClientOptions;
 /** The client's actions the composable passes on (`reset` also shows the new state at once). */
-const ACTIONS = ['send', 'stop', 'resume', 'approve', 'reject', 'answer', 'submitToolResult'] as const;
+const ACTIONS = ['send', 'unqueue', 'stop', 'resume', 'approve', 'reject', 'answer', 'submitToolResult'] as const;
 
 /**
  * The conversation with an agent, in process (`{ agent, sessionId? }`) or over HTTP
@@ -36,7 +36,8 @@ export function useLoushoAgent(source: Source, options: UseLoushoAgentOptions = 
 
   // The fields, in a shallow reactive object (a write of the same value triggers nothing, so a
   // streaming token only touches `messages`); one ref per field is returned, each read-only.
-  const fields = shallowReactive({}) as Record<string, unknown>;
+  // (`queued` is there from the start, as the refs are made once: a state has it only once a message waited.)
+  const fields = shallowReactive<Record<string, unknown>>({ queued: undefined });
   const show = (): void => {
     // The snapshot's fields but the reducer's bookkeeping.
     const { lastSeq: _lastSeq, runId: _runId, ...state } = client.getSnapshot();

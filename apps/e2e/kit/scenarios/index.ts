@@ -11,6 +11,7 @@ import { describeLongChat } from './long-chat.js';
 import { describeMcpNotes } from './mcp-notes.js';
 import { describePageInterrupted } from './page-interrupted.js';
 import { describeQuestionAndError } from './question-and-error.js';
+import { describeQueue } from './queue.js';
 import { describeReload } from './reload.js';
 import { describeSafety } from './safety.js';
 import { describeSessionsPanel } from './sessions-panel.js';
@@ -20,7 +21,7 @@ import { describeTriage } from './triage.js';
 import { describeTriageKept } from './triage-kept.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeApprovalNotesAndSuggestions, describeBrowserTools, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeApprovalNotesAndSuggestions, describeBrowserTools, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeQueue, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -45,4 +46,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describePageInterrupted(target, browser);
   describeSessionsPanel(target, browser);
   describeApprovalNotesAndSuggestions(target, browser);
+  describeQueue(target, browser);
 }

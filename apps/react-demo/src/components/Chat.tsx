@@ -6,6 +6,7 @@ import type { Mode } from '../mode.ts';
 import { ApprovalActionsContext } from './ApprovalActions.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
 import { Composer } from './Composer.tsx';
+import { QueuedMessages } from './QueuedMessages.tsx';
 import { ErrorBanner, type ShownError } from './ErrorBanner.tsx';
 import { GuardrailNotice } from './GuardrailNotice.tsx';
 import { MessageList } from './MessageList.tsx';
@@ -41,10 +42,10 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
   const busy = status === 'submitted' || status === 'streaming' || status === 'reconnecting';
 
   const send = useCallback(
-    (text: string) => {
+    (text: string, mode?: 'steer') => {
       setActionError(null);
       setDismissed(null);
-      void agent.send(text);
+      void agent.send(text, mode ? { mode } : undefined);
     },
     [agent],
   );
@@ -112,6 +113,7 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
         ) : (
           <>
             {suggestions && !empty && !busy ? <Suggestions compact onPick={send} disabled={busy} /> : null}
+            <QueuedMessages queued={agent.queued} onRemove={(id) => void agent.unqueue(id)} />
             <Composer busy={busy} onSend={send} onStop={() => void agent.stop()} />
           </>
         )}

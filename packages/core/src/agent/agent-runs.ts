@@ -15,6 +15,9 @@ import type { LoopDeps } from './loop-deps.js';
 import type { RunSnapshot, RunConfigContext } from '../contracts/run-snapshot.js';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import type { SessionRegistry } from './session-registry.js';
+import type { SessionRuntime } from './session-runtime.js';
+import type { FinishReason } from '../contracts/events.js';
+import { MessageQueue } from './message-queue.js';
 
 /**
  * How an agent starts its runs: a turn (`send` / `stream`), the rest of a run a crash cut off
@@ -22,11 +25,28 @@ import type { SessionRegistry } from './session-registry.js';
  * leg driven by `driveRun`, whose config is resolved as the leg starts.
  */
 export class AgentRuns {
+  /** Messages sent while a turn runs: steered in at step boundaries, the next turn once one ends. */
+  readonly queue: MessageQueue;
+
   constructor(
     readonly setup: AgentSetup,
     readonly stores: AgentStores,
     readonly registry: SessionRegistry,
-  ) {}
+  ) {
+    this.queue = new MessageQueue(registry, (sessionId, input, metadata) => {
+      const run = this.startTurn(input, { sessionId, ...(metadata ? { metadata } : {}) }, false);
+      // Nobody reads this turn's stream: its events reach clients through the session's log.
+      const done = (async () => {
+        for await (const _ of run);
+      })().catch(() => {});
+      return { runId: run.runId, result: run.result, done };
+    });
+  }
+
+  /** What a lead leg on `session` adds to its deps and params: steering at step boundaries, the queue's next turn at its end. */
+  queueHooks(session: SessionRuntime): { takeSteered: () => ReturnType<MessageQueue['takeSteered']>; onEnded: (finishReason: FinishReason) => void } {
+    return { takeSteered: () => this.queue.takeSteered(session), onEnded: (finishReason) => this.queue.afterLeg(session, finishReason) };
+  }
 
   /** A new turn on a session (or, `mode: 'resume'`, the interrupted run from its last checkpoint). */
   startTurn(input: AgentInput, options: RunOptions, useApprove: boolean, mode: 'turn' | 'resume' = 'turn', force = true): AgentRun {
@@ -42,7 +62,9 @@ export class AgentRuns {
       mode === 'resume' ? { sessionId, input: [] } : { sessionId, input, ...(options.metadata ? { metadata: options.metadata } : {}) };
     const snapshot = newSnapshot(sessionId, ctx, session.messages);
     const holder: { deps?: Omit<LoopDeps, 'emit' | 'signal'> } = {};
+    const { takeSteered, onEnded } = this.queueHooks(session);
     return driveRun({
+      onEnded,
       session,
       snapshot,
       input: inputToMessages(input),
@@ -59,7 +81,7 @@ export class AgentRuns {
         // A recovered run keeps the model it resolved: it never switches mid-turn.
         const resolved = await setup.resolve(ctx, recovered ? current.model : undefined);
         if (!recovered) current.model = resolved.model;
-        holder.deps = setup.deps(resolved, useApprove);
+        holder.deps = { ...setup.deps(resolved, useApprove), takeSteered };
       },
     });
   }
@@ -95,7 +117,9 @@ export class AgentRuns {
     const snapshot = record.snapshot;
     if (session.messages.length === 0) session.messages = snapshot.messages.slice();
     const holder: { deps?: Omit<LoopDeps, 'emit' | 'signal'> } = {};
+    const { takeSteered, onEnded } = this.queueHooks(session);
     return driveRun({
+      onEnded,
       session,
       snapshot,
       input: [],
@@ -110,7 +134,7 @@ export class AgentRuns {
       sessionStore: stores.sessionStore,
       prepare: async () => {
         // The paused run keeps its model; tools are resolved again with the same ctx.
-        holder.deps = setup.deps(await setup.resolve(snapshot.configContext, snapshot.model), true);
+        holder.deps = { ...setup.deps(await setup.resolve(snapshot.configContext, snapshot.model), true), takeSteered };
       },
     });
   }

@@ -54,7 +54,12 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
     },
     session: (id = newId('sess')) => sessionOf<Out>(agent, registry, id),
     approvals,
-    sessions: registry.api(),
+    sessions: {
+      ...registry.api(),
+      enqueue: (id, input, options) => runs.queue.enqueue(id, input, options),
+      unqueue: (id, queueId, options) => runs.queue.unqueue(id, queueId, options),
+      queued: (id) => runs.queue.queued(id),
+    },
     async resume(sessionId, options = {}) {
       return ((await runs.resume(sessionId, options, true)) as AgentRun<Out>).result;
     },

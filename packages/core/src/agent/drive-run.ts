@@ -44,6 +44,11 @@ export interface DriveRunParams {
   sessionStore?: SessionStore;
   /** Tracing: the leg gets an `invoke_agent` span (see tracing/run-tracer.ts). */
   trace?: RunTraceOptions | undefined;
+  /**
+   * The leg ended (lease released, status set) and its end is about to reach this process's
+   * listeners: the session's queue may start the next turn here (agent/message-queue.ts).
+   */
+  onEnded?: (finishReason: LoopOutcome['finishReason']) => void;
 }
 
 /** The store could not be reached or written (e.g. the database went away). */
@@ -306,6 +311,7 @@ class LegDriver {
     session.status = ending.status;
     session.pendingApproval = ending.pendingApproval;
     this.leave();
+    this.params.onEnded?.(outcome.finishReason);
     session.releaseListeners();
     if (outcome.paused) emitListener(deps, { type: 'approval-requested', runId: snapshot.runId, approval: outcome.paused.approval });
     emitListener(deps, {

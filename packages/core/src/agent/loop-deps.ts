@@ -10,6 +10,7 @@ import type { SandboxAdapter } from '../contracts/sandbox.js';
 import type { RunSnapshot } from '../contracts/run-snapshot.js';
 import type { BudgetExceeded, RunLimits } from '../contracts/budget.js';
 import type { SubagentRef } from '../contracts/subagents.js';
+import type { QueuedMessage } from '../contracts/agent-session.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
 
 /** Everything the loop needs that is not part of the run's serializable state. */
@@ -53,6 +54,8 @@ export interface LoopDeps extends AgentCallbacks {
   subagent?: SubagentRef;
   /** How deep sub-agents may nest (the lead run's `maxSubagentDepth`; default 1). */
   maxSubagentDepth?: number;
+  /** A lead run on a session: the steering messages waiting, taken out of its queue (stages/steer.ts). */
+  takeSteered?: () => QueuedMessage[];
 }
 
 export function emitListener(deps: LoopDeps, event: AgentListenerEvent): void {

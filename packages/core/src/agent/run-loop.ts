@@ -17,6 +17,7 @@ import { checkOutput, repairMessage } from './stages/structured-output.js';
 import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
 import type { BatchContinuation, CallScope } from './tool-call.js';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
+import { takeSteeringMessages } from './stages/steer.js';
 
 /** How a run (or one leg of it, up to a pause) ended. */
 export interface LoopOutcome {
@@ -74,6 +75,8 @@ class LoopLeg {
     const { deps, snapshot, usage } = this;
     if (deps.signal?.aborted) return this.finish('aborted');
     if (snapshot.steps - (snapshot.budgetFrom ?? 0) >= deps.maxSteps) return this.finish('max-steps');
+    const blocked = await takeSteeringMessages(deps, snapshot);
+    if (blocked) return this.finish('guardrail', { guardrail: blocked });
     // The sub-agents of the last batch have answered (their results are in the transcript).
     delete snapshot.children;
     const step = ++snapshot.steps;

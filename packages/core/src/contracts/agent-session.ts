@@ -1,5 +1,5 @@
-import type { AgentStreamEvent, FinishReason, PendingApprovalInfo } from './events.js';
-import type { AgentInput, Message } from './messages.js';
+import type { AgentStreamEvent, FinishReason, PendingApprovalInfo, SendMode } from './events.js';
+import type { AgentInput, ContentPart, Message } from './messages.js';
 import type { BudgetExceeded } from './budget.js';
 import type { GuardrailInfo } from './guardrails.js';
 import type { ToolCallRecord } from './run-snapshot.js';
@@ -159,6 +159,30 @@ export interface AgentSessions {
    * one, or with `owner` another principal's, `LOUSHO_SESSION_NOT_FOUND`.
    */
   delete?(id: string, options?: { owner?: string }): Promise<void>;
+  /**
+   * Puts a message in the session's queue (docs/protocol.md, "Queued messages and steering"):
+   * `mode: 'queue'` (default) runs it as the next turn once the running one ends; `'steer'` gives
+   * it to the running turn at its next step boundary (the model sees it in its next call). A
+   * session with no turn running starts it at once. Kept in the session's log: durable in every
+   * store, and seen by every client following the session. With `owner`, another principal's
+   * session is `LOUSHO_SESSION_NOT_FOUND`; bad input or an unknown mode is `LOUSHO_INVALID_INPUT`.
+   * `mode: 'turn'` is a turn now or nothing: `LOUSHO_SESSION_BUSY` while one runs (what a client's
+   * `send(input, { mode: 'turn' })` gets), else it starts as a queued message would.
+   */
+  enqueue?(id: string, input: string | ContentPart[], options?: { mode?: SendMode | 'turn'; owner?: string; metadata?: Record<string, unknown> }): Promise<QueuedMessage>;
+  /** Removes a waiting message; `LOUSHO_QUEUED_MESSAGE_NOT_FOUND` when it is not waiting (any more). */
+  unqueue?(id: string, queueId: string, options?: { owner?: string }): Promise<void>;
+  /** The messages waiting in the session's queue as this process knows it, oldest first. */
+  queued?(id: string): QueuedMessage[];
+}
+
+/** A message waiting in a session's queue (`agent.sessions.enqueue`). */
+export interface QueuedMessage {
+  queueId: string;
+  mode: SendMode;
+  /** The user message it becomes. */
+  message: Message;
+  metadata?: Record<string, unknown>;
 }
 
 /** Options of `agent.resume(sessionId, options)`: finishing a run a crash (or a lost lease) cut off. */

@@ -22,6 +22,9 @@ export type FinishReason =
 
 export type { SerializedError };
 
+/** How a message sent while a turn runs is taken: in a turn of its own once the running one ends, or into the running turn at its next step. */
+export type SendMode = 'queue' | 'steer';
+
 /**
  * What a pause asks for: a person's approval of a tool call (`tool`), a person's answer to a
  * question (`question`), or the result of a tool that runs in the browser (`client`).
@@ -126,6 +129,13 @@ export type AgentStreamEvent =
     })
   /** The run failed; `run.done` does not follow. */
   | (StreamEventBase & { type: 'error'; error: SerializedError })
+  /**
+   * A message sent while a turn ran waits (`mode: 'queue'`: for its own turn once this one ends;
+   * `'steer'`: for the running turn's next step). docs/protocol.md, "Queued messages and steering".
+   */
+  | (StreamEventBase & { type: 'message.queued'; queueId: string; mode: SendMode; message: Message; metadata?: Record<string, unknown> })
+  /** A waiting message left the queue: `removed` by a person, `sent` as a turn (its `user.message` follows), `steered` into the running turn (its `user.message` follows). */
+  | (StreamEventBase & { type: 'message.unqueued'; queueId: string; reason: 'removed' | 'sent' | 'steered' })
   /**
    * Ends a leg whose process stopped before it could (killed, or it lost the session's lease).
    * Written by the process that takes the session over, before its own leg starts. What the leg

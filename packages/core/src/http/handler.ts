@@ -17,6 +17,8 @@ import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint, type DecisionBody } from './validate.js';
 import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
 import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
+import { parseQueueBody } from './queue.js';
+import { queueOf } from '../protocol/session-queue.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
@@ -229,6 +231,20 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
         await requireOwned(route.sessionId, principal);
         // Never forced: a session whose lease is held runs somewhere (409), only an interrupted one resumes.
         return stream(await startRun(await agent.resumeStream(route.sessionId, { force: false }), new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
+      }
+
+      case 'queue': {
+        const queue = queueOf(agent);
+        // Checked before the body is read: another principal's session is unknown.
+        await requireOwned(route.sessionId, principal);
+        const change = parseQueueBody(await readJsonBody(request, maxBodyBytes));
+        if ('remove' in change) {
+          await queue.unqueue(route.sessionId, change.remove, { owner: principal });
+          return jsonResponse(200, { queueId: change.remove, removed: true });
+        }
+        const { input, mode, metadata } = change;
+        const item = await queue.enqueue(route.sessionId, input, { mode, owner: principal, ...(metadata ? { metadata } : {}) });
+        return jsonResponse(201, { queueId: item.queueId, mode: item.mode });
       }
 
       case 'events': {

@@ -9,7 +9,8 @@ export type Route =
   | { name: 'decide'; sessionId: string; approvalId: string }
   | { name: 'stop'; sessionId: string }
   | { name: 'resume'; sessionId: string }
-  | { name: 'events'; sessionId: string };
+  | { name: 'events'; sessionId: string }
+  | { name: 'queue'; sessionId: string };
 
 export type RouteMatch = { route: Route } | { notFound: true } | { allow: string };
 
@@ -49,6 +50,7 @@ export function matchRoute(method: string, pathname: string, basePath: string): 
   }
   if (action === 'approvals' && approvalId !== undefined) return only('POST', { name: 'decide', sessionId, approvalId });
   if (approvalId !== undefined) return { notFound: true };
+  if (action === 'queue') return only('POST', { name: 'queue', sessionId });
   if (action === 'messages') return only('POST', { name: 'sendMessage', sessionId });
   if (action === 'stop') return only('POST', { name: 'stop', sessionId });
   if (action === 'resume') return only('POST', { name: 'resume', sessionId });

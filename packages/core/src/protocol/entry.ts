@@ -27,6 +27,6 @@ export { INITIAL } from '../ui-state/snapshot.js';
 
 // Types the client's own types are made of. Phase 2 of issue 46 moves them to src/contracts.
 export type { AgentApprovals, AgentSessions, ResumeOptions, SessionState, RunOptions } from '../contracts/agent-session.js';
-export type { AgentStreamEvent, FinishReason } from '../contracts/events.js';
+export type { AgentStreamEvent, FinishReason, SendMode } from '../contracts/events.js';
 export type { AgentInput, ContentPart } from '../messages.js';
 export type { SerializedError } from '../errors.js';

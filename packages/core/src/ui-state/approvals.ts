@@ -49,7 +49,7 @@ export function applyApproval(s: Snapshot, event: ApprovalEvent, seq: number): S
     next = updateToolPart(list, cursor, event, approvalFields, event) ?? list;
   }
   const { error, usage, finishReason, guardrail } = s;
-  return new Snapshot(next, cursor, { ...runAfterApproval(s, event), error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq });
+  return new Snapshot(next, cursor, { ...runAfterApproval(s, event), error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq, queued: s.queued });
 }
 
 /**

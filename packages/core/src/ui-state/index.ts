@@ -18,6 +18,7 @@ export type {
   UIFlowNodePart,
   UISubagent,
   UISubagentStatus,
+  UIQueuedMessage,
 } from './types.js';
 export { reduceAgentEvents } from './reduce-agent-events.js';
 export { initialAgentUIState } from './snapshot.js';

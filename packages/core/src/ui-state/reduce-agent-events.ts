@@ -8,6 +8,7 @@ import { listOf, PersistentList } from './persistent-list.js';
 import { CURSOR_OPEN, CURSOR_STEP_BOUNDARY, CURSOR_STEP_SHIFT } from './cursor.js';
 import { adoptState, cursorOfState, INITIAL, Snapshot } from './snapshot.js';
 import { applySubagentEvent } from './subagents.js';
+import { applyQueueEvent, withQueued } from './queue.js';
 import type { AgentUIState, AnyUIToolPart, UIMessage, UIPart, UIToolPart } from './types.js';
 
 // The full reducer: `reduceEvent` (reduce.ts, what a browser client ships up front) and the events
@@ -47,6 +48,8 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
     ? applySubagentEvent(s, event, ref, reduceAgentEvents)
     : event.type === 'approval.requested' || event.type === 'approval.resolved'
       ? applyApproval(s, event as ApprovalEvent, known ? seq : s.lastSeq)
+      : event.type === 'message.queued' || event.type === 'message.unqueued'
+      ? applyQueueEvent(s, event, known ? seq : s.lastSeq)
       : event.type === 'compaction.done'
         ? applyCompaction(s, event, known ? seq : s.lastSeq)
         : event.type === 'run.done' && event.guardrail?.stage === 'output'
@@ -59,7 +62,11 @@ export function reduceAgentEvents<ToolPart extends AnyUIToolPart = UIToolPart>(
           // the checkpoint kept, if the last message is one, of which only the parts the checkpoint
           // covers stay; the whole reply counts as the step in progress, so the calls the leg runs
           // again keep their parts. Then it ends the leg as a `run.done` would.
-          reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN | (1 << CURSOR_STEP_SHIFT), s), { ...event, type: 'run.done' } as unknown as AgentStreamEvent)
+          // (Messages waiting stay waiting: no turn starts after an interruption, unlike after a `run.done`.)
+          withQueued(
+            reduceEvent(new Snapshot(PersistentList.from(keptByCheckpoint(listOf<MessageList>(s)!.toArray(), event.messages, event.parts)), CURSOR_OPEN | (1 << CURSOR_STEP_SHIFT), { ...s, queued: undefined }), { ...event, type: 'run.done' } as unknown as AgentStreamEvent),
+            s.queued,
+          )
         : reduceEvent(s, event);
   return (next ?? state) as AgentUIState as AgentUIState<ToolPart>;
 }
@@ -75,7 +82,7 @@ function applyWithheld(s: Snapshot, event: Extract<AgentStreamEvent, { type: 'ru
   if (!done) return undefined;
   const ended = adoptState(done);
   const { status, pendingApproval, error, usage, finishReason, runId, lastSeq } = ended;
-  return new Snapshot(withholdReply(listOf<MessageList>(ended)!, guardrail.name), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq });
+  return new Snapshot(withholdReply(listOf<MessageList>(ended)!, guardrail.name), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq, queued: ended.queued });
 }
 
 /**
@@ -116,7 +123,7 @@ function applyWithheldSubagent(s: Snapshot, event: Extract<AgentStreamEvent, { t
     const next = parts.slice();
     next[i] = { ...part, subagent: { ...part.subagent, parts: withheldParts(part.subagent.parts, guardrail) } };
     const { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq } = ended;
-    return new Snapshot(withParts(list, list.length - 1, last, PersistentList.from(next)), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq });
+    return new Snapshot(withParts(list, list.length - 1, last, PersistentList.from(next)), cursorOfState(ended), { status, pendingApproval, error, usage, finishReason, runId, guardrail: blocked, lastSeq, queued: ended.queued });
   }
   return ended;
 }
@@ -150,6 +157,7 @@ function applyCompaction(s: Snapshot, event: AgentStreamEvent & { type: 'compact
     runId: event.runId,
     guardrail,
     lastSeq: seq,
+    queued: s.queued,
   });
 }
 

@@ -110,7 +110,8 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
       // (`run.interrupted` comes here as a `run.done`, its messages already cut: reduce-agent-events.ts.)
       const failed = event.type === 'error';
       finishReason = failed ? null : event.finishReason;
-      status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : 'idle';
+      // Messages queued meanwhile: the server starts the next turn at once (agent/message-queue.ts).
+      status = failed ? 'error' : finishReason === 'awaiting-approval' || finishReason === 'aborted' ? finishReason : s.queued?.length ? 'submitted' : 'idle';
       if (finishReason !== 'awaiting-approval') {
         pendingApproval = null;
         list = endLegParts(list);
@@ -137,5 +138,5 @@ function apply(s: Snapshot, event: AgentStreamEvent, seq: number): Snapshot | un
     if (status === 'submitted' || status === 'idle') status = 'streaming';
   }
   // Every event says which run the state is in now.
-  return new Snapshot(list, cursor, { status, pendingApproval, error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq });
+  return new Snapshot(list, cursor, { status, pendingApproval, error, usage, finishReason, runId: event.runId, guardrail, lastSeq: seq, queued: s.queued });
 }

@@ -4,7 +4,7 @@ import type { RunUsage } from '../contracts/usage.js';
 import type { MessageList } from './message-ops.js';
 import { CURSOR_OPEN } from './cursor.js';
 import { ListView, PersistentList } from './persistent-list.js';
-import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIToolPart } from './types.js';
+import type { AgentUIState, AgentUIStatus, AnyUIToolPart, UIMessage, UIQueuedMessage, UIToolPart } from './types.js';
 
 /** The cursor bits of a state the reducer made. */
 export let cursorOfState: (state: Snapshot) => number;
@@ -30,6 +30,7 @@ export class Snapshot extends ListView implements AgentUIState {
   declare readonly guardrail: GuardrailInfo | null;
   declare readonly lastSeq: number;
   declare readonly runId: string | undefined;
+  declare readonly queued?: readonly UIQueuedMessage[];
   /** The reducer's bookkeeping, not part of the public state: the bits above. */
   readonly #cursor: number;
 

@@ -29,7 +29,7 @@ export function applySubagentEvent(s: Snapshot, event: AgentStreamEvent, ref: Su
   // The run, its usage and its end stay the lead's: a sub-agent's `step.done` carries its own usage.
   // (The reply is open: a sub-agent's events only come while the lead's tool calls run, inside its reply.)
   const { error, usage, finishReason, runId, guardrail } = s;
-  return new Snapshot(nested || list, (cursorOfState(s) & ~CURSOR_STEP_BOUNDARY) | CURSOR_OPEN, { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: event.seq });
+  return new Snapshot(nested || list, (cursorOfState(s) & ~CURSOR_STEP_BOUNDARY) | CURSOR_OPEN, { status, pendingApproval, error, usage, finishReason, runId, guardrail, lastSeq: event.seq, queued: s.queued });
 }
 
 /**

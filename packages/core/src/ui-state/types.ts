@@ -180,4 +180,17 @@ export interface AgentUIState<ToolPart extends AnyUIToolPart = UIToolPart> {
   readonly lastSeq: number;
   /** The run the latest events belong to. */
   readonly runId: string | undefined;
+  /**
+   * Messages sent while a turn ran, waiting (oldest first): `queue` ones run as the next turn,
+   * `steer` ones join the running turn at its next step. Absent while none ever waited.
+   */
+  readonly queued?: readonly UIQueuedMessage[];
+}
+
+/** A message waiting in the session's queue, as a UI shows it (with a way to remove it: `unqueue(id)`). */
+export interface UIQueuedMessage {
+  /** The queue id (`unqueue(id)` takes it). */
+  id: string;
+  mode: 'queue' | 'steer';
+  parts: readonly UIPart[];
 }

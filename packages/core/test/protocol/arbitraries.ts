@@ -126,6 +126,9 @@ export const arbUnsequencedEvent: fc.Arbitrary<UnsequencedStreamEvent> = fc.oneo
   fc.record({ type: fc.constant('flow.node.done' as const), toolCallId: arbNodePass, toolName: arbNodeName, result: arbJson }),
   fc.record({ type: fc.constant('flow.node.error' as const), toolCallId: arbNodePass, toolName: arbNodeName, error: fc.record({ code: fc.constant('LOUSHO_FLOW_NODE_FAILED'), message: arbText }) }),
   fc.record({ type: fc.constant('flow.branch' as const), toolCallId: arbNodePass, toolName: arbNodeName, branch: fc.option(arbNodeName, { nil: null }) }),
+  // Messages sent while a turn runs (the queue).
+  fc.record({ type: fc.constant('message.queued' as const), queueId: fc.constantFrom('q_1', 'q_2'), mode: fc.constantFrom('queue' as const, 'steer' as const), message: fc.record({ role: fc.constant('user' as const), content: arbText }) }),
+  fc.record({ type: fc.constant('message.unqueued' as const), queueId: fc.constantFrom('q_1', 'q_2'), reason: fc.constantFrom('removed' as const, 'sent' as const, 'steered' as const) }),
 ) as fc.Arbitrary<UnsequencedStreamEvent>;
 
 /** Numbers events the way a session does: seq 1, 2, 3... */

@@ -38,6 +38,8 @@ const SAID_ONCE: Record<Type, 'step' | 'toolCallId' | null> = {
   'flow.node.done': null,
   'flow.node.error': null,
   'flow.branch': null,
+  'message.queued': null,
+  'message.unqueued': null,
 };
 const ALL_TYPES = Object.keys(SAID_ONCE) as Type[];
 const typesSaying = (field: 'step' | 'toolCallId'): Type[] => ALL_TYPES.filter((type) => SAID_ONCE[type] === field).sort();

@@ -12,10 +12,11 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
       const hook = () => view.result.current;
       return {
         state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = hook();
-          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
+          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId } = hook();
+          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId };
         },
-        send: (input) => hook().send(input),
+        send: (input, options) => hook().send(input, options),
+        unqueue: (id) => hook().unqueue(id),
         stop: () => hook().stop(),
         resume: () => hook().resume(),
         approve: (note) => hook().approve(note),

@@ -33,10 +33,11 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
       });
       return {
         state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = value;
-          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
+          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId } = value;
+          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId };
         },
-        send: (input) => store.send(input),
+        send: (input, options) => store.send(input, options),
+        unqueue: (id) => store.unqueue(id),
         stop: () => store.stop(),
         resume: () => store.resume(),
         approve: (note) => store.approve(note),
