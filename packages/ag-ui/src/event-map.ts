@@ -25,6 +25,8 @@ export const AG_UI_EVENT_MAP = {
   'run.done': ['SUBAGENT_FINISHED', 'TOOL_CALL_END', 'STEP_FINISHED', 'MESSAGES_SNAPSHOT', 'STATE_SNAPSHOT', 'RUN_FINISHED'],
   error: ['TOOL_CALL_END', 'STEP_FINISHED', 'SUBAGENT_ERROR', 'RUN_ERROR'],
   'run.interrupted': [],
+  'message.queued': ['CUSTOM'],
+  'message.unqueued': ['CUSTOM'],
   'flow.node.start': ['STEP_STARTED'],
   'flow.node.event': ['CUSTOM'],
   'flow.node.done': ['STEP_STARTED', 'STEP_FINISHED'],

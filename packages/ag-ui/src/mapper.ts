@@ -94,6 +94,12 @@ export class AgUiMapper {
       case 'approval.resolved':
         out.push(custom('lousho.approval.resolved', { approvalId: event.approvalId, toolCallId: event.toolCallId, approved: event.approved, ...(event.note !== undefined && { note: event.note }), ...(event.answer !== undefined && { answer: event.answer }) }, tag));
         break;
+      case 'message.queued':
+        out.push(custom('lousho.message.queued', { queueId: event.queueId, mode: event.mode, message: event.message }, tag));
+        break;
+      case 'message.unqueued':
+        out.push(custom('lousho.message.unqueued', { queueId: event.queueId, reason: event.reason }, tag));
+        break;
       case 'compaction.start':
         out.push(custom('lousho.compaction.start', { step: event.step, tokens: event.tokens, contextWindow: event.contextWindow }, tag));
         break;

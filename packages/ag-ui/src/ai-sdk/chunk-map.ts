@@ -25,6 +25,8 @@ export const AI_SDK_CHUNK_MAP = {
   'run.done': ['abort', 'finish'],
   error: ['error'],
   'run.interrupted': [],
+  'message.queued': [],
+  'message.unqueued': [],
   'flow.node.start': ['data-flow-node'],
   'flow.node.event': [],
   'flow.node.done': ['data-flow-node'],

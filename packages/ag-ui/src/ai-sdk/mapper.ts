@@ -128,7 +128,7 @@ export class AiSdkMapper {
         out.push({ type: 'error', errorText: `${event.error.message} (${event.error.code})` });
         break;
       default:
-        break; // run.start, user.message, approval.resolved, compaction.start, flow.node.event, flow.branch, run.interrupted: see docs/ag-ui.md
+        break; // run.start, user.message, message.queued, message.unqueued, approval.resolved, compaction.start, flow.node.event, flow.branch, run.interrupted: see docs/ag-ui.md
     }
     return out;
   }

@@ -1,4 +1,4 @@
-import type { BindingDriver, BindingOptions, ConformanceSource } from '@lousho/conformance';
+import type { BindingDriver, BindingOptions, ConformanceSource, MountedBinding } from '@lousho/conformance';
 import { useLoushoAgent } from '../../src/index.js';
 import { useLoushoSessions } from '../../src/sessions/index.js';
 import { renderHook } from './harness.js';
@@ -11,19 +11,7 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
       const view = renderHook((props: { source: ConformanceSource }) => useLoushoAgent(props.source, options), { source }, { strict });
       const hook = () => view.result.current;
       return {
-        state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId } = hook();
-          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId };
-        },
-        send: (input, options) => hook().send(input, options),
-        unqueue: (id) => hook().unqueue(id),
-        stop: () => hook().stop(),
-        resume: () => hook().resume(),
-        approve: (note) => hook().approve(note),
-        reject: (note) => hook().reject(note),
-        answer: (text) => hook().answer(text),
-        submitToolResult: (toolCallId, result, more) => hook().submitToolResult(toolCallId, result, more),
-        reset: () => hook().reset(),
+        ...chatOf(hook),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),
       };
@@ -41,18 +29,7 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
       const chat = () => view.result.current.chat;
       const threads = () => view.result.current.threads;
       return {
-        state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = chat();
-          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
-        },
-        send: (input) => chat().send(input),
-        stop: () => chat().stop(),
-        resume: () => chat().resume(),
-        approve: (note) => chat().approve(note),
-        reject: (note) => chat().reject(note),
-        answer: (text) => chat().answer(text),
-        submitToolResult: (toolCallId, result, more) => chat().submitToolResult(toolCallId, result, more),
-        reset: () => chat().reset(),
+        ...chatOf(chat),
         open: (id) => chat().open(id),
         unmount: () => view.unmount(),
         threads: {
@@ -69,5 +46,24 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
         },
       };
     },
+  };
+}
+
+/** What a mounted chat shows and does, read from the hook's latest result. */
+function chatOf(hook: () => ReturnType<typeof useLoushoAgent>): Omit<MountedBinding, 'setSource' | 'unmount'> {
+  return {
+    state: () => {
+      const { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId } = hook();
+      return { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId };
+    },
+    send: (input, options) => hook().send(input, options),
+    unqueue: (id) => hook().unqueue(id),
+    stop: () => hook().stop(),
+    resume: () => hook().resume(),
+    approve: (note) => hook().approve(note),
+    reject: (note) => hook().reject(note),
+    answer: (text) => hook().answer(text),
+    submitToolResult: (toolCallId, result, more) => hook().submitToolResult(toolCallId, result, more),
+    reset: () => hook().reset(),
   };
 }

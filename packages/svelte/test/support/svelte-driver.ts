@@ -1,6 +1,6 @@
 import { render } from '@testing-library/svelte';
 import type { Component } from 'svelte';
-import type { BindingDriver, BindingOptions, ConformanceSource } from '@lousho/conformance';
+import type { BindingDriver, BindingOptions, ConformanceSource, MountedBinding } from '@lousho/conformance';
 import type { LoushoAgentStore, LoushoAgentValue } from '../../src/index.js';
 import LegacyProbe from '../components/LegacyProbe.svelte';
 import Probe from '../components/Probe.svelte';
@@ -32,19 +32,7 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         },
       });
       return {
-        state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId } = value;
-          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId };
-        },
-        send: (input, options) => store.send(input, options),
-        unqueue: (id) => store.unqueue(id),
-        stop: () => store.stop(),
-        resume: () => store.resume(),
-        approve: (note) => store.approve(note),
-        reject: (note) => store.reject(note),
-        answer: (text) => store.answer(text),
-        submitToolResult: (toolCallId, result, more) => store.submitToolResult(toolCallId, result, more),
-        reset: () => store.reset(),
+        ...chatOf(() => value, () => store),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),
       };
@@ -68,18 +56,7 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         },
       });
       return {
-        state: () => {
-          const { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId } = value;
-          return { messages, status, pendingApproval, error, usage, finishReason, guardrail, sessionId };
-        },
-        send: (input) => store.send(input),
-        stop: () => store.stop(),
-        resume: () => store.resume(),
-        approve: (note) => store.approve(note),
-        reject: (note) => store.reject(note),
-        answer: (text) => store.answer(text),
-        submitToolResult: (toolCallId, result, more) => store.submitToolResult(toolCallId, result, more),
-        reset: () => store.reset(),
+        ...chatOf(() => value, () => store),
         open: (id) => store.open(id),
         unmount: () => view.unmount(),
         threads: {
@@ -93,5 +70,24 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         },
       };
     },
+  };
+}
+
+/** What a mounted chat shows (the value the component rendered last) and does (through its store). */
+function chatOf(value: () => LoushoAgentValue, store: () => LoushoAgentStore): Omit<MountedBinding, 'setSource' | 'unmount'> {
+  return {
+    state: () => {
+      const { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId } = value();
+      return { messages, status, pendingApproval, error, usage, finishReason, guardrail, queued, sessionId };
+    },
+    send: (input, options) => store().send(input, options),
+    unqueue: (id) => store().unqueue(id),
+    stop: () => store().stop(),
+    resume: () => store().resume(),
+    approve: (note) => store().approve(note),
+    reject: (note) => store().reject(note),
+    answer: (text) => store().answer(text),
+    submitToolResult: (toolCallId, result, more) => store().submitToolResult(toolCallId, result, more),
+    reset: () => store().reset(),
   };
 }

@@ -1,6 +1,6 @@
 import { render } from '@testing-library/vue';
 import { defineComponent, h, nextTick, shallowRef } from 'vue';
-import type { BindingDriver, BindingOptions, ConformanceSource } from '@lousho/conformance';
+import type { BindingDriver, BindingOptions, ConformanceSource, MountedBinding } from '@lousho/conformance';
 import { useLoushoAgent, type UseLoushoAgentResult } from '../../src/index.js';
 import { useLoushoSessions, type UseLoushoSessionsResult } from '../../src/sessions/index.js';
 
@@ -21,26 +21,7 @@ export const vueDriver: BindingDriver = {
     });
     const view = render(Chat);
     return {
-      state: () => ({
-        messages: chat.messages.value,
-        status: chat.status.value,
-        pendingApproval: chat.pendingApproval.value,
-        error: chat.error.value,
-        usage: chat.usage.value,
-        finishReason: chat.finishReason.value,
-        guardrail: chat.guardrail.value,
-        queued: chat.queued.value,
-        sessionId: chat.sessionId.value,
-      }),
-      send: (input, options) => chat.send(input, options),
-      unqueue: (id) => chat.unqueue(id),
-      stop: () => chat.stop(),
-      resume: () => chat.resume(),
-      approve: (note) => chat.approve(note),
-      reject: (note) => chat.reject(note),
-      answer: (text) => chat.answer(text),
-      submitToolResult: (toolCallId, result, more) => chat.submitToolResult(toolCallId, result, more),
-      reset: () => chat.reset(),
+      ...chatOf(() => chat),
       async setSource(next) {
         current.value = next;
         await nextTick();
@@ -61,24 +42,7 @@ export const vueDriver: BindingDriver = {
     });
     const view = render(Page);
     return {
-      state: () => ({
-        messages: chat.messages.value,
-        status: chat.status.value,
-        pendingApproval: chat.pendingApproval.value,
-        error: chat.error.value,
-        usage: chat.usage.value,
-        finishReason: chat.finishReason.value,
-        guardrail: chat.guardrail.value,
-        sessionId: chat.sessionId.value,
-      }),
-      send: (input) => chat.send(input),
-      stop: () => chat.stop(),
-      resume: () => chat.resume(),
-      approve: (note) => chat.approve(note),
-      reject: (note) => chat.reject(note),
-      answer: (text) => chat.answer(text),
-      submitToolResult: (toolCallId, result, more) => chat.submitToolResult(toolCallId, result, more),
-      reset: () => chat.reset(),
+      ...chatOf(() => chat),
       open: (id) => chat.open(id),
       unmount: () => view.unmount(),
       threads: {
@@ -93,3 +57,32 @@ export const vueDriver: BindingDriver = {
     };
   },
 };
+
+/** What a mounted chat shows and does, read from the composable's refs. */
+function chatOf(get: () => UseLoushoAgentResult): Omit<MountedBinding, 'setSource' | 'unmount'> {
+  return {
+    state: () => {
+      const chat = get();
+      return {
+        messages: chat.messages.value,
+        status: chat.status.value,
+        pendingApproval: chat.pendingApproval.value,
+        error: chat.error.value,
+        usage: chat.usage.value,
+        finishReason: chat.finishReason.value,
+        guardrail: chat.guardrail.value,
+        queued: chat.queued.value,
+        sessionId: chat.sessionId.value,
+      };
+    },
+    send: (input, options) => get().send(input, options),
+    unqueue: (id) => get().unqueue(id),
+    stop: () => get().stop(),
+    resume: () => get().resume(),
+    approve: (note) => get().approve(note),
+    reject: (note) => get().reject(note),
+    answer: (text) => get().answer(text),
+    submitToolResult: (toolCallId, result, more) => get().submitToolResult(toolCallId, result, more),
+    reset: () => get().reset(),
+  };
+}
