@@ -55,6 +55,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
     session: (id = newId('sess')) => sessionOf<Out>(agent, registry, id),
     approvals,
     sessions: registry.api(),
+    ...(stores.files ? { files: stores.files } : {}),
     async resume(sessionId, options = {}) {
       return ((await runs.resume(sessionId, options, true)) as AgentRun<Out>).result;
     },

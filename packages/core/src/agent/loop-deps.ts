@@ -11,6 +11,7 @@ import type { RunSnapshot } from '../contracts/run-snapshot.js';
 import type { BudgetExceeded, RunLimits } from '../contracts/budget.js';
 import type { SubagentRef } from '../contracts/subagents.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
+import type { FileStore } from '../contracts/files.js';
 
 /** Everything the loop needs that is not part of the run's serializable state. */
 export interface LoopDeps extends AgentCallbacks {
@@ -51,6 +52,8 @@ export interface LoopDeps extends AgentCallbacks {
   checkpoint?(snapshot: RunSnapshot): void | Promise<void>;
   /** Set on a sub-agent's run: who it is (hook contexts, events and approvals name it). */
   subagent?: SubagentRef;
+  /** Where attachment parts' bytes are read from before each model call. */
+  files?: FileStore;
   /** How deep sub-agents may nest (the lead run's `maxSubagentDepth`; default 1). */
   maxSubagentDepth?: number;
 }

@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '../errors.js';
-import type { FileBody } from './types.js';
+import type { FileBody } from '../contracts/files.js';
 
 /** `LOUSHO_FILE_TOO_LARGE`: a file over its limit (the handler answers 413). */
 export function fileTooLarge(maxBytes: number): SDKError {
@@ -94,4 +94,14 @@ export function cleanFileName(name: string): string {
   // eslint-disable-next-line no-control-regex
   const clean = base.replace(/[\u0000-\u001f\u007f]/g, '').trim();
   return clean === '' || clean === '.' || clean === '..' ? 'file' : Array.from(clean).slice(0, 200).join('');
+}
+
+/**
+ * An attachment that reached a provider as a reference: only an agent with a file store turns
+ * one into bytes (`createAgent({ files })`), a provider called on its own cannot.
+ */
+export function unresolvedAttachment(part: { fileId: string }): SDKError {
+  return new SDKError(ERROR_CODES.LOUSHO_FILES_UNSUPPORTED, `Attachment '${part.fileId.slice(0, 80)}' is a reference to a stored file; a provider cannot read it on its own.`, {
+    hint: 'Run the model through an agent made with createAgent({ files }), which reads the file, or send an image/file part with its bytes.',
+  });
 }

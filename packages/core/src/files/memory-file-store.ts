@@ -1,5 +1,5 @@
 import { limitedChunks, newFileId, readAll, cleanFileName } from './file-bytes.js';
-import type { FileContent, FilePut, FileStore, StoredFile } from './types.js';
+import type { FileContent, FilePut, FileStore, StoredFile } from '../contracts/files.js';
 
 /**
  * A `FileStore` in this process's memory: for tests, the in-process transport and demos. Files

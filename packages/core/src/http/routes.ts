@@ -9,7 +9,9 @@ export type Route =
   | { name: 'decide'; sessionId: string; approvalId: string }
   | { name: 'stop'; sessionId: string }
   | { name: 'resume'; sessionId: string }
-  | { name: 'events'; sessionId: string };
+  | { name: 'events'; sessionId: string }
+  | { name: 'uploadFile'; sessionId: string }
+  | { name: 'getFile'; sessionId: string; fileId: string };
 
 export type RouteMatch = { route: Route } | { notFound: true } | { allow: string };
 
@@ -48,6 +50,7 @@ export function matchRoute(method: string, pathname: string, basePath: string): 
     return method === 'GET' ? { route: { name: 'getSession', sessionId } } : { allow: 'GET, PATCH, DELETE' };
   }
   if (action === 'approvals' && approvalId !== undefined) return only('POST', { name: 'decide', sessionId, approvalId });
+  if (action === 'files') return approvalId === undefined ? only('POST', { name: 'uploadFile', sessionId }) : only('GET', { name: 'getFile', sessionId, fileId: approvalId });
   if (approvalId !== undefined) return { notFound: true };
   if (action === 'messages') return only('POST', { name: 'sendMessage', sessionId });
   if (action === 'stop') return only('POST', { name: 'stop', sessionId });

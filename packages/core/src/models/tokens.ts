@@ -94,6 +94,9 @@ function partTokens(part: ContentPart, countText: (text: string) => number): num
       return IMAGE_TOKENS;
     case 'file':
       return Math.ceil((part.data?.length ?? 0) * FILE_TOKENS_PER_BASE64_CHAR);
+    case 'attachment':
+      // Counted as what it becomes for the model: an image, or a file of this many bytes (4/3 as base64).
+      return String(part.mimeType).startsWith('image/') ? IMAGE_TOKENS : Math.ceil(((Number(part.size) || 0) * 4) / 3 * FILE_TOKENS_PER_BASE64_CHAR);
     default:
       return 0;
   }
