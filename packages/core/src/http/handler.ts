@@ -16,7 +16,8 @@ import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint } from './validate.js';
 import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
 import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
-import { attachmentOf, checkAttachments, DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_BYTES, fileResponse, filesOf, storeUpload } from './files.js';
+import { checkAttachments, fileResponse, filesOf, storeUpload } from './files.js';
+import { attachmentOf, DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_BYTES } from '../files/accept-upload.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
