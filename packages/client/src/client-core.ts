@@ -342,6 +342,13 @@ export function createClientCore(
       (signal) => transport.decide(sessionId!, state.pendingApproval!.approvalId, decision, signal),
     );
 
+  /** The session's id, made (and remembered) on first use: by a send or an upload. */
+  const ensureSession = (): string => {
+    const id = (client.sessionId = sessionId ??= randomSessionId());
+    stored('setItem', id);
+    return id;
+  };
+
   const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, note });
 
   // `sessionId` is a data property kept in step, not a getter: an object literal with a getter gets
@@ -381,12 +388,12 @@ export function createClientCore(
     send: (input, options) =>
       act(
         () => state.pendingApproval && ['LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.'],
-        (signal) => {
-          const id = (client.sessionId = sessionId ??= randomSessionId());
-          stored('setItem', id);
-          return transport.send(id, input, options?.metadata, signal);
-        },
+        (signal) => transport.send(ensureSession(), input, options?.metadata, signal),
       ),
+
+    // (A transport of your own without uploads: a TypeError.)
+    upload: (file, name) => transport.upload!(ensureSession(), file, name),
+
 
     async stop() {
       await start();

@@ -10,12 +10,7 @@ export function createLazyInProcessTransport(agent: ClientAgent): ClientTranspor
   let loading: Promise<ClientTransport> | undefined;
   const loaded = (): Promise<ClientTransport> => (loading ??= import('./in-process-chunk.js').then((module) => module.createInProcessTransport(agent)));
   // Each method loads the transport, then calls its method of the same name.
-  return {
-    load: async (...args) => (await loaded()).load(...args),
-    send: async (...args) => (await loaded()).send(...args),
-    decide: async (...args) => (await loaded()).decide(...args),
-    follow: async (...args) => (await loaded()).follow(...args),
-    resume: async (...args) => (await loaded()).resume(...args),
-    stop: async (...args) => (await loaded()).stop(...args),
-  };
+  const lazy = {} as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of ['load', 'send', 'decide', 'follow', 'resume', 'stop', 'upload']) lazy[name] = async (...args) => ((await loaded()) as any)[name](...args);
+  return lazy as unknown as ClientTransport;
 }

@@ -1,6 +1,7 @@
+// Codes written out (each is in ERROR_CODES): this module is in the in-process client's chunk, which must not pull the whole table in.
 import type { AttachmentPart } from '../contracts/messages.js';
 import type { FileStore, StoredFile } from '../contracts/files.js';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { SDKError } from '../errors.js';
 import { chunksOf, fileTooLarge } from './file-bytes.js';
 import { bytesMatchType, essenceOf, SIGNATURE_BYTES } from './signature.js';
 
@@ -62,7 +63,7 @@ function typeAllowed(mimeType: string, allowed: readonly string[]): boolean {
 }
 
 function typeRefused(message: string): SDKError {
-  return new SDKError(ERROR_CODES.LOUSHO_FILE_TYPE_REFUSED, message, { hint: 'Send the file with its real type, or allow the type (fileTypes in createAgentHandler()).' });
+  return new SDKError('LOUSHO_FILE_TYPE_REFUSED', message, { hint: 'Send the file with its real type, or allow the type (fileTypes in createAgentHandler()).' });
 }
 
 /** The first chunks, up to `SIGNATURE_BYTES` bytes or the end of the body. */
@@ -88,7 +89,7 @@ async function* incompleteOnFailure(chunks: AsyncGenerator<Uint8Array>): AsyncGe
   try {
     yield* chunks;
   } catch {
-    throw new SDKError(ERROR_CODES.LOUSHO_BODY_INCOMPLETE, 'The file ended before it was complete (the upload broke off).');
+    throw new SDKError('LOUSHO_BODY_INCOMPLETE', 'The file ended before it was complete (the upload broke off).');
   }
 }
 

@@ -1,16 +1,16 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { SDKError } from '../errors.js';
 import type { FileBody } from '../contracts/files.js';
 
 /** `LOUSHO_FILE_TOO_LARGE`: a file over its limit (the handler answers 413). */
 export function fileTooLarge(maxBytes: number): SDKError {
-  return new SDKError(ERROR_CODES.LOUSHO_FILE_TOO_LARGE, `The file is larger than the limit of ${maxBytes} bytes.`, {
+  return new SDKError('LOUSHO_FILE_TOO_LARGE', `The file is larger than the limit of ${maxBytes} bytes.`, {
     hint: 'Send a smaller file, or raise maxFileBytes in createAgentHandler().',
   });
 }
 
 /** `LOUSHO_FILE_NOT_FOUND`: a file id nobody stored, or one deleted since. */
 export function fileNotFound(id: string): SDKError {
-  return new SDKError(ERROR_CODES.LOUSHO_FILE_NOT_FOUND, `No file '${id.slice(0, 80)}': it was never stored here, or it was deleted.`, {
+  return new SDKError('LOUSHO_FILE_NOT_FOUND', `No file '${id.slice(0, 80)}': it was never stored here, or it was deleted.`, {
     hint: 'Upload the file again (POST /sessions/:id/files) and send the new reference.',
   });
 }
@@ -101,7 +101,7 @@ export function cleanFileName(name: string): string {
  * one into bytes (`createAgent({ files })`), a provider called on its own cannot.
  */
 export function unresolvedAttachment(part: { fileId: string }): SDKError {
-  return new SDKError(ERROR_CODES.LOUSHO_FILES_UNSUPPORTED, `Attachment '${part.fileId.slice(0, 80)}' is a reference to a stored file; a provider cannot read it on its own.`, {
+  return new SDKError('LOUSHO_FILES_UNSUPPORTED', `Attachment '${part.fileId.slice(0, 80)}' is a reference to a stored file; a provider cannot read it on its own.`, {
     hint: 'Run the model through an agent made with createAgent({ files }), which reads the file, or send an image/file part with its bytes.',
   });
 }
