@@ -131,6 +131,6 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     follow: (sessionId, afterSeq, signal) => stream([sessionId, 'events'], signal, undefined, String(afterSeq)),
     resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
     stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, {})))?.stopped === true,
-    upload: (sessionId, file, name) => import('./http-upload.js').then((chunk) => chunk.uploadOverHttp(source, urlOf([sessionId, 'files']), file, name)),
+    upload: (...args) => import('./http-upload.js').then((chunk) => chunk.upload(source, urlOf, ...args)),
   };
 }

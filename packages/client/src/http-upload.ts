@@ -7,7 +7,8 @@ import type { HttpSource } from './types.js';
  * `?name=`. Loaded with import() on a client's first upload (http-transport.ts), so a page that
  * never uploads does not download it.
  */
-export async function uploadOverHttp(source: HttpSource, url: string, file: Blob, name: string | undefined): Promise<AttachmentPart> {
+export async function upload(source: HttpSource, urlOf: (path: string[]) => string, sessionId: string, file: Blob, name: string | undefined): Promise<AttachmentPart> {
+  const url = urlOf([sessionId, 'files']);
   const headers = new Headers(typeof source.headers === 'function' ? await source.headers() : source.headers);
   headers.set('content-type', file.type || 'application/octet-stream');
   const fileName = name ?? (file as Partial<File>).name;

@@ -48,4 +48,6 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly answer: AgentClient['answer'];
   /** Forgets the conversation and starts a new session. */
   readonly reset: AgentClient['reset'];
+  /** Uploads a file to the session (413/415 past the server's limits) and resolves with the `attachment` part to send with `send([...])`. */
+  readonly upload: AgentClient['upload'];
 }

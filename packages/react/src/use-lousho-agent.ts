@@ -82,7 +82,7 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
 
   // The snapshot's fields but the reducer's bookkeeping (a field a later state gains comes along),
   // then the client's session id as it is now and its actions.
-  const { getSnapshot, subscribe, sessionId, send, stop, resume, approve, reject, answer, reset } = client;
+  const { getSnapshot, subscribe, sessionId, send, stop, resume, approve, reject, answer, reset, upload } = client;
   const { lastSeq: _lastSeq, runId: _runId, ...state } = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-  return { ...state, sessionId, send, stop, resume, approve, reject, answer, reset };
+  return { ...state, sessionId, send, stop, resume, approve, reject, answer, reset, upload };
 }

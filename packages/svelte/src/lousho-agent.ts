@@ -53,8 +53,9 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
   const refreshers = new Set<() => void>();
 
   // The client's actions as they are, then the store's own.
-  const { send, stop, resume, approve, reject, answer } = client;
+  const { send, stop, resume, approve, reject, answer, upload } = client;
   return {
+    upload,
     send,
     stop,
     resume,
