@@ -2,6 +2,7 @@ import { useBrowser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
 import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
+import { describeAttachments } from './attachments.js';
 import { describeApprovalNotesAndSuggestions } from './approval-notes-and-suggestions.js';
 import { describeCompaction } from './compaction.js';
 import { describeCompactionNotes } from './compaction-notes.js';
@@ -19,7 +20,7 @@ import { describeTriage } from './triage.js';
 import { describeTriageKept } from './triage-kept.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeApprovalNotesAndSuggestions, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeAttachments, describeApprovalNotesAndSuggestions, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -43,4 +44,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describePageInterrupted(target, browser);
   describeSessionsPanel(target, browser);
   describeApprovalNotesAndSuggestions(target, browser);
+  describeAttachments(target, browser);
 }

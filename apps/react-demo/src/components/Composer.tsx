@@ -102,7 +102,7 @@ export function Composer({ busy, onSend, onStop, onUpload }: ComposerProps) {
           }}
         />
         <button type="button" className="button button-attach" aria-label="Attach files" title="Attach files" onClick={() => picker.current?.click()}>
-          📎
+          <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true"><path d="M21.4 11.1l-9.2 9.2a6 6 0 0 1-8.5-8.5l9.2-9.2a4 4 0 0 1 5.7 5.7l-9.2 9.2a2 2 0 0 1-2.8-2.8l8.5-8.5" /></svg>
         </button>
         <label className="visually-hidden" htmlFor="composer-input">
           Message

@@ -48,7 +48,7 @@ export async function acceptUpload(files: FileStore, upload: Upload, limits: Upl
   const head = await readHead(chunks);
   if (!bytesMatchType(mimeType, concat(head))) {
     await chunks.return(undefined);
-    throw typeRefused(`The file's bytes are not a ${mimeType} file (its first bytes do not match the type it was sent as).`);
+    throw typeRefused(`The file's bytes are not ${mimeType} (its first bytes do not match the type it was sent as).`);
   }
   return files.put({ sessionId: upload.sessionId, name: upload.name || 'file', mimeType, body: prepend(head, chunks), maxBytes: limits.maxFileBytes });
 }
