@@ -80,7 +80,7 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       if (!agent.files) throw new AgentClientError('LOUSHO_FILES_UNSUPPORTED', 'This agent keeps no files: createAgent({ files }).');
       const stored = await acceptUpload(
         agent.files,
-        { sessionId, name: name ?? (file as Partial<File>).name ?? '', contentType: file.type, size: file.size, body: file.stream() },
+        { sessionId, name: name ?? (file as Partial<File>).name ?? '', contentType: file.type, size: file.size, body: bytesOf(file) },
         { maxFileBytes: DEFAULT_MAX_FILE_BYTES, fileTypes: DEFAULT_FILE_TYPES },
       );
       if (!(await agent.sessions.load(sessionId))) await agent.sessions.create(sessionId);
@@ -89,4 +89,15 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       return attachmentOf(stored);
     },
   };
+}
+
+/** A file's bytes as a stream (read whole where a Blob has no `stream()`, as in jsdom). */
+function bytesOf(file: Blob): ReadableStream<Uint8Array> {
+  if (typeof file.stream === 'function') return file.stream();
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue(new Uint8Array(await file.arrayBuffer()));
+      controller.close();
+    },
+  });
 }

@@ -35,6 +35,7 @@ export const clientDriver: BindingDriver = {
       approve: (note) => client.approve(note),
       reject: (note) => client.reject(note),
       answer: (text) => client.answer(text),
+      upload: (file, name) => client.upload(file, name),
       reset: () => client.reset(),
       setSource(next) {
         unsubscribe();

@@ -1,4 +1,4 @@
-import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent } from '@lousho/client';
+import type { AgentActionResult, AgentClientInput, AgentClientOptions, AgentUIState, AttachmentPart, ClientAgent } from '@lousho/client';
 
 /** Where a binding gets its agent from: the two sources every binding accepts. */
 export type ConformanceSource = { agent: ClientAgent; sessionId?: string } | { url: string; sessionId?: string };
@@ -24,7 +24,9 @@ export interface BindingState {
 /** One mounted binding (a component using the hook, a composable in a scope, a subscribed store). */
 export interface MountedBinding {
   state(): BindingState;
-  send(input: string): Promise<AgentActionResult>;
+  send(input: AgentClientInput): Promise<AgentActionResult>;
+  /** Uploads a file to the session: its attachment part (the binding's `upload`). */
+  upload(file: Blob, name?: string): Promise<AttachmentPart>;
   stop(): Promise<AgentActionResult>;
   resume(): Promise<AgentActionResult>;
   approve(note?: string): Promise<AgentActionResult>;

@@ -20,6 +20,7 @@ export function reactDriver({ strict }: { strict: boolean }): BindingDriver {
         approve: (note) => hook().approve(note),
         reject: (note) => hook().reject(note),
         answer: (text) => hook().answer(text),
+        upload: (file, name) => hook().upload(file, name),
         reset: () => hook().reset(),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),

@@ -40,6 +40,7 @@ export function svelteDriver({ legacy }: { legacy: boolean }): BindingDriver {
         approve: (note) => store.approve(note),
         reject: (note) => store.reject(note),
         answer: (text) => store.answer(text),
+        upload: (file, name) => store.upload(file, name),
         reset: () => store.reset(),
         setSource: (next) => view.rerender({ source: next }),
         unmount: () => view.unmount(),

@@ -36,6 +36,7 @@ export const vueDriver: BindingDriver = {
       approve: (note) => chat.approve(note),
       reject: (note) => chat.reject(note),
       answer: (text) => chat.answer(text),
+      upload: (file, name) => chat.upload(file, name),
       reset: () => chat.reset(),
       async setSource(next) {
         current.value = next;
