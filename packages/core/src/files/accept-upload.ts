@@ -37,17 +37,21 @@ export async function acceptUpload(files: FileStore, upload: Upload, limits: Upl
   const body = upload.body ?? new ReadableStream<Uint8Array>({ start: (c) => c.close() });
   const mimeType = essenceOf(upload.contentType);
   const refuse = async (error: SDKError): Promise<never> => {
-    await body.cancel().catch(() => {});
+    await drain(chunksOf(body), limits.maxFileBytes);
     throw error;
   };
   if (mimeType === undefined || !typeAllowed(mimeType, limits.fileTypes)) {
     return refuse(typeRefused(`Files of type "${(mimeType ?? upload.contentType ?? '(none)').slice(0, 80)}" are not accepted here; send one of: ${limits.fileTypes.join(', ')}.`));
   }
-  if (upload.size !== undefined && upload.size > limits.maxFileBytes) return refuse(fileTooLarge(limits.maxFileBytes));
+  // (Not drained: a body declared too large is cut off at once.)
+  if (upload.size !== undefined && upload.size > limits.maxFileBytes) {
+    await body.cancel().catch(() => {});
+    throw fileTooLarge(limits.maxFileBytes);
+  }
   const chunks = incompleteOnFailure(chunksOf(body));
   const head = await readHead(chunks);
   if (!bytesMatchType(mimeType, concat(head))) {
-    await chunks.return(undefined);
+    await drain(chunks, limits.maxFileBytes);
     throw typeRefused(`The file's bytes are not ${mimeType} (its first bytes do not match the type it was sent as).`);
   }
   return files.put({ sessionId: upload.sessionId, name: upload.name || 'file', mimeType, body: prepend(head, chunks), maxBytes: limits.maxFileBytes });
@@ -64,6 +68,23 @@ function typeAllowed(mimeType: string, allowed: readonly string[]): boolean {
 
 function typeRefused(message: string): SDKError {
   return new SDKError('LOUSHO_FILE_TYPE_REFUSED', message, { hint: 'Send the file with its real type, or allow the type (fileTypes in createAgentHandler()).' });
+}
+
+/**
+ * Reads and drops what is left of a refused body, up to `maxBytes` (past it, the body is
+ * cancelled): a server that resets the connection when a body is cancelled (SvelteKit's Node
+ * adapter) still gets the answer to the client.
+ */
+async function drain(chunks: AsyncIterable<Uint8Array>, maxBytes: number): Promise<void> {
+  let size = 0;
+  try {
+    for await (const chunk of chunks) {
+      size += chunk.byteLength;
+      if (size > maxBytes) break;
+    }
+  } catch {
+    // A body that breaks off while dropped: nothing more to drop.
+  }
 }
 
 /** The first chunks, up to `SIGNATURE_BYTES` bytes or the end of the body. */
