@@ -19,7 +19,7 @@ export default {
         'default-src': ['self'],
         'script-src': ['self'],
         'style-src': ['self', 'unsafe-inline'],
-        'img-src': ['self', 'data:'],
+        'img-src': ['self', 'data:', 'blob:'], // blob: the in-page agent's uploaded images
         'connect-src': ['self'],
         'object-src': ['none'],
         'base-uri': ['none'],

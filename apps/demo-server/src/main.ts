@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { FileSystemFileStore } from '@lousho/build-ai-agent/node';
 import { SqliteStore } from '@lousho/build-ai-agent/sqlite';
 import { serveMcp } from '@lousho/build-ai-agent/mcp';
 import { createDemoAgent, createTriageAgent } from '@lousho/demo-agent';
@@ -37,6 +38,8 @@ const agent = createDemoAgent({
   ...(chosen.provider ? { provider: chosen.provider } : {}),
   ...(chosen.model ? { model: chosen.model } : {}),
   store,
+  // Uploaded attachments, next to the database (deleted with their thread).
+  files: new FileSystemFileStore({ dir: resolve(dataDir, 'files') }),
   // The notes tools come from an MCP server (src/notes-mcp-server.ts), started over stdio on the
   // first run; its stderr goes to this process's stderr, tagged [mcp:notes].
   mcpServers: { notes: notesServerConfig(resolve(dataDir, 'notes.json')) },

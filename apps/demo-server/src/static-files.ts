@@ -19,11 +19,12 @@ export interface StaticApp {
  * Security headers for the demo pages. The CSP is a second line of defence only: the demos render
  * model text as text, and the browser tests check that without relying on it.
  */
+// (img-src blob: shows the images a page uploaded to its in-page agent, from the page's own copy.)
 const PAGE_HEADERS: Readonly<Record<string, string>> = {
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
   'content-security-policy':
-    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
 };
 
 type Resolved = { kind: 'file'; path: string; stats: Stats } | { kind: 'missing' } | { kind: 'forbidden' };

@@ -365,6 +365,13 @@ export function createClientCore(
     return outcome();
   }
 
+  /** The session's id, made (and remembered) on first use: by a send or an upload. */
+  const ensureSession = (): string => {
+    const id = (client.sessionId = sessionId ??= randomSessionId());
+    stored('setItem', id);
+    return id;
+  };
+
   const tool = (approved: boolean, note?: string): Promise<AgentActionResult> => decide({ kind: 'tool', approved, note });
 
   /**
@@ -426,14 +433,14 @@ export function createClientCore(
         ? queue({ ...options, input })
         : act(
             () => state.pendingApproval && ['LOUSHO_SESSION_AWAITING_APPROVAL', 'An approval is pending.'],
-            (signal) => {
-              const id = (client.sessionId = sessionId ??= randomSessionId());
-              stored('setItem', id);
-              return transport.send(id, input, options.metadata, signal);
-            },
+            (signal) => transport.send(ensureSession(), input, options.metadata, signal),
           ),
 
     unqueue: (queueId) => queue({ remove: queueId }),
+
+    // (A transport of your own without uploads: a TypeError.)
+    upload: (file, name) => transport.upload!(ensureSession(), file, name),
+
 
     async stop() {
       await start();

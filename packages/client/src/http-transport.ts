@@ -12,6 +12,7 @@ const jsonOf = (response: Response): Promise<any> => response.json().catch(ignor
 /** The client's transport for `createAgentHandler()`: JSON routes, SSE streams, `Last-Event-ID` resume. */
 export function createHttpTransport(source: HttpSource): ClientTransport {
   const base = `${source.url.replace(/\/+$/, '')}/sessions/`;
+  const urlOf = (path: string[]): string => base + path.map(encodeURIComponent).join('/');
 
   /**
    * A request to `sessions/<path>`: a POST of the JSON `body` when there is one, else a GET; an
@@ -23,7 +24,7 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     if (lastEventId) headers.set('last-event-id', lastEventId);
     if (body) headers.set('content-type', 'application/json');
     // Looked up per call: a global fetch may be installed (or mocked) after the client was made.
-    const response = await (source.fetch ?? fetch)(base + path.map(encodeURIComponent).join('/'), { method: body ? 'POST' : 'GET', headers, body: JSON.stringify(body), signal });
+    const response = await (source.fetch ?? fetch)(urlOf(path), { method: body ? 'POST' : 'GET', headers, body: JSON.stringify(body), signal });
     if (response.ok) return response;
     const { status } = response;
     const error = (await jsonOf(response))?.error;
@@ -131,5 +132,6 @@ export function createHttpTransport(source: HttpSource): ClientTransport {
     resume: (sessionId, signal) => stream([sessionId, 'resume'], signal, {}),
     queue: (sessionId, change) => request([sessionId, 'queue'], undefined, change),
     stop: async (sessionId) => (await jsonOf(await request([sessionId, 'stop'], undefined, {})))?.stopped === true,
+    upload: (...args) => import('./http-upload.js').then((chunk) => chunk.upload(source, urlOf, ...args)),
   };
 }

@@ -1,4 +1,17 @@
-import { followSession, sessionUIState, startRun, type AgentStreamEvent, type ClientAgent, type EventFeed } from '@lousho/core/protocol';
+import {
+  acceptUpload,
+  attachmentOf,
+  DEFAULT_FILE_TYPES,
+  DEFAULT_MAX_FILE_BYTES,
+  followSession,
+  sessionUIState,
+  startRun,
+  type AgentStreamEvent,
+  type ClientAgent,
+  type EventFeed,
+} from '@lousho/core/protocol';
+import { AgentClientError } from './errors.js';
+import { rememberPageFile } from './attachment-url.js';
 import type { ClientTransport, EventReader } from './types.js';
 import { AgentClientError } from './errors.js';
 
@@ -80,5 +93,30 @@ export function createInProcessTransport(agent: ClientAgent): ClientTransport {
       // Wherever the turn runs: here, or (with a store that signals, e.g. PostgreSQL) in another process.
       return agent.sessions.requestStop(sessionId);
     },
+    // Checked as the HTTP handler checks an upload with its default limits; the session is created
+    // (owned by nobody, as `send` in process creates it) once the file is stored.
+    async upload(sessionId, file, name) {
+      if (!agent.files) throw new AgentClientError('LOUSHO_FILES_UNSUPPORTED', 'This agent keeps no files: createAgent({ files }).');
+      const stored = await acceptUpload(
+        agent.files,
+        { sessionId, name: name ?? (file as Partial<File>).name ?? '', contentType: file.type, size: file.size, body: bytesOf(file) },
+        { maxFileBytes: DEFAULT_MAX_FILE_BYTES, fileTypes: DEFAULT_FILE_TYPES },
+      );
+      if (!(await agent.sessions.load(sessionId))) await agent.sessions.create(sessionId);
+      // Shown from the page's own copy: the agent's store has no URL.
+      rememberPageFile(stored.id, file);
+      return attachmentOf(stored);
+    },
   };
+}
+
+/** A file's bytes as a stream (read whole where a Blob has no `stream()`, as in jsdom). */
+function bytesOf(file: Blob): ReadableStream<Uint8Array> {
+  if (typeof file.stream === 'function') return file.stream();
+  return new ReadableStream({
+    async start(controller) {
+      controller.enqueue(new Uint8Array(await file.arrayBuffer()));
+      controller.close();
+    },
+  });
 }

@@ -7,6 +7,7 @@ export { createHttpTransport } from './http-transport.js';
 export { createInProcessTransport } from './in-process-transport.js';
 export { createLazyInProcessTransport } from './lazy-in-process-transport.js';
 export { AgentClientError } from './errors.js';
+export { attachmentUrl } from './attachment-url.js';
 export type {
   AgentClient,
   AgentClientOptions,
@@ -30,7 +31,7 @@ export type {
 } from './types.js';
 
 // From `@lousho/core/protocol` (below both halves: the HTTP handler uses the same).
-export { CLIENT_ERROR_CODES, type ClientErrorCode, type ClientAgent } from '@lousho/core/protocol';
+export { CLIENT_ERROR_CODES, type ClientErrorCode, type ClientAgent, type AttachmentPart } from '@lousho/core/protocol';
 // The UI state and its reducer.
 export {
   reduceAgentEvents,
@@ -47,6 +48,7 @@ export {
   type UICompactionPart,
   type UIImagePart,
   type UIFilePart,
+  type UIAttachmentPart,
   type UIToolPart,
   type UIToolPartOf,
   type ToolsOf,

@@ -9,12 +9,8 @@ import type { ClientTransport } from './types.js';
 export function createLazyInProcessTransport(agent: ClientAgent): ClientTransport {
   let loading: Promise<ClientTransport> | undefined;
   const loaded = (): Promise<ClientTransport> => (loading ??= import('./in-process-chunk.js').then((module) => module.createInProcessTransport(agent)));
-  // Each method loads the transport, then calls its method of the same name (a Proxy: one line
-  // for every method, in every browser bundle, instead of one per method).
-  return new Proxy({} as ClientTransport, {
-    get:
-      (_, name: keyof ClientTransport) =>
-      async (...args: unknown[]) =>
-        ((await loaded())[name] as (...args: unknown[]) => unknown)(...args),
-  });
+  // Each method loads the transport, then calls its method of the same name.
+  const lazy = {} as Record<string, (...args: unknown[]) => unknown>;
+  for (const name of ['load', 'send', 'decide', 'follow', 'resume', 'stop', 'upload', 'queue']) lazy[name] = async (...args) => ((await loaded()) as any)[name](...args);
+  return lazy as unknown as ClientTransport;
 }

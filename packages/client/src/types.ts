@@ -1,4 +1,4 @@
-import type { AgentStreamEvent, AgentUIState, ClientAgent, ContentPart, FinishReason, SerializedError } from '@lousho/core/protocol';
+import type { AgentStreamEvent, AgentUIState, AttachmentPart, ClientAgent, ContentPart, FinishReason, SerializedError } from '@lousho/core/protocol';
 
 /** What a user sends: text, or content parts (text, images, files). */
 export type AgentClientInput = string | ContentPart[];
@@ -165,6 +165,14 @@ export interface AgentClient {
    * call waiting. A call another tab answered first: `LOUSHO_APPROVAL_NOT_PENDING`.
    */
   submitToolResult(toolCallId: string, result: unknown, options?: { error?: string }): Promise<AgentActionResult>;
+  /**
+   * Uploads a file (a `File` from a picker, a drop or a paste, or any `Blob`) to the session
+   * (creating it, as `send` does) and resolves with its `attachment` part: send it with text,
+   * `send([{ type: 'text', text }, part])`. The server checks its size and type (413
+   * `LOUSHO_FILE_TOO_LARGE`, 415 `LOUSHO_FILE_TYPE_REFUSED`); the code that uploads loads on first use.
+   * Show it with `attachmentUrl(part, { url, sessionId })`.
+   */
+  upload(file: Blob, name?: string): Promise<AttachmentPart>;
   /** Starts a new, empty session (a new thread). A run of the old one is not stopped, only no longer followed. */
   reset(): void;
   /**
@@ -240,4 +248,6 @@ export interface ClientTransport {
    * turn was found, false when none was; the stopped leg's last events arrive on the stream being read.
    */
   stop(sessionId: string): Promise<boolean>;
+  /** Stores a file in the session (creating it): its attachment part. Without it, `client.upload()` rejects with `LOUSHO_FILES_UNSUPPORTED`. */
+  upload?(sessionId: string, file: Blob, name: string | undefined): Promise<AttachmentPart>;
 }

@@ -38,6 +38,7 @@ export const clientDriver: BindingDriver = {
       reject: (note) => client.reject(note),
       answer: (text) => client.answer(text),
       submitToolResult: (toolCallId, result, more) => client.submitToolResult(toolCallId, result, more),
+      upload: (file, name) => client.upload(file, name),
       reset: () => client.reset(),
       setSource(next) {
         unsubscribe();

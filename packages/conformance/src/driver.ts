@@ -1,4 +1,4 @@
-import type { AgentActionResult, AgentClientOptions, AgentUIState, ClientAgent, SendOptions } from '@lousho/client';
+import type { AgentActionResult, AgentClientInput, AgentClientOptions, AgentUIState, AttachmentPart, ClientAgent, SendOptions } from '@lousho/client';
 import type { SessionListResult, SessionListState } from '@lousho/client/sessions';
 
 /** Where a binding gets its agent from: the two sources every binding accepts. */
@@ -27,9 +27,11 @@ export interface BindingState {
 /** One mounted binding (a component using the hook, a composable in a scope, a subscribed store). */
 export interface MountedBinding {
   state(): BindingState;
-  send(input: string, options?: SendOptions): Promise<AgentActionResult>;
+  send(input: AgentClientInput, options?: SendOptions): Promise<AgentActionResult>;
   /** Removes a waiting message (`state().queued[i].id`). */
   unqueue(queueId: string): Promise<AgentActionResult>;
+  /** Uploads a file to the session: its attachment part (the binding's `upload`). */
+  upload(file: Blob, name?: string): Promise<AttachmentPart>;
   stop(): Promise<AgentActionResult>;
   resume(): Promise<AgentActionResult>;
   approve(note?: string): Promise<AgentActionResult>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type CompactionOptions, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
+import { createAgent, defineTool, memoryStore, withArtifacts, type AgentGuardrails, type AgentStore, type CompactionOptions, type FileStore, type GenerateOptions, type LLMProvider, type Message, type StreamChunk } from '@lousho/core';
 import { createFlowAgent, FlowBuilder } from '@lousho/flows';
 
 /** A promise the test opens when it is ready. */
@@ -162,6 +162,8 @@ export interface ScriptedAgentOptions {
   guardrails?: AgentGuardrails;
   /** Sub-agents of the lead (each its own scripted agent: `researcher(...)`). */
   subagents?: Record<string, unknown>;
+  /** Where uploaded attachments live. */
+  files?: FileStore;
 }
 
 /** A scripted sub-agent named `researcher`, with its own model and tools. */
@@ -191,6 +193,7 @@ export function scriptedAgent(steps: ScriptItem[][], extra: ScriptedAgentOptions
     ...(extra.compaction && { compaction: extra.compaction }),
     ...(extra.guardrails && { guardrails: extra.guardrails }),
     ...(extra.subagents && { subagents: extra.subagents as never }),
+    ...(extra.files && { files: extra.files }),
   });
   return { agent, model };
 }

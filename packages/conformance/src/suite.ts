@@ -2,6 +2,7 @@ import type { ClientAgent } from '@lousho/client';
 import { memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import { createCommandGuardrail } from '@lousho/workspace';
 import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
+import { attachmentScenarios } from './attachment-scenarios.js';
 import { eventually, settle } from './eventually.js';
 import { emailTool, gate, lookupFlow, timeZoneTool, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
@@ -950,6 +951,9 @@ export function runConformanceSuite(name: string, driver: BindingDriver, api: Su
           expect(w.agent.sessions.get(sessionB)!.messages).toHaveLength(4);
         });
       }
+
+      // (In a file of their own: attachment-scenarios.ts.)
+      attachmentScenarios(scenario, expect);
     });
   }
 }

@@ -118,6 +118,15 @@ export const ERROR_CODES = {
   LOUSHO_SESSION_LIMIT_INVALID: 'LOUSHO_SESSION_LIMIT_INVALID',
   /** The agent's session store has no `listPage` / `rename`: threads cannot be listed or renamed. */
   LOUSHO_SESSION_LIST_UNSUPPORTED: 'LOUSHO_SESSION_LIST_UNSUPPORTED',
+  // Files (attachments).
+  /** An uploaded file larger than the handler's `maxFileBytes` (413). */
+  LOUSHO_FILE_TOO_LARGE: 'LOUSHO_FILE_TOO_LARGE',
+  /** An upload whose media type is not allowed, or whose bytes are not of the type it claims (415). */
+  LOUSHO_FILE_TYPE_REFUSED: 'LOUSHO_FILE_TYPE_REFUSED',
+  /** A file id that is not stored (never was, another session's, or deleted since). */
+  LOUSHO_FILE_NOT_FOUND: 'LOUSHO_FILE_NOT_FOUND',
+  /** The agent has no file store (`createAgent({ files })`): uploads and attachments cannot be kept (501). */
+  LOUSHO_FILES_UNSUPPORTED: 'LOUSHO_FILES_UNSUPPORTED',
   /** A store file that is not a valid store (damaged, or not a database at all). */
   LOUSHO_STORE_CORRUPT: 'LOUSHO_STORE_CORRUPT',
   /** A checkpoint write a store cannot apply: a session's first checkpoint without the run start. */

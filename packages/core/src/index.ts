@@ -23,5 +23,6 @@ export * from './utils/index.js';
 export * from './storage/index.js';
 export * from './tracing/index.js';
 export * from './guardrails/index.js';
+export * from './files/index.js';
 // How a command runs in a sandbox (the sandboxes and workspace tools are in @lousho/workspace).
 export type { ExecOptions, ExecResult } from './contracts/sandbox.js';

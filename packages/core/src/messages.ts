@@ -1,5 +1,5 @@
 import type { ContentPart, Message, AgentInput } from './contracts/messages.js';
-export type { Role, TextPart, ImagePart, FilePart, ContentPart, ToolCall, Message, AgentInput } from './contracts/messages.js';
+export type { Role, TextPart, ImagePart, FilePart, AttachmentPart, ContentPart, ToolCall, Message, AgentInput } from './contracts/messages.js';
 /**
  * The transcript: what the model sees and what a session keeps.
  * Everything here is plain JSON so it can be checkpointed, sent over the wire and compared.

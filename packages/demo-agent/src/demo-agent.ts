@@ -1,4 +1,4 @@
-import { createAgent, twoPhaseStrategy, type Agent, type AgentStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
+import { createAgent, twoPhaseStrategy, type Agent, type AgentStore, type FileStore, type LLMProvider, type McpConnectOptions, type McpServers } from '@lousho/build-ai-agent';
 import { createDemoModel } from './demo-model.js';
 import { DEMO_PROVIDER_NAME } from './notice.js';
 import { createCodingTools, demoCommandGuardrail, type DemoCoding } from './coding/tools.js';
@@ -21,6 +21,8 @@ export interface DemoAgentOptions {
   library?: DemoSavedFindings[];
   /** Where sessions, checkpoints and approvals live (default: in memory). The demo server passes a SqliteStore. */
   store?: AgentStore;
+  /** Where uploaded attachments live (default: none, uploads answer 501). The demo server passes a FileSystemFileStore. */
+  files?: FileStore;
   /**
    * MCP servers whose tools the agent also gets. The demo server passes its notes server as `notes`
    * (tools `notes__add_note`, `notes__list_notes`, `notes__search_notes`); in a browser there is none.
@@ -108,6 +110,7 @@ export function createDemoAgent(options: DemoAgentOptions & { coding?: DemoCodin
     subagents: { researcher },
     guardrails: { tool: [demoCommandGuardrail] },
     ...(options.store ? { store: options.store } : {}),
+    ...(options.files ? { files: options.files } : {}),
     ...(options.mcpServers ? { mcpServers: options.mcpServers } : {}),
     ...(options.mcpOptions ? { mcpOptions: options.mcpOptions } : {}),
     ...(contextWindow !== undefined

@@ -1,3 +1,4 @@
+import { MemoryFileStore } from '@lousho/build-ai-agent';
 import { IndexedDbStore } from '@lousho/build-ai-agent/indexeddb';
 import { createDemoAgent, type DemoAgent, type DemoAgentOptions } from './demo-agent.js';
 import { createTriageAgent, type TriageAgent, type TriageAgentOptions } from './triage/triage-flow.js';
@@ -30,7 +31,8 @@ function siteStore(database: string): IndexedDbStore | undefined {
  */
 export function createInPageDemoAgent(options: Omit<DemoAgentOptions, 'store'> = {}): { agent: DemoAgent; kept: boolean } {
   const store = siteStore(IN_PAGE_DATABASE);
-  return { agent: createDemoAgent({ ...options, ...(store ? { store } : {}) }), kept: store !== undefined };
+  // Attachments in the page's memory: a reload keeps the conversation, and shows earlier files as chips.
+  return { agent: createDemoAgent({ files: new MemoryFileStore(), ...options, ...(store ? { store } : {}) }), kept: store !== undefined };
 }
 
 /**

@@ -12,6 +12,7 @@ export {
   type DemoReply,
 } from './demo-model.js';
 export { DEMO_CALL_IDS_ENV, DEMO_CALL_IDS_STORAGE_KEY, type DemoCallIds } from './call-ids.js';
+export { ATTACHMENT_ACCEPT, filesOf, formatFileSize, isThumbnailType } from './attachments.js';
 export { DEMO_SUMMARY_MODEL_ID, summarizeConversation } from './summary.js';
 export { DEMO_MODEL_ID, DEMO_MODEL_NOTICE, DEMO_PROVIDER_NAME, demoSuggestions, offersDemoSuggestions, type DemoSuggestion } from './notice.js';
 export { KNOWN_CITIES, DEFAULT_CITY } from './cities.js';

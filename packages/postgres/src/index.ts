@@ -7,6 +7,7 @@ export {
   type PostgresApprovalStore,
 } from './postgres-store.js';
 export { PostgresSignals } from './signals.js';
+export { PostgresFileStore, type PostgresFileStoreOptions } from './file-store.js';
 export { PostgresStoreError, redactUrl } from './errors.js';
 export { SCHEMA_VERSION } from './schema.js';
 export type { PgPool, PgPoolClient } from './driver.js';

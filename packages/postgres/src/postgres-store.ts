@@ -517,7 +517,7 @@ export class PostgresApprovalStore implements ApprovalStore {
   }
 }
 
-async function loadDriver(url: string): Promise<PgModule> {
+export async function loadDriver(url: string): Promise<PgModule> {
   try {
     const mod = (await import('pg')) as unknown as { default?: PgModule } & Partial<PgModule>;
     const driver = mod.Pool ? (mod as PgModule) : mod.default;

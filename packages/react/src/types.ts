@@ -57,4 +57,6 @@ export interface UseLoushoAgentResult<ToolPart extends AnyUIToolPart = UIToolPar
   readonly reset: AgentClient['reset'];
   /** Switches to another session (a thread): restored, and its running turn followed live; the one left keeps running. */
   readonly open: AgentClient['open'];
+  /** Uploads a file to the session (413/415 past the server's limits) and resolves with the `attachment` part to send with `send([...])`. */
+  readonly upload: AgentClient['upload'];
 }

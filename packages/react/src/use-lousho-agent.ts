@@ -82,7 +82,7 @@ export function useLoushoAgent(source: LoushoAgentSource, options: UseLoushoAgen
 
   // The snapshot's fields but the reducer's bookkeeping (a field a later state gains comes along),
   // then the client's session id as it is now and its actions.
-  const { getSnapshot, subscribe, sessionId, send, unqueue, stop, resume, approve, reject, answer, submitToolResult, reset, open } = client;
+  const { getSnapshot, subscribe, sessionId, send, unqueue, stop, resume, approve, reject, answer, submitToolResult, reset, open, upload } = client;
   const { lastSeq: _lastSeq, runId: _runId, ...state } = useSyncExternalStore(subscribe, getSnapshot, getSnapshot);
-  return { ...state, sessionId, send, unqueue, stop, resume, approve, reject, answer, submitToolResult, reset, open };
+  return { ...state, sessionId, send, unqueue, stop, resume, approve, reject, answer, submitToolResult, reset, open, upload };
 }

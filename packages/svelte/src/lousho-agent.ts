@@ -53,8 +53,9 @@ export function loushoAgent(source: LoushoAgentSource, options: LoushoAgentOptio
   const refreshers = new Set<() => void>();
 
   // The client's actions as they are, then the store's own.
-  const { send, unqueue, stop, resume, approve, reject, answer, submitToolResult } = client;
+  const { send, unqueue, stop, resume, approve, reject, answer, submitToolResult, upload } = client;
   return {
+    upload,
     send,
     unqueue,
     stop,

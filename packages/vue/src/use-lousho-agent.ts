@@ -7,7 +7,7 @@ type Source = MaybeRefOrGetter<LoushoAgentSource>;
 /** A source with its refs read, over the options: what one client is made for (its source and its options at once). */
 type Resolved = LoushoInProcessSource & Omit<LoushoHttpSource, 'url'> & { url?: string; sessionId?: string } & AgentClientOptions;
 /** The client's actions the composable passes on (`reset` also shows the new state at once). */
-const ACTIONS = ['send', 'unqueue', 'stop', 'resume', 'approve', 'reject', 'answer', 'submitToolResult'] as const;
+const ACTIONS = ['send', 'unqueue', 'stop', 'resume', 'approve', 'reject', 'answer', 'submitToolResult', 'upload'] as const;
 
 /**
  * The conversation with an agent, in process (`{ agent, sessionId? }`) or over HTTP

@@ -2,6 +2,7 @@ import { useBrowser } from '../chromium.js';
 import type { DemoTarget } from '../demo-target.js';
 import { describeAccessibility } from './accessibility.js';
 import { describeApproval } from './approval.js';
+import { describeAttachments } from './attachments.js';
 import { describeApprovalNotesAndSuggestions } from './approval-notes-and-suggestions.js';
 import { describeBrowserTools } from './browser-tools.js';
 import { describeCompaction } from './compaction.js';
@@ -21,7 +22,7 @@ import { describeTriage } from './triage.js';
 import { describeTriageKept } from './triage-kept.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeApprovalNotesAndSuggestions, describeBrowserTools, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeQueue, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeAttachments, describeApprovalNotesAndSuggestions, describeBrowserTools, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeQueue, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -47,4 +48,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeSessionsPanel(target, browser);
   describeApprovalNotesAndSuggestions(target, browser);
   describeQueue(target, browser);
+  describeAttachments(target, browser);
 }

@@ -1,10 +1,11 @@
 import { useCallback, useMemo, useState } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
-import type { UIMessage } from '@lousho/build-ai-agent';
+import { attachmentUrl, type AttachmentPart, type UIMessage } from '@lousho/build-ai-agent';
 import { approvalShownInCard, demoBrowserTools, IN_PAGE_SESSION_KEY, subagentApprovalPointer, type DemoAgent } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { ApprovalActionsContext } from './ApprovalActions.tsx';
 import { ApprovalPanel } from './ApprovalPanel.tsx';
+import { AttachmentUrlContext } from './Attachment.tsx';
 import { Composer } from './Composer.tsx';
 import { QueuedMessages } from './QueuedMessages.tsx';
 import { ErrorBanner, type ShownError } from './ErrorBanner.tsx';
@@ -42,13 +43,25 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
   const busy = status === 'submitted' || status === 'streaming' || status === 'reconnecting';
 
   const send = useCallback(
-    (text: string, mode?: 'steer') => {
+    (text: string, attachments: AttachmentPart[] = [], mode?: 'steer') => {
       setActionError(null);
       setDismissed(null);
-      void agent.send(text, mode ? { mode } : undefined);
+      const input = attachments.length ? [...(text ? [{ type: 'text' as const, text }] : []), ...attachments] : text;
+      void agent.send(input, mode ? { mode } : undefined);
     },
     [agent],
   );
+
+  const upload = useCallback(
+    (file: File) =>
+      agent.upload(file).catch((error: { code: string; message: string }) => {
+        setActionError({ code: error.code, message: error.message });
+        throw error;
+      }),
+    [agent],
+  );
+  const url = 'url' in source ? source.url : undefined;
+  const fileUrl = useCallback((part: AttachmentPart) => attachmentUrl(part, { url, sessionId: agent.sessionId }), [url, agent.sessionId]);
 
   const retry = (): void => {
     const text = lastUserText(messages);
@@ -88,7 +101,9 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
           </section>
         ) : (
           <ApprovalActionsContext.Provider value={approvalActions}>
-            <MessageList messages={messages} busy={busy} status={status} interrupted={finishReason === 'interrupted' ? mode : undefined} />
+            <AttachmentUrlContext.Provider value={fileUrl}>
+              <MessageList messages={messages} busy={busy} status={status} interrupted={finishReason === 'interrupted' ? mode : undefined} />
+            </AttachmentUrlContext.Provider>
           </ApprovalActionsContext.Provider>
         )}
       </div>
@@ -114,7 +129,7 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
           <>
             {suggestions && !empty && !busy ? <Suggestions compact onPick={send} disabled={busy} /> : null}
             <QueuedMessages queued={agent.queued} onRemove={(id) => void agent.unqueue(id)} />
-            <Composer busy={busy} onSend={send} onStop={() => void agent.stop()} />
+            <Composer busy={busy} onSend={send} onStop={() => void agent.stop()} onUpload={upload} />
           </>
         )}
         <StatusBar status={status} interrupted={finishReason === 'interrupted'} usage={usage} sessionId={agent.sessionId} mode={mode} onNewChat={empty ? undefined : newChat} />

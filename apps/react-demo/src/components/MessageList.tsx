@@ -4,6 +4,7 @@ import { MarkdownText } from './MarkdownText.tsx';
 import { compactionNote, interruptedNote } from '@lousho/demo-agent';
 import type { Mode } from '../mode.ts';
 import { ToolCard } from './ToolCard.tsx';
+import { Attachment } from './Attachment.tsx';
 
 interface MessageListProps {
   messages: readonly UIMessage[];
@@ -128,6 +129,12 @@ function Part({ part, isUser, streaming, cut }: { part: UIPart; isUser: boolean;
       return <div className="attachment">Image{part.mimeType ? ` (${part.mimeType})` : ''}</div>;
     case 'file':
       return <div className="attachment">File {part.filename ?? ''}</div>;
+    case 'attachment':
+      return (
+        <div className="attachments">
+          <Attachment part={part} />
+        </div>
+      );
     default:
       return null;
   }

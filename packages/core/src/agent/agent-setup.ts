@@ -88,6 +88,7 @@ function depsBuilder(config: CreateAgentConfig<any>, provider: LLMProvider, from
       permissions: config.permissions ?? [],
       maxSubagentDepth,
       ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+      ...(config.files ? { files: config.files } : {}),
       ...(guardrails ? { guardrails } : {}),
       ...(config.output ? { output: config.output } : {}),
       ...(useApprove && config.approve ? { approve: config.approve } : {}),

@@ -1,6 +1,7 @@
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
 import type { CheckpointStore, SessionStore, StoreSignals, ApprovalStore } from '../contracts/stores.js';
 import type { CreateAgentConfig } from './types.js';
+import type { FileStore } from '../contracts/files.js';
 
 /** Where an agent keeps its sessions, checkpoints and approvals, and how processes tell each other. */
 export interface AgentStores {
@@ -9,10 +10,12 @@ export interface AgentStores {
   approvalStore: ApprovalStore;
   /** Cross-process signals (a store that has them, e.g. PostgreSQL). */
   signals: StoreSignals | undefined;
+  /** Uploaded attachments (`createAgent({ files })`), deleted with their session. */
+  files: FileStore | undefined;
 }
 
 /** The agent's stores: the parts of `store` that are not given live in memory (the default store). */
-export function agentStores(config: Pick<CreateAgentConfig<any>, 'store' | 'approvalStore'>): AgentStores {
+export function agentStores(config: Pick<CreateAgentConfig<any>, 'store' | 'approvalStore' | 'files'>): AgentStores {
   const store = config.store ?? {};
   // A fallback that keeps sessions or checkpoints next to a given store's keeps every session: the
   // given part would still have what it forgot.
@@ -26,5 +29,6 @@ export function agentStores(config: Pick<CreateAgentConfig<any>, 'store' | 'appr
     approvalStore: config.approvalStore ?? store.approvals ?? fallback!.approvals,
     // Cross-process signals only make sense with the store's own session log (they announce its appends).
     signals: store.sessions ? store.signals : undefined,
+    files: config.files,
   };
 }

@@ -60,6 +60,7 @@ export function createAgent<const C extends CreateAgentConfig<any>>(config: Know
       unqueue: (id, queueId, options) => runs.queue.unqueue(id, queueId, options),
       queued: (id) => runs.queue.queued(id),
     },
+    ...(stores.files ? { files: stores.files } : {}),
     async resume(sessionId, options = {}) {
       return ((await runs.resume(sessionId, options, true)) as AgentRun<Out>).result;
     },

@@ -12,6 +12,7 @@ import type { BudgetExceeded, RunLimits } from '../contracts/budget.js';
 import type { SubagentRef } from '../contracts/subagents.js';
 import type { QueuedMessage } from '../contracts/agent-session.js';
 import type { AgentCallbacks, ApproveFn } from './types.js';
+import type { FileStore } from '../contracts/files.js';
 
 /** Everything the loop needs that is not part of the run's serializable state. */
 export interface LoopDeps extends AgentCallbacks {
@@ -52,6 +53,8 @@ export interface LoopDeps extends AgentCallbacks {
   checkpoint?(snapshot: RunSnapshot): void | Promise<void>;
   /** Set on a sub-agent's run: who it is (hook contexts, events and approvals name it). */
   subagent?: SubagentRef;
+  /** Where attachment parts' bytes are read from before each model call. */
+  files?: FileStore;
   /** How deep sub-agents may nest (the lead run's `maxSubagentDepth`; default 1). */
   maxSubagentDepth?: number;
   /** A lead run on a session: the steering messages waiting, taken out of its queue (stages/steer.ts). */

@@ -46,6 +46,7 @@ export const CREATE_AGENT_OPTION_KEYS: OptionKeys<CreateAgentConfig> = {
   tools: true,
   approvalStore: true,
   store: true,
+  files: true,
   approve: true,
   askQuestion: true,
   skills: true,

@@ -38,6 +38,8 @@ export class SessionThreads {
     if (!this.forgetLocal(id)) throw sessionBusyError(id);
     const { sessionStore: sessions, checkpointStore: checkpoints, approvalStore: approvals } = this.stores;
     await deleteSession({ sessions, checkpoints, approvals }, id);
+    // Its attachments last: a session that could not be deleted keeps the files its messages name.
+    await this.stores.files?.deleteSession(id);
   }
 
   async #owned(id: string, owner: string | undefined): Promise<SessionRecord> {

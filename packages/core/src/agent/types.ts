@@ -18,6 +18,7 @@ import type { Agent, ApprovalRequest } from '../contracts/agent-session.js';
 import type { SubagentsOption } from './subagents-option.js';
 import type { SubagentRef } from '../contracts/subagents.js';
 import type { PerRun, ToolCallRecord } from '../contracts/run-snapshot.js';
+import type { FileStore } from '../contracts/files.js';
 
 /** Tools as `createAgent()` accepts them: defined tools, or descriptors keyed by the name the agent uses. */
 export type AgentTools = readonly ToolDescriptor[] | Readonly<Record<string, ToolDescriptor>>;
@@ -129,6 +130,13 @@ export interface CreateAgentConfig<TOutput extends StandardSchemaV1 | undefined 
    * (from `/sqlite`) makes sessions and paused approvals survive a restart, and runs resumable.
    */
   store?: AgentStore;
+  /**
+   * Where uploaded attachments live (`POST /sessions/:id/files`, `client.upload()`): a
+   * `FileSystemFileStore` (`@lousho/node/node`) on a server, `PostgresFileStore` for several
+   * processes, `MemoryFileStore` in tests. Messages keep references (`attachment` parts); the
+   * model gets the bytes. Deleting a session deletes its files. Without it, uploads answer 501.
+   */
+  files?: FileStore;
   /** Decide approvals in code instead of pausing `send()`. */
   approve?: ApproveFn;
   /** Give the agent the `ask_question` tool. */

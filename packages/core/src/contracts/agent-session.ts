@@ -6,6 +6,7 @@ import type { ToolCallRecord } from './run-snapshot.js';
 import type { SessionPage, SessionStatus } from './stores.js';
 import type { TraceParent } from './tracing.js';
 import type { RunUsage, StepUsage } from './usage.js';
+import type { FileStore } from './files.js';
 
 /** A call waiting for a decision, as `approve` and `approvals.list()` see it. */
 export interface ApprovalRequest extends PendingApprovalInfo {
@@ -238,6 +239,8 @@ export interface Agent<TObject = unknown, TTools = unknown> {
   readonly approvals: AgentApprovals<TObject>;
   /** Session state and events, for UI clients and the HTTP handler. */
   readonly sessions: AgentSessions;
+  /** The store of uploaded attachments (`createAgent({ files })`), when it has one. */
+  readonly files?: FileStore;
   /**
    * Resumes a run that a crash interrupted (from the store's checkpoint), taking the session over
    * from the process that died: tool calls without a result run again (same `toolCallId`), and the

@@ -31,8 +31,25 @@ export interface FilePart {
   filename?: string;
 }
 
-/** One part of a message's content: text, an image or a file (see `textOf()` for the text alone). */
-export type ContentPart = TextPart | ImagePart | FilePart;
+/**
+ * A file uploaded to the agent's file store (`POST /sessions/:id/files`, `client.upload()`): the
+ * transcript and the event log keep this reference, never the bytes; the model gets the bytes in
+ * its provider's format when it is called (an image as an image, any other file as a file).
+ */
+export interface AttachmentPart {
+  type: 'attachment';
+  /** The store's id of the file (`f_` and 32 hex digits). */
+  fileId: string;
+  /** The name it was uploaded with (cleaned). */
+  name: string;
+  /** Its media type, e.g. `image/png`. */
+  mimeType: string;
+  /** Its size in bytes. */
+  size: number;
+}
+
+/** One part of a message's content: text, an image, a file or an uploaded attachment (see `textOf()` for the text alone). */
+export type ContentPart = TextPart | ImagePart | FilePart | AttachmentPart;
 
 /** A call the model asked for. `arguments` is the raw JSON text the model produced. */
 export interface ToolCall {

@@ -19,6 +19,8 @@ import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './t
 import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
 import { parseQueueBody } from './queue.js';
 import { queueOf } from '../protocol/session-queue.js';
+import { checkAttachments, fileResponse, filesOf, storeUpload } from './files.js';
+import { attachmentOf, DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_BYTES } from '../files/accept-upload.js';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;
@@ -50,6 +52,14 @@ export interface AgentHandlerOptions {
    * they never hold more than about 64 KB whatever this says.
    */
   maxBufferedBytes?: number;
+  /** Largest uploaded file (`POST /sessions/:id/files`), in bytes (default 10 MiB); larger ones get 413 `LOUSHO_FILE_TOO_LARGE`. */
+  maxFileBytes?: number;
+  /**
+   * The media types an upload may have, `type/subtype` or `type/*` (default: PNG, JPEG, GIF, WebP,
+   * PDF, plain text, Markdown, CSV, JSON); others get 415 `LOUSHO_FILE_TYPE_REFUSED`, as does an
+   * image or PDF whose bytes do not start with its type's signature.
+   */
+  fileTypes?: readonly string[];
   /** Unexpected failures (answered as 500 without details): log them here. */
   onError?: (error: unknown, request: Request) => void;
 }
@@ -68,6 +78,8 @@ const HANDLER_OPTION_KEYS: OptionKeys<AgentHandlerOptions> = {
   keepAliveMs: true,
   writeWindowMs: true,
   maxBufferedBytes: true,
+  maxFileBytes: true,
+  fileTypes: true,
   onError: true,
 };
 
@@ -101,6 +113,7 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   const maxBufferedBytes = positive(options.maxBufferedBytes, DEFAULT_MAX_BUFFERED_BYTES, 'maxBufferedBytes');
   const keepAliveMs = options.keepAliveMs ?? DEFAULT_KEEP_ALIVE_MS;
   const writeWindowMs = nonNegative(options.writeWindowMs, DEFAULT_WRITE_WINDOW_MS, 'writeWindowMs');
+  const fileLimits = { maxFileBytes: positive(options.maxFileBytes, DEFAULT_MAX_FILE_BYTES, 'maxFileBytes'), fileTypes: checkFileTypes(options.fileTypes) };
   // The hooks get a Fetch `Request`; without them, a lighter view of one is all the handler reads.
   const { authorize: authorizeHook, onError } = options;
   const authorize = (request: RequestView): string | null | undefined | Promise<string | null | undefined> =>
@@ -125,6 +138,30 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
   const requireOwned = async (sessionId: string, principal: string): Promise<void> => {
     const session = await agent.sessions.load(sessionId);
     if (session?.owner !== principal) throw notFound(sessionId);
+  };
+
+  /**
+   * True when `sessionId` is new (and a valid id for one); false when it is the caller's. Another
+   * principal's session, or one the agent has without an owner, is unknown to this caller (404).
+   */
+  const claim = async (sessionId: string, principal: string): Promise<boolean> => {
+    const session = await agent.sessions.load(sessionId);
+    if (session !== undefined) {
+      if (session.owner !== principal) throw notFound(sessionId);
+      return false;
+    }
+    if (!isValidSessionId(sessionId)) {
+      throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, 'A new session id may use letters, digits and "_ . : -" (at most 128 characters).');
+    }
+    return true;
+  };
+
+  /**
+   * Implicit creation, owned by the caller: the store creates it atomically, so two callers racing
+   * for a new id cannot both own it.
+   */
+  const createIfNew = async (sessionId: string, principal: string): Promise<void> => {
+    if ((await claim(sessionId, principal)) && !(await agent.sessions.create(sessionId, { owner: principal }))) await requireOwned(sessionId, principal);
   };
 
   const stream = (feed: EventFeed, request: RequestView): Response =>
@@ -180,25 +217,12 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
       case 'sendMessage': {
         const { sessionId } = route;
         // Checked before and after reading the body: the body is not read for a session that is not yours.
-        const claim = async (): Promise<boolean> => {
-          const session = await agent.sessions.load(sessionId);
-          if (session !== undefined) {
-            // Another principal's session, or one the agent has without an owner: unknown to this caller.
-            if (session.owner !== principal) throw notFound(sessionId);
-            return false;
-          }
-          if (!isValidSessionId(sessionId)) {
-            throw new HttpError(400, ERROR_CODES.LOUSHO_INVALID_INPUT, 'A new session id may use letters, digits and "_ . : -" (at most 128 characters).');
-          }
-          return true;
-        };
-        await claim();
+        await claim(sessionId, principal);
         const body = parseMessageBody(await readJsonBody(request, maxBodyBytes));
-        // Implicit creation, owned by the caller: the store creates it atomically, so two callers
-        // racing for a new id cannot both own it.
-        if ((await claim()) && !(await agent.sessions.create(sessionId, { owner: principal }))) await requireOwned(sessionId, principal);
+        const input = await checkAttachments(body.input, agent, sessionId);
+        await createIfNew(sessionId, principal);
         // Answered once the turn has started: a refusal (busy in another process too) is a 409.
-        const run = agent.stream(body.input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
+        const run = agent.stream(input, { sessionId, ...(body.metadata ? { metadata: body.metadata } : {}) });
         return stream(await startRun(run, new EventFeed({ maxBufferedBytes, sizeOf: approximateEventSize })), request);
       }
 
@@ -242,9 +266,32 @@ export function createAgentHandler(agent: HandlerAgent, options: AgentHandlerOpt
           await queue.unqueue(route.sessionId, change.remove, { owner: principal });
           return jsonResponse(200, { queueId: change.remove, removed: true });
         }
-        const { input, mode, metadata } = change;
+        const { mode, metadata } = change;
+        // A waiting message's attachments are checked now, as a sent message's are.
+        const input = await checkAttachments(change.input, agent, route.sessionId);
         const item = await queue.enqueue(route.sessionId, input, { mode, owner: principal, ...(metadata ? { metadata } : {}) });
         return jsonResponse(201, { queueId: item.queueId, mode: item.mode });
+      }
+
+      case 'uploadFile': {
+        const { sessionId } = route;
+        const files = filesOf(agent);
+        await claim(sessionId, principal);
+        const file = await storeUpload(request, url, sessionId, files, fileLimits);
+        try {
+          // A new session is created once its first file is stored: a refused upload leaves nothing.
+          await createIfNew(sessionId, principal);
+        } catch (error) {
+          await files.delete(file.id).catch(() => {});
+          throw error;
+        }
+        return jsonResponse(201, { attachment: attachmentOf(file) });
+      }
+
+      case 'getFile': {
+        const files = filesOf(agent);
+        await requireOwned(route.sessionId, principal);
+        return fileResponse(files, route.sessionId, route.fileId);
       }
 
       case 'events': {
@@ -314,4 +361,15 @@ function nonNegative(value: number | undefined, fallback: number, name: string):
     });
   }
   return value;
+}
+
+function checkFileTypes(types: readonly string[] | undefined): readonly string[] {
+  if (types === undefined) return DEFAULT_FILE_TYPES;
+  const valid = Array.isArray(types) && types.length > 0 && types.every((type) => typeof type === 'string' && /^[a-z0-9][a-z0-9!#$&^_.+-]*\/(?:\*|[a-z0-9][a-z0-9!#$&^_.+-]*)$/.test(type));
+  if (!valid) {
+    throw new SDKError(ERROR_CODES.LOUSHO_INVALID_CONFIG, `createAgentHandler: fileTypes must be a non-empty list of lower-case media types ("image/png" or "image/*"), got ${JSON.stringify(types)}.`, {
+      hint: 'Leave fileTypes out for the default list, or pass e.g. ["image/*", "application/pdf"].',
+    });
+  }
+  return [...types];
 }

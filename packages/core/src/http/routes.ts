@@ -10,7 +10,9 @@ export type Route =
   | { name: 'stop'; sessionId: string }
   | { name: 'resume'; sessionId: string }
   | { name: 'events'; sessionId: string }
-  | { name: 'queue'; sessionId: string };
+  | { name: 'queue'; sessionId: string }
+  | { name: 'uploadFile'; sessionId: string }
+  | { name: 'getFile'; sessionId: string; fileId: string };
 
 export type RouteMatch = { route: Route } | { notFound: true } | { allow: string };
 
@@ -49,6 +51,7 @@ export function matchRoute(method: string, pathname: string, basePath: string): 
     return method === 'GET' ? { route: { name: 'getSession', sessionId } } : { allow: 'GET, PATCH, DELETE' };
   }
   if (action === 'approvals' && approvalId !== undefined) return only('POST', { name: 'decide', sessionId, approvalId });
+  if (action === 'files') return approvalId === undefined ? only('POST', { name: 'uploadFile', sessionId }) : only('GET', { name: 'getFile', sessionId, fileId: approvalId });
   if (approvalId !== undefined) return { notFound: true };
   if (action === 'queue') return only('POST', { name: 'queue', sessionId });
   if (action === 'messages') return only('POST', { name: 'sendMessage', sessionId });

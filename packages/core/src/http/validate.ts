@@ -68,8 +68,11 @@ function parsePart(part: unknown, index: number): ContentPart {
       return { type: 'image', image: requiredString('image'), ...optionalString('mimeType') };
     case 'file':
       return { type: 'file', data: requiredString('data'), mimeType: requiredString('mimeType'), ...optionalString('filename') };
+    case 'attachment':
+      // The rest (name, type, size) is the store's, filled in by the handler once the id is checked.
+      return { type: 'attachment', fileId: requiredString('fileId'), name: '', mimeType: '', size: 0 };
     default:
-      throw invalid(`${where}.type must be "text", "image" or "file".`);
+      throw invalid(`${where}.type must be "text", "image", "file" or "attachment".`);
   }
 }
 

@@ -23,6 +23,13 @@ const REPLY_PRIMING = 3;
 const TOOL_CALL_OVERHEAD = 4;
 /** A mid-sized image: providers bill roughly 750-1,600 tokens per ~1 megapixel. */
 const IMAGE_TOKENS = 1_000;
+
+/**
+ * An uploaded image, whose size is known: a small one (an icon, a screenshot of a few words) costs
+ * less than a photo. The 85 tokens every image costs at least (OpenAI's low-detail price), and about
+ * one more per 200 bytes of compressed image, up to `IMAGE_TOKENS`.
+ */
+const attachedImageTokens = (bytes: number): number => Math.min(IMAGE_TOKENS, 85 + Math.ceil(bytes / 200));
 /** Files are counted by size: base64 carries 3 bytes per 4 chars, about 4 bytes per token. */
 const FILE_TOKENS_PER_BASE64_CHAR = 3 / 16;
 
@@ -94,6 +101,9 @@ function partTokens(part: ContentPart, countText: (text: string) => number): num
       return IMAGE_TOKENS;
     case 'file':
       return Math.ceil((part.data?.length ?? 0) * FILE_TOKENS_PER_BASE64_CHAR);
+    case 'attachment':
+      // Counted as what it becomes for the model: an image, or a file of this many bytes (4/3 as base64).
+      return String(part.mimeType).startsWith('image/') ? attachedImageTokens(Number(part.size) || 0) : Math.ceil(((Number(part.size) || 0) * 4) / 3 * FILE_TOKENS_PER_BASE64_CHAR);
     default:
       return 0;
   }

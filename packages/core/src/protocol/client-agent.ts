@@ -1,6 +1,7 @@
 import type { AgentApprovals, AgentSessions, ResumeOptions, RunOptions } from '../contracts/agent-session.js';
 import type { AgentStreamEvent } from '../contracts/events.js';
 import type { AgentInput } from '../messages.js';
+import type { FileStore } from '../contracts/files.js';
 
 /**
  * What the in-process client and the HTTP handler use of an agent: any `createAgent()` agent, or
@@ -20,4 +21,6 @@ export interface ClientAgent {
     submitToolResultStream?(decision: { id: string; result?: unknown; error?: string; toolCallId?: string }, options?: { signal?: AbortSignal }): Promise<AsyncIterable<AgentStreamEvent>>;
   };
   readonly sessions: AgentSessions;
+  /** Where uploads are kept (`POST /sessions/:id/files`); without it the handler answers 501. */
+  readonly files?: FileStore;
 }

@@ -28,5 +28,7 @@ export { INITIAL } from '../ui-state/snapshot.js';
 // Types the client's own types are made of. Phase 2 of issue 46 moves them to src/contracts.
 export type { AgentApprovals, AgentSessions, ResumeOptions, SessionState, RunOptions } from '../contracts/agent-session.js';
 export type { AgentStreamEvent, FinishReason, SendMode } from '../contracts/events.js';
-export type { AgentInput, ContentPart } from '../messages.js';
+export type { AgentInput, ContentPart, AttachmentPart } from '../messages.js';
+// Uploads in process check what the HTTP handler checks (the in-process transport's chunk only).
+export { acceptUpload, attachmentOf, DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_BYTES } from '../files/accept-upload.js';
 export type { SerializedError } from '../errors.js';

@@ -11,6 +11,7 @@ import { parseDataUrl, sniffImageType } from './media.js';
 import { abortable } from './transport.js';
 import type { GenerateOptions, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
 import { count, isRecord } from './wire.js';
+import { unresolvedAttachment } from '../files/file-bytes.js';
 
 /** The part of an `ai` SDK LanguageModelV2/V3 this adapter uses. */
 export interface AISDKLanguageModel {
@@ -260,6 +261,7 @@ function userParts(content: string | readonly ContentPart[]): Record<string, unk
   if (typeof content === 'string') return [{ type: 'text', text: content }];
   return content.map((part) => {
     if (part.type === 'text') return { type: 'text', text: part.text };
+    if (part.type === 'attachment') throw unresolvedAttachment(part);
     if (part.type === 'file') {
       const inline = parseDataUrl(part.data);
       return { type: 'file', mediaType: part.mimeType, data: inline ? inline.data : part.data, ...(part.filename ? { filename: part.filename } : {}) };

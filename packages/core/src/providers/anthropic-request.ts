@@ -9,6 +9,7 @@ import { textOf, type ContentPart, type Message } from '../messages.js';
 import { decodeBase64Text, fileSource, imageSource, type MediaSource } from './media.js';
 import type { GenerateOptions } from '../contracts/providers.js';
 import { isRecord, type JsonObject } from './wire.js';
+import { unresolvedAttachment } from '../files/file-bytes.js';
 
 export interface AnthropicRequestSettings {
   /** `max_tokens` is required by the API; used when the request sets none. */
@@ -144,6 +145,8 @@ function contentBlocks(content: string | readonly ContentPart[]): JsonObject[] {
       if (part.text) out.push({ type: 'text', text: part.text });
     } else if (part.type === 'image') {
       out.push({ type: 'image', source: sourceBlock(imageSource(part)) });
+    } else if (part.type === 'attachment') {
+      throw unresolvedAttachment(part);
     } else {
       out.push(fileBlock(part));
     }

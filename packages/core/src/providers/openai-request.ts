@@ -7,6 +7,7 @@ import { textOf, type ContentPart, type Message } from '../messages.js';
 import { decodeBase64Text, fileSource, imageUrl, isTextMediaType } from './media.js';
 import type { GenerateOptions } from '../contracts/providers.js';
 import type { JsonObject } from './wire.js';
+import { unresolvedAttachment } from '../files/file-bytes.js';
 
 export interface OpenAIRequestSettings {
   /** `max_completion_tokens` for OpenAI itself; most compatible servers only know `max_tokens`. */
@@ -91,6 +92,8 @@ function userParts(parts: readonly ContentPart[], label: string): JsonObject[] {
       out.push({ type: 'text', text: part.text });
     } else if (part.type === 'image') {
       out.push({ type: 'image_url', image_url: { url: imageUrl(part) } });
+    } else if (part.type === 'attachment') {
+      throw unresolvedAttachment(part);
     } else {
       out.push(filePart(part, label));
     }

@@ -3,3 +3,4 @@
 // store). Needs vitest.
 export { storeContract } from './store-contract.js';
 export { MARKER, writeAndReadBack } from './encryption-contract.js';
+export { fileStoreContract } from './file-store-contract.js';

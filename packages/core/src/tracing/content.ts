@@ -43,7 +43,7 @@ function chatMessage(message: Message): unknown {
 function contentPart(part: ContentPart): unknown {
   if (part.type === 'text') return { type: 'text', content: part.text };
   if (part.type === 'image') return { type: 'blob', modality: 'image', ...(part.mimeType ? { mime_type: part.mimeType } : {}), content: '' };
-  return { type: 'blob', modality: 'file', mime_type: part.mimeType, content: '' };
+  return { type: 'blob', modality: part.mimeType.startsWith('image/') ? 'image' : 'file', mime_type: part.mimeType, content: '' };
 }
 
 function contentText(content: Message['content']): string {

@@ -9,6 +9,7 @@ export type {
   UICompactionPart,
   UIImagePart,
   UIFilePart,
+  UIAttachmentPart,
   UIToolPart,
   UIToolPartOf,
   ToolsOf,

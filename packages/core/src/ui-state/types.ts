@@ -1,5 +1,5 @@
 import type { FinishReason, PendingApprovalInfo, SerializedError, ApprovalKind } from '../contracts/events.js';
-import type { FilePart, ImagePart } from '../messages.js';
+import type { AttachmentPart, FilePart, ImagePart } from '../messages.js';
 import type { DefinedTool, UnwrapArtifacts } from '../tools/types.js';
 import type { ToolArtifact, ToolErrorResult } from '../contracts/tools.js';
 import type { RunUsage } from '../contracts/usage.js';
@@ -48,6 +48,9 @@ export type UIImagePart = ImagePart;
 
 /** A file the user attached (as in the transcript). */
 export type UIFilePart = FilePart;
+
+/** A file uploaded to the agent's file store (a reference: show it with `client.fileUrl(part)`). */
+export type UIAttachmentPart = AttachmentPart;
 
 /**
  * Where a tool call is:
@@ -149,7 +152,7 @@ export interface UIFlowNodePart extends Omit<UIToolPart, 'type' | 'error'> {
  * One piece of a message, told apart by `type`: text, reasoning, an image or file, a compaction
  * divider, a flow node, or a tool call (`tool-<name>` parts, typed by `ToolPart`). Render them in order.
  */
-export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UICompactionPart | UIFlowNodePart | ToolPart;
+export type UIPart<ToolPart extends AnyUIToolPart = UIToolPart> = UITextPart | UIReasoningPart | UIImagePart | UIFilePart | UIAttachmentPart | UICompactionPart | UIFlowNodePart | ToolPart;
 
 /**
  * One message of the conversation as a UI shows it: a user message, or the assistant's whole reply

@@ -57,6 +57,14 @@ const arbMessage: fc.Arbitrary<Message> = fc.oneof(
       fc.oneof(
         fc.record({ type: fc.constant('text' as const), text: arbText }),
         fc.record({ type: fc.constant('image' as const), image: fc.constant('https://example.com/cat.png') }),
+        // An uploaded file: the log keeps only its reference.
+        fc.record({
+          type: fc.constant('attachment' as const),
+          fileId: fc.constantFrom('f_0123456789abcdef0123456789abcdef', 'f_fedcba9876543210fedcba9876543210'),
+          name: fc.constantFrom('cat.png', 'notes.txt', 'résumé.pdf'),
+          mimeType: fc.constantFrom('image/png', 'text/plain', 'application/pdf'),
+          size: fc.nat(10_000_000),
+        }),
       ),
       { minLength: 1, maxLength: 3 },
     ),

@@ -64,6 +64,7 @@ function chatOf(hook: () => ReturnType<typeof useLoushoAgent>): Omit<MountedBind
     reject: (note) => hook().reject(note),
     answer: (text) => hook().answer(text),
     submitToolResult: (toolCallId, result, more) => hook().submitToolResult(toolCallId, result, more),
+    upload: (file, name) => hook().upload(file, name),
     reset: () => hook().reset(),
   };
 }

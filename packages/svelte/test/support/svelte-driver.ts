@@ -88,6 +88,7 @@ function chatOf(value: () => LoushoAgentValue, store: () => LoushoAgentStore): O
     reject: (note) => store().reject(note),
     answer: (text) => store().answer(text),
     submitToolResult: (toolCallId, result, more) => store().submitToolResult(toolCallId, result, more),
+    upload: (file, name) => store().upload(file, name),
     reset: () => store().reset(),
   };
 }

@@ -83,6 +83,7 @@ function chatOf(get: () => UseLoushoAgentResult): Omit<MountedBinding, 'setSourc
     reject: (note) => get().reject(note),
     answer: (text) => get().answer(text),
     submitToolResult: (toolCallId, result, more) => get().submitToolResult(toolCallId, result, more),
+    upload: (file, name) => get().upload(file, name),
     reset: () => get().reset(),
   };
 }

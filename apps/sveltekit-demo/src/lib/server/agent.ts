@@ -2,7 +2,7 @@
 // a browser bundle can never import it. Sessions are per conversation (their ids), never per module.
 import { building } from '$app/environment';
 import { env } from '$env/dynamic/private';
-import { createAgentHandler, memoryStore } from '@lousho/build-ai-agent';
+import { createAgentHandler, MemoryFileStore, memoryStore } from '@lousho/build-ai-agent';
 import { createDemoAgent, inMemoryCoding } from '@lousho/demo-agent';
 import { createDemoCoding, type ServerCoding } from '@lousho/demo-agent/server';
 import { chooseModel } from './model.js';
@@ -33,6 +33,8 @@ export const agent = createDemoAgent({
   ...(chosen.provider ? { provider: chosen.provider } : {}),
   ...(chosen.model ? { model: chosen.model } : {}),
   store,
+  // Uploaded attachments, in memory like the sessions.
+  files: new MemoryFileStore(),
 });
 
 /** The Fetch-API handler of the agent's routes (docs/http.md), mounted below AGENT_PATH. */

@@ -5,6 +5,7 @@ import type { LoopDeps } from '../loop-deps.js';
 import type { RunSnapshot } from '../../contracts/run-snapshot.js';
 import { checkPriced } from './budget.js';
 import { compactionStage } from './compaction.js';
+import { resolveAttachments } from './attachments.js';
 import { systemPromptStage } from './system-prompt.js';
 
 /**
@@ -34,6 +35,8 @@ export async function prepareModelCall(
     if (hook.preGenerate && !isCompactionHook(hook)) await hook.preGenerate({ runId: snapshot.runId, sessionId: snapshot.sessionId, step, request, ...(deps.subagent ? { subagent: deps.subagent } : {}) });
   }
   await compactionStage(deps, snapshot, request, step, usage);
+  // Last: the hooks and compaction saw references; only the request sent carries the bytes.
+  request.messages = await resolveAttachments(request.messages, deps.files);
   // A cost budget that cannot be watched is said before any money is spent.
   checkPriced(deps.limits, request.model ?? snapshot.model);
   return request;
