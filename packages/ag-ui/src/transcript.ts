@@ -57,6 +57,8 @@ export function fromAgUiMessages(messages: readonly AgUiMessage[]): Message[] {
 function toAgUiPart(part: ContentPart): AgUiPart {
   if (part.type === 'text') return { type: 'text', text: part.text };
   if (part.type === 'image') return { type: 'image', source: sourceOf(part.image, part.mimeType) };
+  // An uploaded file is a reference into the agent's file store, which AG-UI cannot fetch: its name shows instead.
+  if (part.type === 'attachment') return { type: 'text', text: `[Attached file: ${part.name} (${part.mimeType}, ${part.size} bytes)]` };
   return { type: 'document', source: sourceOf(part.data, part.mimeType) };
 }
 

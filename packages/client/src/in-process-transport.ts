@@ -13,7 +13,6 @@ import {
 import { AgentClientError } from './errors.js';
 import { rememberPageFile } from './attachment-url.js';
 import type { ClientTransport, EventReader } from './types.js';
-import { AgentClientError } from './errors.js';
 
 /** A reader of `feed` that stops when `signal` aborts; the run that fills the feed is not touched. */
 function readerOf(feed: EventFeed, signal: AbortSignal): EventReader {
