@@ -1,4 +1,4 @@
-import { followSession, sessionUIState, startRun, type AgentStreamEvent, type ClientAgent, type EventFeed } from '@lousho/core/protocol';
+import { followSession, sessionUIState, startRun, type AgentStreamEvent, type ClientAgent, type EventFeed } from '@lousho/protocol';
 import type { ClientTransport, EventReader } from './types.js';
 
 /** A reader of `feed` that stops when `signal` aborts; the run that fills the feed is not touched. */

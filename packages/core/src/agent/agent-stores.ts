@@ -1,5 +1,5 @@
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
-import type { CheckpointStore, SessionStore, StoreSignals, ApprovalStore } from '../contracts/stores.js';
+import type { CheckpointStore, SessionStore, StoreSignals, ApprovalStore } from '@lousho/protocol';
 import type { CreateAgentConfig } from './types.js';
 
 /** Where an agent keeps its sessions, checkpoints and approvals, and how processes tell each other. */

@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { SessionPage, SessionRecord, SessionStatus } from '../contracts/stores.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { SessionPage, SessionRecord, SessionStatus } from '@lousho/protocol';
 import { checkPageLimit, checkSessionTitle, deleteSession, sessionNotFoundError } from '../stores/session-page.js';
 import type { AgentStores } from './agent-stores.js';
 import { leaseStateOf } from './lease-state.js';

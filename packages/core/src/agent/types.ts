@@ -1,23 +1,23 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { AgentListenerEvent } from '../contracts/events.js';
-import type { GenerateResult, LLMProvider } from '../contracts/providers.js';
-import type { ToolDescriptor } from '../tools/types.js';
-import type { SandboxAdapter } from '../contracts/sandbox.js';
-import type { StepUsage } from '../contracts/usage.js';
-import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../contracts/hooks.js';
-import type { AgentStore, ApprovalStore } from '../contracts/stores.js';
-import type { TraceExporter } from '../contracts/tracing.js';
-import type { AgentGuardrails } from '../contracts/guardrails.js';
+import type { AgentListenerEvent } from '@lousho/protocol';
+import type { GenerateResult, LLMProvider } from '@lousho/protocol';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { SandboxAdapter } from '@lousho/protocol';
+import type { StepUsage } from '@lousho/protocol';
+import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '@lousho/protocol';
+import type { AgentStore, ApprovalStore } from '@lousho/protocol';
+import type { TraceExporter } from '@lousho/protocol';
+import type { AgentGuardrails } from '@lousho/protocol';
 import type { AgentMcpOptions } from './mcp-servers.js';
 import type { CompactionOptions } from '../compaction/types.js';
 import type { Memory } from '../memory/types.js';
 import type { RetryOptions } from '../providers/retry.js';
-import type { Skill } from '../contracts/skills.js';
-import type { RunLimits } from '../contracts/budget.js';
-import type { Agent, ApprovalRequest } from '../contracts/agent-session.js';
+import type { Skill } from '@lousho/protocol';
+import type { RunLimits } from '@lousho/protocol';
+import type { Agent, ApprovalRequest } from '@lousho/protocol';
 import type { SubagentsOption } from './subagents-option.js';
-import type { SubagentRef } from '../contracts/subagents.js';
-import type { PerRun, ToolCallRecord } from '../contracts/run-snapshot.js';
+import type { SubagentRef } from '@lousho/protocol';
+import type { PerRun, ToolCallRecord } from '@lousho/protocol';
 
 /** Tools as `createAgent()` accepts them: defined tools, or descriptors keyed by the name the agent uses. */
 export type AgentTools = readonly ToolDescriptor[] | Readonly<Record<string, ToolDescriptor>>;

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 import { fromUtf8 } from '../utils/bytes.js';
 import { echo, HttpError } from './errors.js';
 import { tooLarge, type RequestView } from './request-view.js';

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;

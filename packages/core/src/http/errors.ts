@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError, serializeError, type SerializedError } from '../errors.js';
-import { CLIENT_ERROR_CODES } from '../protocol/client-error-codes.js';
+import { ERROR_CODES, SDKError, serializeError, type SerializedError } from '@lousho/protocol';
+import { CLIENT_ERROR_CODES } from '@lousho/protocol';
 import { STORE_ERROR_CODES } from '../stores/errors.js';
 
 /** @deprecated Every code is in `ERROR_CODES`; use it. This table keeps the codes it always had, with the same values. */

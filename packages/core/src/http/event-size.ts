@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
 import { leanRunDone } from '../stores/compact-log.js';
 
 /**

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 import { concatBytes } from '../utils/bytes.js';
 import { HttpError } from './errors.js';
 

@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { StorageService } from '../contracts/storage.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { StorageService } from '@lousho/protocol';
 import { encryptionKeyOf, type StoreEncryptionOptions } from '../stores/store-encryption.js';
 import { loadNodeFiles } from '../utils/node-only.js';
 import { storageMemory, type StorageMemoryOptions } from './storage-memory.js';

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { checkStorageKey } from '../storage/storage-service.js';
-import type { StorageService } from '../contracts/storage.js';
+import type { StorageService } from '@lousho/protocol';
 import type { StoreEncryptionOptions, TextSealer } from '../stores/store-encryption.js';
 import { textSealer } from '../stores/text-sealer.js';
 

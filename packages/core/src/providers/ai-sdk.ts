@@ -4,12 +4,12 @@
  * LLMProvider. The types below are structural copies of the parts of that specification used
  * here, so core takes no dependency on the SDK: bring your own `@ai-sdk/*` package.
  */
-import { textOf, type ContentPart, type Message } from '../messages.js';
+import { textOf, type ContentPart, type Message } from '@lousho/protocol';
 import { abortError, isAbortError, throwIfAborted } from './abort.js';
 import { ProviderHttpError, redactSecrets } from './http-error.js';
 import { parseDataUrl, sniffImageType } from './media.js';
 import { abortable } from './transport.js';
-import type { GenerateOptions, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '@lousho/protocol';
 import { count, isRecord } from './wire.js';
 
 /** The part of an `ai` SDK LanguageModelV2/V3 this adapter uses. */

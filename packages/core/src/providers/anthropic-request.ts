@@ -4,10 +4,10 @@
  * content blocks, tool results are `tool_result` blocks inside a *user* message (all results of a
  * turn in one message, before any text), roles must alternate, and text blocks may not be empty.
  */
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { textOf, type ContentPart, type Message } from '../messages.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { textOf, type ContentPart, type Message } from '@lousho/protocol';
 import { decodeBase64Text, fileSource, imageSource, type MediaSource } from './media.js';
-import type { GenerateOptions } from '../contracts/providers.js';
+import type { GenerateOptions } from '@lousho/protocol';
 import { isRecord, type JsonObject } from './wire.js';
 
 export interface AnthropicRequestSettings {

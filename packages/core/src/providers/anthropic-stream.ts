@@ -8,7 +8,7 @@ import type { AnswerTool } from './anthropic-request.js';
 import type { ServerSentEvent } from './event-stream.js';
 import { ProviderResponseError, redactSecrets } from './http-error.js';
 import type { ProviderIdentity } from './transport.js';
-import type { ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
+import type { ModelFinishReason, ProviderUsage, StreamChunk } from '@lousho/protocol';
 import { count, isRecord, malformedChunk, parseEventJson, streamCut } from './wire.js';
 
 type Block =

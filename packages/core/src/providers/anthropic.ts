@@ -6,7 +6,7 @@ import { providerEnv, readVar } from './env.js';
 import { readEventStream } from './event-stream.js';
 import { secretHeaderValues } from './openai-compatible.js';
 import { postJson, type FetchFunction, type ProviderIdentity } from './transport.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '@lousho/protocol';
 import { joinUrl, missingApiKey, missingModel } from './wire.js';
 import { checkAnthropicOptions } from './option-keys.js';
 import type { AnthropicProviderOptions } from './provider-options.js';

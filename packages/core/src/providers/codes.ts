@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 /** @deprecated Every code is in `ERROR_CODES`; use it. This table keeps the codes it always had, with the same values. */
 export const PROVIDER_ERROR_CODES = {
   LOUSHO_PROVIDER_HTTP_ERROR: ERROR_CODES.LOUSHO_PROVIDER_HTTP_ERROR,

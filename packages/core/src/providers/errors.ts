@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 /**
  * A provider broke the streaming contract (e.g. sent argument pieces for a tool call it never

@@ -4,7 +4,7 @@
  * consumer breaks, or the signal aborts) cancels the body, so the connection is released at once
  * instead of downloading the rest of the answer.
  */
-import { createSseParser } from '../protocol/decoder.js';
+import { createSseParser } from '@lousho/protocol';
 import { abortError, isAbortError } from './abort.js';
 import { ProviderResponseError } from './http-error.js';
 import { abortable, type ProviderIdentity } from './transport.js';

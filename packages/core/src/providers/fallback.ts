@@ -2,10 +2,10 @@
  * withFallback(): try providers in order until one answers. Like withRetry(), it moves on only
  * while nothing has been streamed, and never after an abort.
  */
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { isAbortError } from './abort.js';
 import { isRetryableError } from './retryable.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '@lousho/protocol';
 
 /** Options of `withFallback()`: which failures move on to the next provider. */
 export interface FallbackOptions {

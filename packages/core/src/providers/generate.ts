@@ -1,7 +1,7 @@
-import type { ToolCall } from '../messages.js';
+import type { ToolCall } from '@lousho/protocol';
 import { throwIfAborted } from './abort.js';
 import { ProviderStreamError } from './errors.js';
-import type { GenerateOptions, GenerateResult, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '@lousho/protocol';
 
 interface PendingCall {
   id: string;

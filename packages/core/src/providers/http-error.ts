@@ -4,7 +4,7 @@
  * again could help (`retryable`). Messages are scrubbed of the provider's secrets before they are
  * built, so an API key never reaches a log, a model or a browser.
  */
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { ProviderStreamError } from './errors.js';
 
 /** What every network provider error tells callers. */

@@ -1,5 +1,5 @@
 // Providers: the provider contract, turn assembly, cancellation helpers and the mock provider.
-export type { JSONSchema, ToolSpec, ProviderUsage, ModelFinishReason, GenerateOptions, StreamChunk, GenerateResult, LLMProvider } from '../contracts/providers.js';
+export type { JSONSchema, ToolSpec, ProviderUsage, ModelFinishReason, GenerateOptions, StreamChunk, GenerateResult, LLMProvider } from '@lousho/protocol';
 export { generateFromStream, StreamAssembler } from './generate.js';
 export { abortError, isAbortError, sleep, throwIfAborted } from './abort.js';
 export { ProviderStreamError, MockProviderError, type MockProviderErrorCode } from './errors.js';

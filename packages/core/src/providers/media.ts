@@ -2,7 +2,7 @@
  * Normalises image and file parts for the provider mappers. A part may hold a URL, a `data:` URL
  * or bare base64; each API wants one of those forms plus a media type, so both are worked out here.
  */
-import type { FilePart, ImagePart } from '../messages.js';
+import type { FilePart, ImagePart } from '@lousho/protocol';
 
 /** Where an image's bytes are: a URL the provider fetches, or inline base64 with its media type. */
 export type MediaSource = { kind: 'url'; url: string } | { kind: 'base64'; mimeType: string; data: string };

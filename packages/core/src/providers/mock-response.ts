@@ -2,10 +2,10 @@
  * Turns a scripted reply into the stream chunks a real provider would send. Shared by
  * `createMockProvider()` (demos) and `mockModel()` (tests) so both stream the same way.
  */
-import { textOf } from '../messages.js';
+import { textOf } from '@lousho/protocol';
 import { sleep, throwIfAborted } from './abort.js';
 import { MockProviderError } from './errors.js';
-import type { GenerateOptions, ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, ModelFinishReason, ProviderUsage, StreamChunk } from '@lousho/protocol';
 
 /** A tool call the mock model makes. */
 export interface MockToolCall {

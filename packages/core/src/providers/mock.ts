@@ -1,4 +1,4 @@
-import { textOf } from '../messages.js';
+import { textOf } from '@lousho/protocol';
 import { throwIfAborted } from './abort.js';
 import { StreamAssembler } from './generate.js';
 import {
@@ -9,7 +9,7 @@ import {
   validateMockResponse,
   type MockResponse,
 } from './mock-response.js';
-import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '@lousho/protocol';
 import { checkMockProviderOptions } from './option-keys.js';
 import type { MockProviderOptions } from './provider-options.js';
 

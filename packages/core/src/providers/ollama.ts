@@ -1,5 +1,5 @@
 /** Ollama through its OpenAI-compatible endpoint (`/v1`): local models, no API key. */
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { providerEnv, readVar } from './env.js';
 import { OpenAICompatibleProvider } from './openai-compatible.js';
 import { checkOllamaOptions } from './option-keys.js';

@@ -8,7 +8,7 @@ import { readEventStream } from './event-stream.js';
 import { OpenAIStreamDecoder } from './openai-stream.js';
 import { toOpenAIRequest } from './openai-request.js';
 import { postJson, type FetchFunction, type ProviderIdentity } from './transport.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '@lousho/protocol';
 import { joinUrl, missingModel } from './wire.js';
 import { checkOpenAICompatibleOptions } from './option-keys.js';
 import type { OpenAICompatibleProviderOptions } from './provider-options.js';

@@ -2,10 +2,10 @@
  * GenerateOptions → an OpenAI Chat Completions request body (also spoken by OpenRouter, Ollama,
  * vLLM, LM Studio and others). Only the fields of the published API reference are sent.
  */
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { textOf, type ContentPart, type Message } from '../messages.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { textOf, type ContentPart, type Message } from '@lousho/protocol';
 import { decodeBase64Text, fileSource, imageUrl, isTextMediaType } from './media.js';
-import type { GenerateOptions } from '../contracts/providers.js';
+import type { GenerateOptions } from '@lousho/protocol';
 import type { JsonObject } from './wire.js';
 
 export interface OpenAIRequestSettings {

@@ -7,7 +7,7 @@
 import type { ServerSentEvent } from './event-stream.js';
 import { isRetryableStatus, ProviderResponseError, redactSecrets } from './http-error.js';
 import type { ProviderIdentity } from './transport.js';
-import type { ModelFinishReason, ProviderUsage, StreamChunk } from '../contracts/providers.js';
+import type { ModelFinishReason, ProviderUsage, StreamChunk } from '@lousho/protocol';
 import { count, generatedCallId, isRecord, malformedChunk, parseEventJson, streamCut, type JsonObject } from './wire.js';
 
 interface CallSlot {

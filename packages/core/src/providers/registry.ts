@@ -3,7 +3,7 @@
  * → providers. The registry maps a provider name to a factory; the built-in factories read their
  * credentials from the environment, so an app switches models by changing one string.
  */
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { closestName } from '../options/closest-name.js';
 import { AnthropicProvider } from './anthropic.js';
 import { providerEnv, readVar, type ProviderEnv } from './env.js';
@@ -11,7 +11,7 @@ import { OllamaProvider } from './ollama.js';
 import { OpenAIProvider } from './openai.js';
 import { OpenRouterProvider } from './openrouter.js';
 import type { FetchFunction } from './transport.js';
-import type { LLMProvider } from '../contracts/providers.js';
+import type { LLMProvider } from '@lousho/protocol';
 
 /** What a factory gets to build a provider. */
 export interface ProviderFactoryContext {

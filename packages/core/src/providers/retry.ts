@@ -3,10 +3,10 @@
  * jitter. A retry happens only while nothing has been streamed: once a chunk reached the caller
  * (and maybe a person's screen), repeating the call would show the answer twice.
  */
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { isAbortError, sleep } from './abort.js';
 import { isRetryableError, retryAfterOf } from './retryable.js';
-import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '@lousho/protocol';
 
 /** Options of `withRetry()`: how many attempts, how long to wait, which failures to retry. */
 export interface RetryOptions {

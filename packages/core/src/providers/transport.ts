@@ -3,7 +3,7 @@
  * of http-error.ts, and an abortable read of the response body. Web APIs only, so the providers
  * run the same in Node 18+, browsers, Deno, Bun and edge workers.
  */
-import { describeThrown } from '../errors.js';
+import { describeThrown } from '@lousho/protocol';
 import { abortError, isAbortError, throwIfAborted } from './abort.js';
 import { httpErrorFromResponse, ProviderConnectionError, ProviderResponseError, readApiError, redactSecrets } from './http-error.js';
 

@@ -1,5 +1,5 @@
 /** Small helpers shared by the wire-format decoders and request mappers. */
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import type { ServerSentEvent } from './event-stream.js';
 import { ProviderResponseError, redactSecrets } from './http-error.js';
 import type { ProviderIdentity } from './transport.js';

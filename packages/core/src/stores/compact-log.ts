@@ -1,7 +1,7 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
 import { copyWithSharedShape } from '../utils/shared-shape.js';
-import { withheldBy, withheldReplyText } from '../guardrails/withheld.js';
-import type { SubagentRef } from '../contracts/subagents.js';
+import { withheldBy, withheldReplyText } from '@lousho/protocol';
+import type { SubagentRef } from '@lousho/protocol';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 

@@ -2,7 +2,7 @@ export { memoryStore, MemorySessionStore, MemoryCheckpointStore, DEFAULT_LEASE_M
 export type { MemoryStore, MemoryStoreOptions } from './memory-store.js';
 export { STORE_ERROR_CODES, SessionLeaseLostError, SessionNotResumableError } from './errors.js';
 export { compactEventLog, replayAfter, MAX_MERGED_DELTA_CHARS } from './compact-log.js';
-export type { MaybePromise, SessionRecord, SessionPatch, EventToAppend, SessionStore, RunState, RunStart, RunProgress, ListWrite, CheckpointWrite, StoredRun, StoredCheckpoint, SessionPage, SessionPageQuery, LeaseResult, LeaseState, CheckpointStore, StoreSignals, AgentStore, CompleteAgentStore } from '../contracts/stores.js';
+export type { MaybePromise, SessionRecord, SessionPatch, EventToAppend, SessionStore, RunState, RunStart, RunProgress, ListWrite, CheckpointWrite, StoredRun, StoredCheckpoint, SessionPage, SessionPageQuery, LeaseResult, LeaseState, CheckpointStore, StoreSignals, AgentStore, CompleteAgentStore } from '@lousho/protocol';
 export {
   SESSION_TITLE_MAX_LENGTH,
   SESSION_PAGE_MAX_LIMIT,

@@ -1,4 +1,4 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
 /** How the SQL stores keep values: as JSON text. */
 
 /** JSON text of a value; a value that is not JSON (a cycle, a bigint) is stored as an explanation. */

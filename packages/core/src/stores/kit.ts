@@ -1,7 +1,7 @@
 // `@lousho/core/store-kit`: what a durable session store is built from, shared by the database
 // stores (@lousho/sqlite, @lousho/postgres, @lousho/indexeddb) and open to a custom store. Isomorphic;
 // the Node stores' synchronous sealer is `@lousho/core/store-kit/node`.
-export { stampEvent } from '../events/stamp.js';
+export { stampEvent } from '@lousho/protocol';
 export { missingRunStartError } from './errors.js';
 export { toJson, fromJson, storedEvent, storedEventBody } from './json-text.js';
 export { num, sessionRecordOf, type SessionRow } from './session-row.js';

@@ -1,10 +1,10 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
-import { endsLeg } from '../events/ends-leg.js';
-import { stampEvent } from '../events/stamp.js';
-import type { Message } from '../messages.js';
-import type { StepUsage } from '../contracts/usage.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import { endsLeg } from '@lousho/protocol';
+import { stampEvent } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
+import type { StepUsage } from '@lousho/protocol';
 import { InMemoryApprovalStore } from './approval-store.js';
-import type { ToolCallRecord } from '../contracts/run-snapshot.js';
+import type { ToolCallRecord } from '@lousho/protocol';
 import { SessionLeaseLostError, missingRunStartError } from './errors.js';
 import { compactEventLog } from './compact-log.js';
 import { pageFromAll, sessionNotFoundError, titleFromEvents } from './session-page.js';
@@ -25,7 +25,7 @@ import type {
   SessionRecord,
   SessionStore,
   StoredCheckpoint,
-} from '../contracts/stores.js';
+} from '@lousho/protocol';
 
 /** Options of `memoryStore()`: lease length and how many sessions it keeps. */
 export interface MemoryStoreOptions {

@@ -1,7 +1,7 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { AgentStreamEvent } from '../contracts/events.js';
-import type { Message } from '../messages.js';
-import type { AgentStore, EventToAppend, SessionPage, SessionRecord } from '../contracts/stores.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
+import type { AgentStore, EventToAppend, SessionPage, SessionRecord } from '@lousho/protocol';
 
 /** The longest session title, in characters (a default title is cut there, a longer rename refused). */
 export const SESSION_TITLE_MAX_LENGTH = 100;

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 export interface SessionRetentionOptions {
   /** The most sessions kept; past it, the least recently used finished one is forgotten. */

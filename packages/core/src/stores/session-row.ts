@@ -1,5 +1,5 @@
-import type { PendingApprovalInfo } from '../contracts/events.js';
-import type { SessionStatus, SessionRecord } from '../contracts/stores.js';
+import type { PendingApprovalInfo } from '@lousho/protocol';
+import type { SessionStatus, SessionRecord } from '@lousho/protocol';
 import { fromJson } from './json-text.js';
 
 /** A number column; PostgreSQL's bigint arrives as a string (node-postgres keeps 64-bit precision), and ours fit in a double. */

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import type { EncryptionKey } from '../utils/encryption.js';
 import { fromBase64 } from '../utils/bytes.js';
 

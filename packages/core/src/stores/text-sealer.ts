@@ -1,5 +1,5 @@
 import { KeyObject, createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { encryptionKeyOf, isSealed, plainSealer, rawKey, sealMismatch, type TextSealer } from './store-encryption.js';
 import { fromBase64, fromUtf8, toBase64Url, utf8 } from '../utils/bytes.js';
 import type { EncryptionKey } from '../utils/encryption.js';

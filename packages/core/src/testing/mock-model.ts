@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 import { abortError, throwIfAborted } from '../providers/abort.js';
 import { MockProviderError } from '../providers/errors.js';
 import { StreamAssembler } from '../providers/generate.js';
@@ -10,7 +10,7 @@ import {
   validateMockResponse,
   type MockResponse,
 } from '../providers/mock-response.js';
-import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '@lousho/protocol';
 
 /** What one model call does: reply with text, reply with a response object, or throw the error. */
 export type MockModelReply = string | MockResponse | Error;

@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { abortError, throwIfAborted } from '../providers/abort.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '@lousho/protocol';
 
 /** What a cassette keeps of a request: everything the model is sent, except the signal. */
 export type RecordedRequest = Omit<GenerateOptions, 'signal'>;

@@ -3,15 +3,15 @@ import { connect, type AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent, type AgentStreamEvent, type GenerateOptions, type LLMProvider, type StreamChunk } from '../../src/index.js';
-import { EventFeed } from '../../src/protocol/event-feed.js';
+import { EventFeed } from '@lousho/protocol';
 import { approximateEventSize } from '../../src/http/event-size.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
 import { createNodeListener } from '../../../node/src/node/index.js';
 import { coalesceDeltas } from '../../src/http/coalesce.js';
 import { SSE_CHUNK_BYTES } from '../../src/http/sse-response.js';
-import { createEventStreamDecoder } from '../../src/protocol/index.js';
+import { createEventStreamDecoder } from '@lousho/protocol';
 import { MAX_MERGED_DELTA_CHARS } from '../../src/stores/compact-log.js';
-import { arbEvents, arbRunEvents } from '../protocol/arbitraries.js';
+import { arbEvents, arbRunEvents } from '../../../protocol/test/protocol/arbitraries.js';
 import { coveredSeqs, gate, json, plain, readSse, reduceAll, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;

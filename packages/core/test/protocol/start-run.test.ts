@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { EventQueue } from '../../src/agent/event-queue.js';
-import { EventFeed, startRun } from '../../src/protocol/event-feed.js';
+import { EventFeed, startRun } from '@lousho/protocol';
 import { createAgent, type AgentStreamEvent } from '../../src/index.js';
-import { PIPE_EVENTS } from '../../src/events/pipe.js';
+import { PIPE_EVENTS } from '@lousho/protocol';
 import { mockModel } from '../../src/testing/index.js';
 
 // startRun hands a run's events to a feed (what an HTTP stream and the in-process client read). A

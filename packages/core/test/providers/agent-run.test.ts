@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
 import { toNodeHandler } from '../../../node/src/node/index.js';
-import { parseEventStream } from '../../src/protocol/index.js';
+import { parseEventStream } from '@lousho/protocol';
 import {
   AnthropicProvider,
   OllamaProvider,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { serializeError } from '../../src/errors.js';
+import { serializeError } from '@lousho/protocol';
 import { AnthropicProvider, ProviderHttpError, ProviderStreamError, type GenerateOptions, type StreamChunk } from '../../src/providers/index.js';
 import { startFakeApi, type FakeApiServer, type Reply } from './fake-api-server.js';
 import { collect, failure, turn, user } from './helpers.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SDKError } from '../../src/errors.js';
+import { SDKError } from '@lousho/protocol';
 import {
   generateFromStream,
   ProviderStreamError,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { serializeError, SDKError } from '../../src/errors.js';
+import { serializeError, SDKError } from '@lousho/protocol';
 import {
   OpenAIProvider,
   ProviderConnectionError,

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import type { AgentStreamEvent } from '../../src/contracts/events.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
 import { compactEventLog, replayAfter } from '../../src/stores/index.js';
 import { MAX_MERGED_DELTA_CHARS } from '../../src/stores/compact-log.js';
-import { reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
+import { reduceAgentEvents, type AgentUIState } from '@lousho/protocol';
 
 const run = 'run_1';
 const arbitraryEvent = fc.oneof(

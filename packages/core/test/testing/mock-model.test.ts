@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SDKError } from '../../src/errors.js';
-import type { Message } from '../../src/messages.js';
+import { SDKError } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
 import { generateFromStream, type GenerateOptions, type StreamChunk } from '../../src/providers/index.js';
 import { createMockProvider, MockLLMProvider, mockModel, MockProviderError } from '../../src/testing/index.js';
 
