@@ -33,13 +33,22 @@ export default {
       to: { path: '^packages/(?!protocol/)[^/]+/' },
     },
     {
+      name: 'providers-import-only-protocol',
+      severity: 'error',
+      comment:
+        '@lousho/providers (the model providers, below core) may import only @lousho/protocol: never the loop ' +
+        'or anything else of the workspace.',
+      from: { path: '^packages/providers/src/' },
+      to: { path: '^packages/(?!providers/|protocol/)[^/]+/' },
+    },
+    {
       name: 'core-imports-only-protocol',
       severity: 'error',
       comment:
-        '@lousho/core sits on @lousho/protocol alone: it never imports another @lousho/* package (they depend on ' +
-        'it; the reverse edge would be a package cycle).',
+        '@lousho/core sits on @lousho/protocol and @lousho/providers alone: it never imports another @lousho/* ' +
+        'package (they depend on it; the reverse edge would be a package cycle).',
       from: { path: '^packages/core/src/' },
-      to: { path: '^packages/(?!core/|protocol/)[^/]+/' },
+      to: { path: '^packages/(?!core/|protocol/|providers/)[^/]+/' },
     },
     {
       name: 'client-imports-only-protocol',

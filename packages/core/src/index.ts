@@ -3,7 +3,8 @@
 export * from '@lousho/protocol/messages';
 export * from '@lousho/protocol/errors';
 export type { AgentStreamEvent, AgentStreamEventType, AgentListenerEvent, UnsequencedStreamEvent, NestedStreamEvent, FinishReason, ApprovalKind, PendingApprovalInfo } from '@lousho/protocol';
-export * from './providers/index.js';
+// The model providers (@lousho/providers, below core).
+export * from '@lousho/providers';
 export * from './models/index.js';
 export * from './usage/index.js';
 export * from './tools/index.js';
@@ -14,7 +15,7 @@ export * from './skills/index.js';
 export * from './memory/index.js';
 export * from './compaction/index.js';
 export * from './spec/index.js';
-export { UnknownOptionError } from './options/check-option-keys.js';
+export { UnknownOptionError } from '@lousho/protocol';
 // The wire codec and the UI state (@lousho/protocol).
 export * from '@lousho/protocol/codec';
 export * from '@lousho/protocol/ui-state';

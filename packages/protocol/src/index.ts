@@ -19,6 +19,10 @@ export * from './messages.js';
 export { createSseParser } from './protocol/decoder.js';
 export { stateFromSessionLog } from './protocol/session-view.js';
 
+// Options objects are checked the same way everywhere: an unknown key is an error naming the closest option.
+export * from './options/check-option-keys.js';
+export * from './options/closest-name.js';
+
 // Event helpers both halves use: numbering an event, what ends a leg, piping a run's events.
 export * from './events/stamp.js';
 export * from './events/ends-leg.js';

@@ -2,7 +2,7 @@
  * Each provider's options as runtime lists, so a misspelt or foreign option (`new OllamaProvider({
  * baseURL })`) is refused with a did-you-mean instead of being silently ignored, as `createAgent`'s are.
  */
-import { checkOptionKeys, type OptionAliases, type OptionKeys } from '../options/check-option-keys.js';
+import { checkOptionKeys, type OptionAliases, type OptionKeys } from '@lousho/protocol';
 import type { AnthropicProviderOptions, MockProviderOptions, OllamaProviderOptions, OpenAICompatibleProviderOptions, OpenAIProviderOptions, OpenRouterProviderOptions } from './provider-options.js';
 
 const COMMON = { model: true, headers: true, fetch: true } as const;

@@ -4,7 +4,7 @@
  * credentials from the environment, so an app switches models by changing one string.
  */
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
-import { closestName } from '../options/closest-name.js';
+import { closestName } from '@lousho/protocol';
 import { AnthropicProvider } from './anthropic.js';
 import { providerEnv, readVar, type ProviderEnv } from './env.js';
 import { OllamaProvider } from './ollama.js';

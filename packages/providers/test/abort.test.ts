@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { abortError, isAbortError, sleep, throwIfAborted } from '../../src/providers/index.js';
+import { abortError, isAbortError, sleep, throwIfAborted } from '../src/index.js';
 
 describe('abortError', () => {
   it('is a DOMException named AbortError that keeps the reason as cause', () => {

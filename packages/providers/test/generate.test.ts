@@ -8,7 +8,7 @@ import {
   type GenerateResult,
   type LLMProvider,
   type StreamChunk,
-} from '../../src/providers/index.js';
+} from '../src/index.js';
 
 function assemble(chunks: StreamChunk[]): StreamAssembler {
   const assembler = new StreamAssembler();

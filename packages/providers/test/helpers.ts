@@ -1,5 +1,5 @@
-import type { LLMProvider, StreamChunk, GenerateOptions } from '../../src/providers/index.js';
-import { StreamAssembler } from '../../src/providers/index.js';
+import type { LLMProvider, StreamChunk, GenerateOptions } from '../src/index.js';
+import { StreamAssembler } from '../src/index.js';
 
 /** Every chunk of one streamed turn. */
 export async function collect(stream: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseRetryAfter, readApiError } from '../../src/providers/http-error.js';
+import { parseRetryAfter, readApiError } from '../src/http-error.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2025-01-01T00:00:00Z');

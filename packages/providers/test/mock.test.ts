@@ -6,8 +6,8 @@ import {
   MockLLMProvider,
   type GenerateOptions,
   type StreamChunk,
-} from '../../src/providers/index.js';
-import { splitForStreaming } from '../../src/providers/mock-response.js';
+} from '../src/index.js';
+import { splitForStreaming } from '../src/mock-response.js';
 
 async function collect(stream: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {
   const chunks: StreamChunk[] = [];

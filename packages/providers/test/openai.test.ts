@@ -7,7 +7,7 @@ import {
   ProviderStreamError,
   type GenerateOptions,
   type StreamChunk,
-} from '../../src/providers/index.js';
+} from '../src/index.js';
 import { startFakeApi, type FakeApiServer, type Reply } from './fake-api-server.js';
 import { collect, failure, turn, user } from './helpers.js';
 import {

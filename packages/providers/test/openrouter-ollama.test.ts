@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OllamaProvider, OpenAICompatibleProvider, OpenRouterProvider, ProviderHttpError, ProviderStreamError } from '../../src/providers/index.js';
-import { ollamaBaseURL } from '../../src/providers/ollama.js';
+import { OllamaProvider, OpenAICompatibleProvider, OpenRouterProvider, ProviderHttpError, ProviderStreamError } from '../src/index.js';
+import { ollamaBaseURL } from '../src/ollama.js';
 import { startFakeApi, type FakeApiServer, type Reply } from './fake-api-server.js';
 import { collect, failure, turn, user } from './helpers.js';
 import { OPENAI_DONE, openaiChunk, openaiTextStream, openaiUsage, openaiUsageChunk } from './wire-fixtures.js';

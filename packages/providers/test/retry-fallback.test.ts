@@ -12,7 +12,7 @@ import {
   type GenerateOptions,
   type LLMProvider,
   type StreamChunk,
-} from '../../src/providers/index.js';
+} from '../src/index.js';
 import { startFakeApi, type FakeApiServer } from './fake-api-server.js';
 import { collect, failure, turn, user } from './helpers.js';
 import { anthropicTextStream, openaiErrors, openaiTextStream } from './wire-fixtures.js';

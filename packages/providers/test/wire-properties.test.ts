@@ -5,8 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { AnthropicProvider, OpenAIProvider, type LLMProvider, type StreamChunk } from '../../src/providers/index.js';
-import { redactSecrets } from '../../src/providers/http-error.js';
+import { AnthropicProvider, OpenAIProvider, type LLMProvider, type StreamChunk } from '../src/index.js';
+import { redactSecrets } from '../src/http-error.js';
 import { collect } from './helpers.js';
 import {
   ANTHROPIC_PING,

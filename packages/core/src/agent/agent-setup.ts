@@ -3,7 +3,7 @@ import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import { checkMemories } from '../memory/define-memory.js';
 import type { LLMProvider } from '@lousho/protocol';
-import { resolveProvider } from '../providers/registry.js';
+import { resolveProvider } from '@lousho/providers';
 import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
 import { modelChain } from './model-chain.js';

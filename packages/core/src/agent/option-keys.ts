@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
-import { checkOptionKeys, type OptionKeys, type PlannedOptions } from '../options/check-option-keys.js';
-import type { RetryOptions } from '../providers/retry.js';
+import { checkOptionKeys, type OptionKeys, type PlannedOptions } from '@lousho/protocol';
+import type { RetryOptions } from '@lousho/providers';
 import type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
 import type { CreateAgentConfig } from './types.js';
 import type { RunOptions } from '@lousho/protocol';

@@ -1,7 +1,7 @@
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { memoryTools } from '../memory/memory-tools.js';
 import { memorySlot, type MemorySlot } from '../memory/slot.js';
-import type { RetryOptions } from '../providers/retry.js';
+import type { RetryOptions } from '@lousho/providers';
 import type { LLMProvider } from '@lousho/protocol';
 import { checkSkills } from '../skills/define-skill.js';
 import type { Skill } from '@lousho/protocol';

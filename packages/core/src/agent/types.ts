@@ -11,7 +11,7 @@ import type { AgentGuardrails } from '@lousho/protocol';
 import type { AgentMcpOptions } from './mcp-servers.js';
 import type { CompactionOptions } from '../compaction/types.js';
 import type { Memory } from '../memory/types.js';
-import type { RetryOptions } from '../providers/retry.js';
+import type { RetryOptions } from '@lousho/providers';
 import type { Skill } from '@lousho/protocol';
 import type { RunLimits } from '@lousho/protocol';
 import type { Agent, ApprovalRequest } from '@lousho/protocol';

@@ -1,7 +1,7 @@
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { textOf, type Message } from '@lousho/protocol';
 import { estimateTokens } from '../models/tokens.js';
-import { generateFromStream } from '../providers/generate.js';
+import { generateFromStream } from '@lousho/providers';
 import type { LLMProvider } from '@lousho/protocol';
 import { isPinned } from './pin.js';
 import { protectedStart, pruneOldToolResults } from './prune.js';

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
-import { closestName } from '../options/closest-name.js';
+import { closestName } from '@lousho/protocol';
 import { AGENT_SPEC_KEYS, agentSpecSchema, NESTED_SPEC_KEYS } from './schema.js';
 import type { AgentSpec } from '@lousho/protocol';
 

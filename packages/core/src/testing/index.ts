@@ -7,7 +7,7 @@ export {
   type MockModelReply,
   type MockModelStep,
 } from './mock-model.js';
-export { createMockProvider, MockLLMProvider, type MockProviderOptions } from '../providers/mock.js';
-export type { MockResponse, MockToolCall } from '../providers/mock-response.js';
-export { MockProviderError, type MockProviderErrorCode } from '../providers/errors.js';
+export { createMockProvider, MockLLMProvider, type MockProviderOptions } from '@lousho/providers';
+export type { MockResponse, MockToolCall } from '@lousho/providers';
+export { MockProviderError, type MockProviderErrorCode } from '@lousho/providers';
 export { recordReplay, RecordReplayProvider, type RecordReplayOptions, type Cassette, type CassetteInteraction, type CassetteLocation, type RecordedRequest } from './record-replay.js';

@@ -1,7 +1,7 @@
 import { ERROR_CODES } from '@lousho/protocol';
-import { abortError, throwIfAborted } from '../providers/abort.js';
-import { MockProviderError } from '../providers/errors.js';
-import { StreamAssembler } from '../providers/generate.js';
+import { abortError, throwIfAborted } from '@lousho/providers';
+import { MockProviderError } from '@lousho/providers';
+import { StreamAssembler } from '@lousho/providers';
 import {
   checkChunkSize,
   checkDelay,
@@ -9,7 +9,7 @@ import {
   mockResponseChunks,
   validateMockResponse,
   type MockResponse,
-} from '../providers/mock-response.js';
+} from '@lousho/providers/mock-response';
 import type { GenerateOptions, GenerateResult, LLMProvider, StreamChunk } from '@lousho/protocol';
 
 /** What one model call does: reply with text, reply with a response object, or throw the error. */

@@ -1,5 +1,5 @@
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
-import { abortError, throwIfAborted } from '../providers/abort.js';
+import { abortError, throwIfAborted } from '@lousho/providers';
 import type { GenerateOptions, LLMProvider, StreamChunk } from '@lousho/protocol';
 
 /** What a cassette keeps of a request: everything the model is sent, except the signal. */

@@ -17,9 +17,9 @@ import {
   OpenAIProvider,
   OpenRouterProvider,
   type LLMProvider,
-} from '../../src/providers/index.js';
-import { startFakeApi, type FakeApiServer, type RecordedRequest, type Reply } from './fake-api-server.js';
-import { anthropicTextStream, anthropicToolStream, openaiTextStream, openaiToolCallStream } from './wire-fixtures.js';
+} from '@lousho/providers';
+import { startFakeApi, type FakeApiServer, type RecordedRequest, type Reply } from '../../../providers/test/fake-api-server.js';
+import { anthropicTextStream, anthropicToolStream, openaiTextStream, openaiToolCallStream } from '../../../providers/test/wire-fixtures.js';
 
 interface WireCase {
   name: string;

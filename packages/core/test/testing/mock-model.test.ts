@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SDKError } from '@lousho/protocol';
 import type { Message } from '@lousho/protocol';
-import { generateFromStream, type GenerateOptions, type StreamChunk } from '../../src/providers/index.js';
+import { generateFromStream, type GenerateOptions, type StreamChunk } from '@lousho/providers';
 import { createMockProvider, MockLLMProvider, mockModel, MockProviderError } from '../../src/testing/index.js';
 
 async function collect(stream: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {

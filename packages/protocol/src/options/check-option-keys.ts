@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { ERROR_CODES, SDKError } from '../errors.js';
 import { closestName } from './closest-name.js';
 
 /**

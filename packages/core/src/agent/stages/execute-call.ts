@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import type { ToolCall } from '@lousho/protocol';
-import { isAbortError } from '../../providers/abort.js';
+import { isAbortError } from '@lousho/providers';
 import { splitArtifacts } from '../../tools/artifacts.js';
 import { PropagatingToolError, toolErrorResult } from '../../tools/errors.js';
 import { validateToolSchema } from '../../tools/schema.js';

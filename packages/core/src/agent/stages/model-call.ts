@@ -1,7 +1,7 @@
 import type { Message, ToolCall } from '@lousho/protocol';
 import { estimateTokens } from '../../models/tokens.js';
-import { isAbortError } from '../../providers/abort.js';
-import { StreamAssembler } from '../../providers/generate.js';
+import { isAbortError } from '@lousho/providers';
+import { StreamAssembler } from '@lousho/providers';
 import type { GenerateOptions } from '@lousho/protocol';
 import type { ChatTrace } from '../../tracing/run-tracer.js';
 import type { UsageTracker } from '../../usage/tracker.js';

@@ -1,7 +1,7 @@
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import type { AgentListenerEvent, UnsequencedStreamEvent } from '@lousho/protocol';
 import { withheldReplyText } from '@lousho/protocol';
-import { abortError } from '../../providers/abort.js';
+import { abortError } from '@lousho/providers';
 import type { ToolExecutionContext } from '@lousho/protocol';
 import { RunTracer, runTraceOptions } from '../../tracing/run-tracer.js';
 import { emptyUsage, UsageTracker } from '../../usage/tracker.js';
