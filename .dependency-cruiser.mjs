@@ -42,6 +42,15 @@ export default {
       to: { path: '^packages/(?!providers/|protocol/)[^/]+/' },
     },
     {
+      name: 'otel-imports-only-protocol',
+      severity: 'error',
+      comment:
+        '@lousho/otel (the OpenTelemetry exporter) implements the tracing contract of @lousho/protocol and imports ' +
+        'nothing else of the workspace: the loop never depends on a tracing library.',
+      from: { path: '^packages/otel/src/' },
+      to: { path: '^packages/(?!otel/|protocol/)[^/]+/' },
+    },
+    {
       name: 'core-imports-only-protocol',
       severity: 'error',
       comment:

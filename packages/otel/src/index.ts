@@ -1,5 +1,5 @@
-// `@lousho/core/otel` (also `@lousho/build-ai-agent/otel`): the tracing interface on OpenTelemetry.
-// Needs the optional peer dependency `@opentelemetry/api`; the root entry never imports it.
+// `@lousho/otel` (also `@lousho/build-ai-agent/otel`): the tracing interface on OpenTelemetry.
+// Needs the optional peer dependency `@opentelemetry/api`; core never imports it.
 import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Link, type Span, type SpanContext, type SpanOptions, type Tracer } from '@opentelemetry/api';
 import type { SpanRef, SpanStartOptions, TraceAttributes, TraceError, TraceExporter, TraceSpan } from '@lousho/protocol';
 

@@ -1,6 +1,6 @@
 /**
  * The tracing contract: a bring-your-own-exporter interface. Core creates spans through it and
- * never imports a tracing library; `@lousho/core/otel` implements it on OpenTelemetry.
+ * never imports a tracing library; `@lousho/otel` implements it on OpenTelemetry.
  */
 
 /** Attribute values a span can carry (the OpenTelemetry attribute value types). */
