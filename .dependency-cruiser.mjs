@@ -51,13 +51,22 @@ export default {
       to: { path: '^packages/(?!otel/|protocol/)[^/]+/' },
     },
     {
+      name: 'testing-imports-only-protocol-and-providers',
+      severity: 'error',
+      comment:
+        '@lousho/testing (mockModel, recordReplay) sits below core, which re-exports it and tests with it: it may ' +
+        'import only @lousho/protocol and @lousho/providers.',
+      from: { path: '^packages/testing/src/' },
+      to: { path: '^packages/(?!testing/|protocol/|providers/)[^/]+/' },
+    },
+    {
       name: 'core-imports-only-protocol',
       severity: 'error',
       comment:
-        '@lousho/core sits on @lousho/protocol and @lousho/providers alone: it never imports another @lousho/* ' +
-        'package (they depend on it; the reverse edge would be a package cycle).',
+        '@lousho/core sits on @lousho/protocol, @lousho/providers and @lousho/testing alone: it never imports ' +
+        'another @lousho/* package (they depend on it; the reverse edge would be a package cycle).',
       from: { path: '^packages/core/src/' },
-      to: { path: '^packages/(?!core/|protocol/|providers/)[^/]+/' },
+      to: { path: '^packages/(?!core/|protocol/|providers/|testing/)[^/]+/' },
     },
     {
       name: 'client-imports-only-protocol',

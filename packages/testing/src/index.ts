@@ -1,4 +1,4 @@
-// `@lousho/build-ai-agent/testing`: deterministic providers for tests.
+// `@lousho/testing` (also `@lousho/core/testing` and `@lousho/build-ai-agent/testing`): deterministic providers for tests.
 export {
   mockModel,
   MockModel,

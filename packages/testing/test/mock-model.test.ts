@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SDKError } from '@lousho/protocol';
 import type { Message } from '@lousho/protocol';
 import { generateFromStream, type GenerateOptions, type StreamChunk } from '@lousho/providers';
-import { createMockProvider, MockLLMProvider, mockModel, MockProviderError } from '../../src/testing/index.js';
+import { createMockProvider, MockLLMProvider, mockModel, MockProviderError } from '../src/index.js';
 
 async function collect(stream: AsyncIterable<StreamChunk>): Promise<StreamChunk[]> {
   const chunks: StreamChunk[] = [];

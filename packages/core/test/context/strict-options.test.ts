@@ -4,7 +4,7 @@ import { AgentExecutor, createAgent, ERROR_CODES, resumeAfterApproval, UnknownOp
 import { closestName } from '@lousho/protocol';
 import { CREATE_AGENT_OPTION_KEYS, PLANNED_CREATE_AGENT_OPTIONS } from '../../src/agent/option-keys.js';
 import { checkOptionKeys } from '@lousho/protocol';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 function caught(fn: () => unknown): SDKError {
   try {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { toNodeHandler, type FetchHandler, type NodeRequestListener } from '../../../node/src/node/index.js';
 import { createEventStreamDecoder } from '@lousho/protocol';
-import { mockModel, type MockModelStep, type MockModelOptions } from '../../src/testing/index.js';
+import { mockModel, type MockModelStep, type MockModelOptions } from '@lousho/testing';
 import { reduceAgentEvents, type AgentUIState } from '@lousho/protocol';
 
 export interface TestServer {

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createAgent, defineTool } from '../../src/index.js';
 import { FileStorageService } from '../../src/node/io.js';
 import { checkStorageKey, LocalStorageCheckpointStore, StorageServiceApprovalStore, storageKeySegment } from '../../src/storage/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 const run = promisify(execFile);
 const dirs: string[] = [];

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createOtelTraceExporter } from '@lousho/otel';
 import { createAgent, defineTool, type TraceParent } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 /** A tracer that counts the spans asked of it and hands them to `inner`. */
 function counting(inner: Tracer): { tracer: Tracer; names: string[] } {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { encodeSseEvent, encodeSseVersion, parseEventStream } from '@lousho/protocol';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { reduceAgentEvents, stateFromTranscript, type AgentUIState, type UIMessage } from '@lousho/protocol';
 import { collect, fromChunks } from '../../../protocol/test/protocol/arbitraries.js';
 import { toolParts } from '../../../protocol/test/ui-state/helpers.js';

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { createEventStreamDecoder, createSseEventEncoder, encodeSseVersion } from '@lousho/protocol';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { reduceAgentEvents, type AgentUIState, type UIPart, type UIToolPart } from '@lousho/protocol';
 import { reduceAll } from '../../../protocol/test/ui-state/helpers.js';
 

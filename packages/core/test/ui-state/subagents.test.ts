@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { compactEventLog, replayAfter } from '../../src/stores/index.js';
-import { mockModel, type MockModelStep } from '../../src/testing/index.js';
+import { mockModel, type MockModelStep } from '@lousho/testing';
 import { reduceAgentEvents, type AgentUIState, type UIToolPart } from '@lousho/protocol';
 import { reduceAll, toolParts } from '../../../protocol/test/ui-state/helpers.js';
 
