@@ -60,13 +60,22 @@ export default {
       to: { path: '^packages/(?!testing/|protocol/|providers/)[^/]+/' },
     },
     {
+      name: 'store-kit-imports-only-protocol',
+      severity: 'error',
+      comment:
+        '@lousho/store-kit (what memoryStore and the database stores are built from) sits below core, which uses ' +
+        'it: it may import only @lousho/protocol.',
+      from: { path: '^packages/store-kit/src/' },
+      to: { path: '^packages/(?!store-kit/|protocol/)[^/]+/' },
+    },
+    {
       name: 'core-imports-only-protocol',
       severity: 'error',
       comment:
-        '@lousho/core sits on @lousho/protocol, @lousho/providers and @lousho/testing alone: it never imports ' +
-        'another @lousho/* package (they depend on it; the reverse edge would be a package cycle).',
+        '@lousho/core sits on @lousho/protocol, @lousho/providers, @lousho/store-kit and @lousho/testing alone: it ' +
+        'never imports another @lousho/* package (they depend on it; the reverse edge would be a package cycle).',
       from: { path: '^packages/core/src/' },
-      to: { path: '^packages/(?!core/|protocol/|providers/|testing/)[^/]+/' },
+      to: { path: '^packages/(?!core/|protocol/|providers/|store-kit/|testing/)[^/]+/' },
     },
     {
       name: 'client-imports-only-protocol',

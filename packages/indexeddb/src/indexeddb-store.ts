@@ -38,7 +38,7 @@ import {
   titleFromEvents,
   pageFromAll,
   sessionNotFoundError,
-} from '@lousho/core/store-kit';
+} from '@lousho/store-kit';
 import { newerVersionError, storeFailure, unavailableError } from './errors.js';
 import { PageLiveness, type LiveInstances, type LockManagerLike } from './page-liveness.js';
 import { inTransaction, request, sessionRange } from './requests.js';

@@ -23,6 +23,11 @@ export { stateFromSessionLog } from './protocol/session-view.js';
 export * from './options/check-option-keys.js';
 export * from './options/closest-name.js';
 
+// Bytes, encryption and copying helpers the stores and the HTTP handler share (isomorphic: Web Crypto).
+export * from './utils/bytes.js';
+export * from './utils/encryption.js';
+export * from './utils/shared-shape.js';
+
 // Event helpers both halves use: numbering an event, what ends a leg, piping a run's events.
 export * from './events/stamp.js';
 export * from './events/ends-leg.js';

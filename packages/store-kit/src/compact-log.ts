@@ -1,5 +1,5 @@
 import type { AgentStreamEvent } from '@lousho/protocol';
-import { copyWithSharedShape } from '../utils/shared-shape.js';
+import { copyWithSharedShape } from '@lousho/protocol';
 import { withheldBy, withheldReplyText } from '@lousho/protocol';
 import type { SubagentRef } from '@lousho/protocol';
 

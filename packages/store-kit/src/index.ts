@@ -1,8 +1,13 @@
-// `@lousho/core/store-kit`: what a durable session store is built from, shared by the database
-// stores (@lousho/sqlite, @lousho/postgres, @lousho/indexeddb) and open to a custom store. Isomorphic;
-// the Node stores' synchronous sealer is `@lousho/core/store-kit/node`.
+// `@lousho/store-kit`: what a durable session store is built from, shared by core's `memoryStore()`
+// and the database stores (@lousho/sqlite, @lousho/postgres, @lousho/indexeddb), and open to a custom
+// store. Isomorphic; the Node stores' synchronous sealer is `@lousho/store-kit/node`.
 export { stampEvent } from '@lousho/protocol';
-export { missingRunStartError } from './errors.js';
+// The stores' errors and codes.
+export * from './errors.js';
+// The event log compacted, and replayed from a resume point.
+export * from './compact-log.js';
+// Which sessions a bounded store keeps.
+export * from './session-retention.js';
 export { toJson, fromJson, storedEvent, storedEventBody } from './json-text.js';
 export { num, sessionRecordOf, type SessionRow } from './session-row.js';
 export {
@@ -16,4 +21,5 @@ export {
   type TextSealer,
   type AsyncTextSealer,
 } from './store-encryption.js';
-export { titleFromEvents, pageOf, pageFromAll, decodeSessionCursor, checkPageLimit, sessionNotFoundError, type SessionCursor } from './session-page.js';
+// Sessions listed a page at a time, renamed, deleted.
+export * from './session-page.js';

@@ -1,6 +1,6 @@
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
-import type { EncryptionKey } from '../utils/encryption.js';
-import { fromBase64 } from '../utils/bytes.js';
+import type { EncryptionKey } from '@lousho/protocol';
+import { fromBase64 } from '@lousho/protocol';
 
 /**
  * The `encryption` option of the SQLite, PostgreSQL, IndexedDB stores and of `FileStorageService`:

@@ -1,8 +1,8 @@
 import { KeyObject, createCipheriv, createDecipheriv, createSecretKey, randomBytes } from 'node:crypto';
 import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { encryptionKeyOf, isSealed, plainSealer, rawKey, sealMismatch, type TextSealer } from './store-encryption.js';
-import { fromBase64, fromUtf8, toBase64Url, utf8 } from '../utils/bytes.js';
-import type { EncryptionKey } from '../utils/encryption.js';
+import { fromBase64, fromUtf8, toBase64Url, utf8 } from '@lousho/protocol';
+import type { EncryptionKey } from '@lousho/protocol';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { AgentStreamEvent } from '@lousho/protocol';
-import { compactEventLog, replayAfter } from '../../src/stores/index.js';
-import { MAX_MERGED_DELTA_CHARS } from '../../src/stores/compact-log.js';
+import { compactEventLog, replayAfter } from '../src/index.js';
+import { MAX_MERGED_DELTA_CHARS } from '../src/compact-log.js';
 import { reduceAgentEvents, type AgentUIState } from '@lousho/protocol';
 
 const run = 'run_1';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SessionRetention } from '../../src/stores/session-retention.js';
+import { SessionRetention } from '../src/session-retention.js';
 
 /** A retention over `maxSessions` whose sessions are kept while `running` has them; counts the checks. */
 function retention(maxSessions: number) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { textSealer } from '../../src/stores/text-sealer.js';
-import { EncryptionUtils } from '../../src/utils/encryption.js';
+import { textSealer } from '../src/text-sealer.js';
+import { EncryptionUtils } from '@lousho/protocol';
 
 describe('textSealer (the Node stores\' encryption)', () => {
   const key = EncryptionUtils.generateKey();

@@ -2,7 +2,7 @@ import { PIPE_EVENTS, type EventSink } from '@lousho/protocol';
 import type { AgentStreamEvent, PendingApprovalInfo } from '@lousho/protocol';
 import type { Message } from '@lousho/protocol';
 import { serializeError, SDKError } from '@lousho/protocol';
-import { STORE_ERROR_CODES } from '../stores/errors.js';
+import { STORE_ERROR_CODES } from '@lousho/store-kit';
 import type { RunState, SessionStore, ApprovalStore, SessionStatus } from '@lousho/protocol';
 import { RunTracer, type RunTraceOptions } from '../tracing/run-tracer.js';
 import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
@@ -17,7 +17,7 @@ import type { BatchContinuation } from './tool-call.js';
 import type { RunSnapshot } from '@lousho/protocol';
 import type { SessionRuntime } from './session-runtime.js';
 import type { AgentRun, ExecutionResult } from '@lousho/protocol';
-import { copyWithSharedShape } from '../utils/shared-shape.js';
+import { copyWithSharedShape } from '@lousho/protocol';
 
 export interface DriveRunParams {
   session: SessionRuntime;

@@ -1,5 +1,5 @@
 import type { Message, ToolCall } from '@lousho/protocol';
-import { SessionLeaseLostError, SessionNotResumableError } from '../stores/errors.js';
+import { SessionLeaseLostError, SessionNotResumableError } from '@lousho/store-kit';
 import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun, ApprovalRecord, ApprovalStore } from '@lousho/protocol';
 import { continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { newId } from './ids.js';

@@ -16,7 +16,7 @@ import { prepareModelCall } from './stages/model-request.js';
 import { checkOutput, repairMessage } from './stages/structured-output.js';
 import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
 import type { BatchContinuation, CallScope } from './tool-call.js';
-import { copyWithSharedShape } from '../utils/shared-shape.js';
+import { copyWithSharedShape } from '@lousho/protocol';
 
 /** How a run (or one leg of it, up to a pause) ended. */
 export interface LoopOutcome {

@@ -4,7 +4,7 @@ import { endsLeg } from '@lousho/protocol';
 import type { Message } from '@lousho/protocol';
 import type { EventToAppend, SessionStore, SessionStatus } from '@lousho/protocol';
 import type { RunUsage } from '@lousho/protocol';
-import { compactEventLog, replayAfter } from '../stores/compact-log.js';
+import { compactEventLog, replayAfter } from '@lousho/store-kit';
 import { indexAfter } from '../stores/memory-store.js';
 import type { SessionListener } from '@lousho/protocol';
 

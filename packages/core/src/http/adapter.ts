@@ -7,4 +7,4 @@ export { bodyIncomplete, readLimited, tooLarge, type RequestView } from './reque
 export { isExpectedDisconnect, type HttpError } from './errors.js';
 export { sseChunksOf, type SseChunks } from './sse-response.js';
 export { normalizeBasePath } from './routes.js';
-export { concatBytes } from '../utils/bytes.js';
+export { concatBytes } from '@lousho/protocol';

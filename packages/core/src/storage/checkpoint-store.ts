@@ -1,5 +1,5 @@
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
-import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
+import { SessionLeaseLostError, missingRunStartError } from '@lousho/store-kit';
 import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '@lousho/protocol';
 import { parseStored } from './stored-json.js';
 import { storageKeySegment } from './storage-service.js';

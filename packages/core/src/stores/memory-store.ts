@@ -5,10 +5,10 @@ import type { Message } from '@lousho/protocol';
 import type { StepUsage } from '@lousho/protocol';
 import { InMemoryApprovalStore } from './approval-store.js';
 import type { ToolCallRecord } from '@lousho/protocol';
-import { SessionLeaseLostError, missingRunStartError } from './errors.js';
-import { compactEventLog } from './compact-log.js';
-import { pageFromAll, sessionNotFoundError, titleFromEvents } from './session-page.js';
-import { retentionLimit, SessionRetention } from './session-retention.js';
+import { SessionLeaseLostError, missingRunStartError } from '@lousho/store-kit';
+import { compactEventLog } from '@lousho/store-kit';
+import { pageFromAll, sessionNotFoundError, titleFromEvents } from '@lousho/store-kit';
+import { retentionLimit, SessionRetention } from '@lousho/store-kit';
 import type {
   CheckpointStore,
   CheckpointWrite,

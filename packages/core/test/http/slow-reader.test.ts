@@ -10,7 +10,7 @@ import { createNodeListener } from '../../../node/src/node/index.js';
 import { coalesceDeltas } from '../../src/http/coalesce.js';
 import { SSE_CHUNK_BYTES } from '../../src/http/sse-response.js';
 import { createEventStreamDecoder } from '@lousho/protocol';
-import { MAX_MERGED_DELTA_CHARS } from '../../src/stores/compact-log.js';
+import { MAX_MERGED_DELTA_CHARS } from '@lousho/store-kit';
 import { arbEvents, arbRunEvents } from '../../../protocol/test/protocol/arbitraries.js';
 import { coveredSeqs, gate, json, plain, readSse, reduceAll, type TestServer } from './helpers.js';
 

@@ -48,8 +48,8 @@ test('the root entry (src/index.ts) loads no node: module and only browser-safe 
   // bundle tests in @lousho/build-ai-agent check the built entry bundles without one).
   // @lousho/protocol (its root and the entries core re-exports whole) loads nothing but itself: its
   // own test/protocol/isomorphic.test.ts checks it. @lousho/providers is fetch and SSE only (its
-  // test/isomorphic.test.ts).
-  const allowed = new Set(['zod', '@standard-schema/spec', 'yaml', '@lousho/protocol', '@lousho/protocol/messages', '@lousho/protocol/errors', '@lousho/protocol/codec', '@lousho/protocol/ui-state', '@lousho/providers']);
+  // test/isomorphic.test.ts). @lousho/store-kit's root is isomorphic (its node:crypto sealer is `./node`).
+  const allowed = new Set(['zod', '@standard-schema/spec', 'yaml', '@lousho/protocol', '@lousho/protocol/messages', '@lousho/protocol/errors', '@lousho/protocol/codec', '@lousho/protocol/ui-state', '@lousho/providers', '@lousho/store-kit']);
   expect([...bare].filter((spec) => !allowed.has(spec))).toEqual([]);
   for (const file of files) expect(file).not.toMatch(/[\\/]src[\\/]node[\\/]/);
 });

@@ -1,8 +1,8 @@
-// The `@lousho/core/protocol` entry: the wire both halves share, and all that `@lousho/client`
-// imports of core. The HTTP handler (server) and the client (browser) both read and write it: the SSE
+// The `@lousho/protocol/wire` entry (re-exported as `@lousho/core/protocol`): the wire both halves
+// share. The HTTP handler (server) and the client (browser) both read and write it: the SSE
 // codec and `parseEventStream`, the UI state and its reducer, a session's view, following a session,
 // the event feed, ids and the client's error codes. Nothing reachable from here imports a Node-only
-// module or the agent loop at run time (packages/core/test/protocol/isomorphic.test.ts checks it).
+// module or the agent loop at run time (packages/protocol/test/protocol/isomorphic.test.ts checks it).
 //
 // Besides core's public names (also in its root entry), it holds the pieces the client is built of:
 // those are for @lousho/client, not for apps, and may change with any version.

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { ERROR_CODES, SDKError } from '../errors.js';
 import { fromBase64, fromUtf8, toBase64Url, utf8 } from './bytes.js';
 
 /** A key as `EncryptionUtils` takes it: 32 bytes (raw or base64/base64url text), or an AES-GCM `CryptoKey`. */

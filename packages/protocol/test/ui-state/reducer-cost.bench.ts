@@ -1,5 +1,5 @@
 // Cost of a text delta with 10 to 100,000 messages before it (docs/events.md, "Cost").
-// Run: npx vitest bench --run --project core packages/core/test/ui-state/reducer-cost.bench.ts
+// Run: npx vitest bench --run --project protocol packages/protocol/test/ui-state/reducer-cost.bench.ts
 // Not a test: machines are noisy, so nothing here asserts a time.
 import { bench, describe } from 'vitest';
 import type { AgentStreamEvent } from '../../src/contracts/events.js';
