@@ -10,7 +10,7 @@ export default {
       severity: 'error',
       comment:
         'No import cycle anywhere: across files, folders and packages, type imports included. Move the shared ' +
-        'declaration below both sides (packages/core/src/contracts for types, src/protocol for the wire).',
+        'declaration below both sides (packages/protocol/src/contracts for types, @lousho/protocol for the wire).',
       from: {},
       to: { circular: true },
     },
@@ -18,28 +18,73 @@ export default {
       name: 'contracts-import-only-contracts',
       severity: 'error',
       comment:
-        "packages/core/src/contracts is the bottom of core: its types import nothing but each other (no module " +
-        'of core above them, no package).',
-      from: { path: '^packages/core/src/contracts/' },
-      to: { pathNot: '^packages/core/src/contracts/' },
+        "packages/protocol/src/contracts is the bottom of the workspace: its types import nothing but each other " +
+        '(no module above them, no package of ours).',
+      from: { path: '^packages/protocol/src/contracts/' },
+      to: { pathNot: '^packages/protocol/src/contracts/' },
     },
     {
-      name: 'core-imports-no-lousho-package',
+      name: 'protocol-imports-no-lousho-package',
       severity: 'error',
       comment:
-        '@lousho/core is the bottom package: it never imports another @lousho/* package (they all depend on it; ' +
-        'the reverse edge would be a package cycle).',
+        '@lousho/protocol is the bottom package: it never imports another @lousho/* package (they all depend on it, ' +
+        'directly or through core; the reverse edge would be a package cycle).',
+      from: { path: '^packages/protocol/src/' },
+      to: { path: '^packages/(?!protocol/)[^/]+/' },
+    },
+    {
+      name: 'providers-import-only-protocol',
+      severity: 'error',
+      comment:
+        '@lousho/providers (the model providers, below core) may import only @lousho/protocol: never the loop ' +
+        'or anything else of the workspace.',
+      from: { path: '^packages/providers/src/' },
+      to: { path: '^packages/(?!providers/|protocol/)[^/]+/' },
+    },
+    {
+      name: 'otel-imports-only-protocol',
+      severity: 'error',
+      comment:
+        '@lousho/otel (the OpenTelemetry exporter) implements the tracing contract of @lousho/protocol and imports ' +
+        'nothing else of the workspace: the loop never depends on a tracing library.',
+      from: { path: '^packages/otel/src/' },
+      to: { path: '^packages/(?!otel/|protocol/)[^/]+/' },
+    },
+    {
+      name: 'testing-imports-only-protocol-and-providers',
+      severity: 'error',
+      comment:
+        '@lousho/testing (mockModel, recordReplay) sits below core, which re-exports it and tests with it: it may ' +
+        'import only @lousho/protocol and @lousho/providers.',
+      from: { path: '^packages/testing/src/' },
+      to: { path: '^packages/(?!testing/|protocol/|providers/)[^/]+/' },
+    },
+    {
+      name: 'store-kit-imports-only-protocol',
+      severity: 'error',
+      comment:
+        '@lousho/store-kit (what memoryStore and the database stores are built from) sits below core, which uses ' +
+        'it: it may import only @lousho/protocol.',
+      from: { path: '^packages/store-kit/src/' },
+      to: { path: '^packages/(?!store-kit/|protocol/)[^/]+/' },
+    },
+    {
+      name: 'core-imports-only-protocol',
+      severity: 'error',
+      comment:
+        '@lousho/core sits on @lousho/protocol, @lousho/providers, @lousho/store-kit and @lousho/testing alone: it ' +
+        'never imports another @lousho/* package (they depend on it; the reverse edge would be a package cycle).',
       from: { path: '^packages/core/src/' },
-      to: { path: '^packages/(?!core/)[^/]+/' },
+      to: { path: '^packages/(?!core/|protocol/|providers/|store-kit/|testing/)[^/]+/' },
     },
     {
-      name: 'client-imports-only-core-protocol',
+      name: 'client-imports-only-protocol',
       severity: 'error',
       comment:
-        '@lousho/client (the browser half) may import from @lousho/core only its protocol layer ' +
-        '(`@lousho/core/protocol`): nothing from the server half, nothing else of the workspace.',
+        '@lousho/client (the browser half) may import only @lousho/protocol (the wire both halves share): ' +
+        'nothing from the server half (@lousho/core), nothing else of the workspace.',
       from: { path: '^packages/client/src/' },
-      to: { path: '^packages/(?!client/)[^/]+/', pathNot: '^packages/core/src/protocol/' },
+      to: { path: '^packages/(?!client/)[^/]+/', pathNot: '^packages/protocol/src/' },
     },
     {
       name: 'client-imports-nothing-node-only',

@@ -6,6 +6,8 @@
  *
  *   npx tsx src/event-path-ab.ts /path/to/before,/path/to/after [sessions=200] [rounds=8]
  */
+import { existsSync } from 'node:fs';
+
 const trees = (process.argv[2] ?? '').split(',').filter(Boolean);
 if (trees.length < 2) throw new Error('Usage: event-path-ab.ts <checkout>,<checkout>[,...] [sessions] [rounds]');
 const sessions = Number(process.argv[3] ?? 200);
@@ -13,7 +15,8 @@ const rounds = Number(process.argv[4] ?? 8);
 const checkouts = await Promise.all(
   trees.map(async (tree) => ({
     tree,
-    feed: await import(`${tree}/packages/core/src/protocol/event-feed.ts`),
+    // The event feed moved from core to @lousho/protocol: a checkout from before the move has it in core.
+    feed: await import(existsSync(`${tree}/packages/protocol`) ? `${tree}/packages/protocol/src/protocol/event-feed.ts` : `${tree}/packages/core/src/protocol/event-feed.ts`),
     core: await import(`${tree}/packages/core/src/index.ts`),
     models: await import(`${tree}/packages/bench/src/load/mock-models.ts`),
   })),

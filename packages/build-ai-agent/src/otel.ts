@@ -1,2 +1,2 @@
 // OpenTelemetry spans for agent runs. Needs the optional peer dependency `@opentelemetry/api`.
-export * from '@lousho/core/otel';
+export * from '@lousho/otel';

@@ -1,4 +1,4 @@
-import { INITIAL, randomSessionId, reduceEvent, type AgentStreamEvent, type AgentUIState } from '@lousho/core/protocol';
+import { INITIAL, randomSessionId, reduceEvent, type AgentStreamEvent, type AgentUIState } from '@lousho/protocol';
 import { AgentClientError } from './errors.js';
 import type { AgentActionResult, AgentClient, AgentClientOptions, ClientDecision, ClientTransport, EventReader, QueueChange } from './types.js';
 

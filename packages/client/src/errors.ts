@@ -1,4 +1,4 @@
-import { CodedError, type ClientErrorCode } from '@lousho/core/protocol';
+import { CodedError, type ClientErrorCode } from '@lousho/protocol';
 
 /**
  * An error the client reports (through `onError` and `state.error`): a stable `code`, a one-line

@@ -1,4 +1,4 @@
-import { createSseFeed, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM, type AgentStreamEvent, type AgentUIState } from '@lousho/core/protocol';
+import { createSseFeed, DEFAULT_MAX_EVENT_SIZE, protocolBlockHandler, STREAM, type AgentStreamEvent, type AgentUIState } from '@lousho/protocol';
 import { AgentClientError } from './errors.js';
 import type { ClientTransport, EventReader, HttpSource } from './types.js';
 

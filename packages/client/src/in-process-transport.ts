@@ -9,7 +9,7 @@ import {
   type AgentStreamEvent,
   type ClientAgent,
   type EventFeed,
-} from '@lousho/core/protocol';
+} from '@lousho/protocol';
 import { AgentClientError } from './errors.js';
 import { rememberPageFile } from './attachment-url.js';
 import type { ClientTransport, EventReader } from './types.js';

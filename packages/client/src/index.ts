@@ -1,5 +1,5 @@
 // `@lousho/client`: the browser half of Lousho. The framework-neutral agent client and its transports
-// (HTTP, in process), and, re-exported from `@lousho/core/protocol`, what a UI needs with it: the UI
+// (HTTP, in process), and, re-exported from `@lousho/protocol`, what a UI needs with it: the UI
 // state and its reducer, and the protocol's reader. The React, Vue and Svelte bindings import this
 // package alone.
 export { createAgentClient, createHttpAgentClient, createAgentClientWithTransport } from './create-agent-client.js';
@@ -30,8 +30,8 @@ export type {
   BrowserToolContext,
 } from './types.js';
 
-// From `@lousho/core/protocol` (below both halves: the HTTP handler uses the same).
-export { CLIENT_ERROR_CODES, type ClientErrorCode, type ClientAgent, type AttachmentPart } from '@lousho/core/protocol';
+// From `@lousho/protocol` (below both halves: the HTTP handler uses the same).
+export { CLIENT_ERROR_CODES, type ClientErrorCode, type ClientAgent, type AttachmentPart } from '@lousho/protocol';
 // The UI state and its reducer.
 export {
   reduceAgentEvents,
@@ -59,7 +59,7 @@ export {
   type UISubagent,
   type UISubagentStatus,
   type UIQueuedMessage,
-} from '@lousho/core/protocol';
+} from '@lousho/protocol';
 // The protocol's reader, and the events it yields.
 export {
   PROTOCOL_VERSION,
@@ -79,4 +79,4 @@ export {
   type EventStreamErrorOptions,
   type AgentStreamEvent,
   type FinishReason,
-} from '@lousho/core/protocol';
+} from '@lousho/protocol';

@@ -1,4 +1,4 @@
-import type { ClientAgent } from '@lousho/core/protocol';
+import type { ClientAgent } from '@lousho/protocol';
 import type { ClientTransport } from './types.js';
 
 /**

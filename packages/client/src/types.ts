@@ -1,4 +1,4 @@
-import type { AgentStreamEvent, AgentUIState, AttachmentPart, ClientAgent, ContentPart, FinishReason, SerializedError } from '@lousho/core/protocol';
+import type { AgentStreamEvent, AgentUIState, AttachmentPart, ClientAgent, ContentPart, FinishReason, SerializedError } from '@lousho/protocol';
 
 /** What a user sends: text, or content parts (text, images, files). */
 export type AgentClientInput = string | ContentPart[];

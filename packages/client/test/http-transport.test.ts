@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createSseEventEncoder, encodeSseEvent, encodeSseVersion, sseHeaders, type AgentStreamEvent } from '@lousho/core/protocol';
+import { createSseEventEncoder, encodeSseEvent, encodeSseVersion, sseHeaders, type AgentStreamEvent } from '@lousho/protocol';
 import { createHttpTransport } from '../src/http-transport.js';
 
 const encoder = new TextEncoder();

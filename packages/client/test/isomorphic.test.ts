@@ -23,9 +23,9 @@ function imports(entry: string): { files: string[]; bare: string[] } {
   return { files: [...files].map((file) => relative(srcDir, file)), bare: [...bare] };
 }
 
-test('the client imports nothing but @lousho/core/protocol (no core root, nothing from node:, no other package)', () => {
-  // What @lousho/core/protocol loads in turn is checked in core (test/protocol/isomorphic.test.ts).
-  expect(imports('index.ts').bare).toEqual(['@lousho/core/protocol']);
+test('the client imports nothing but @lousho/protocol (no core root, nothing from node:, no other package)', () => {
+  // What @lousho/protocol loads in turn is checked in @lousho/protocol (its test/protocol/isomorphic.test.ts).
+  expect(imports('index.ts').bare).toEqual(['@lousho/protocol']);
 });
 
 test('the HTTP client alone does not load the in-process transport', () => {

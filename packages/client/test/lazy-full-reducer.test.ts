@@ -79,25 +79,25 @@ beforeEach(() => {
   imported = 0;
   failing = false;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  // Of @lousho/core/protocol, the client core keeps what a bundler keeps (the entry reducer, not the
+  // Of @lousho/protocol, the client core keeps what a bundler keeps (the entry reducer, not the
   // full one): unbundled, the entry module would load the full reducer, which teaches the entry one
   // its events when it loads, and nothing would be loaded on demand.
-  vi.doMock('@lousho/core/protocol', async () => ({
-    ...(await import('../../core/src/ui-state/reduce.js')),
-    ...(await import('../../core/src/ui-state/snapshot.js')),
-    ...(await import('../../core/src/protocol/ids.js')),
-    ...(await import('../../core/src/protocol/errors.js')),
+  vi.doMock('@lousho/protocol', async () => ({
+    ...(await import('../../protocol/src/ui-state/reduce.js')),
+    ...(await import('../../protocol/src/ui-state/snapshot.js')),
+    ...(await import('../../protocol/src/protocol/ids.js')),
+    ...(await import('../../protocol/src/protocol/errors.js')),
   }));
   vi.doMock('../src/full-reducer.js', async () => {
     imported++;
     await gate;
     if (failing) throw new TypeError('Failed to fetch dynamically imported module');
-    return import('../../core/src/ui-state/reduce-agent-events.js');
+    return import('../../protocol/src/ui-state/reduce-agent-events.js');
   });
 });
 
 afterEach(() => {
-  vi.doUnmock('@lousho/core/protocol');
+  vi.doUnmock('@lousho/protocol');
   vi.doUnmock('../src/full-reducer.js');
 });
 

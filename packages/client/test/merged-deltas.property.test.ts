@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createSseEventEncoder, encodeSseVersion, sseHeaders, type AgentStreamEvent } from '@lousho/core/protocol';
+import { createSseEventEncoder, encodeSseVersion, sseHeaders, type AgentStreamEvent } from '@lousho/protocol';
 // The protocol's arbitraries: one copy, in core's tests.
-import { arbDelta } from '../../core/test/protocol/arbitraries.js';
+import { arbDelta } from '../../protocol/test/protocol/arbitraries.js';
 import { createHttpTransport } from '../src/http-transport.js';
 
 // The HTTP client joins consecutive deltas of one part read together before parsing them

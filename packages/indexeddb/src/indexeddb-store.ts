@@ -41,7 +41,7 @@ import {
   type SessionUsageTally,
   pageFromAll,
   sessionNotFoundError,
-} from '@lousho/core/store-kit';
+} from '@lousho/store-kit';
 import { newerVersionError, storeFailure, unavailableError } from './errors.js';
 import { PageLiveness, type LiveInstances, type LockManagerLike } from './page-liveness.js';
 import { inTransaction, request, sessionRange } from './requests.js';

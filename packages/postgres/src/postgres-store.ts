@@ -47,8 +47,8 @@ import {
   type SessionRow,
   type StoreEncryptionOptions,
   type TextSealer,
-} from '@lousho/core/store-kit';
-import { textSealer } from '@lousho/core/store-kit/node';
+} from '@lousho/store-kit';
+import { textSealer } from '@lousho/store-kit/node';
 import type { PgModule, PgPool, PgPoolClient, PgQueryable } from './driver.js';
 import {
   PostgresStoreError,

@@ -41,8 +41,8 @@ import {
   type SessionRow,
   type StoreEncryptionOptions,
   type TextSealer,
-} from '@lousho/core/store-kit';
-import { textSealer } from '@lousho/core/store-kit/node';
+} from '@lousho/store-kit';
+import { textSealer } from '@lousho/store-kit/node';
 import type { SqliteDatabase, SqliteDatabaseConstructor, SqliteStatement } from './driver.js';
 import { corruptFileError, isCorruption, unavailableError } from './errors.js';
 import { migrate } from './schema.js';

@@ -1,4 +1,4 @@
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '@lousho/protocol';
 import type { ToolConcurrency } from './types.js';
 
 /**

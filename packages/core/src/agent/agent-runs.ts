@@ -1,22 +1,22 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { inputToMessages, type AgentInput } from '../messages.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { inputToMessages, type AgentInput } from '@lousho/protocol';
 import { runTraceOptions } from '../tracing/run-tracer.js';
 import { emptyUsage } from '../usage/tracker.js';
 import type { AgentSetup } from './agent-setup.js';
 import type { AgentStores } from './agent-stores.js';
-import type { ApprovalRecord } from '../contracts/stores.js';
+import type { ApprovalRecord } from '@lousho/protocol';
 import { claimApproval, continuationFor, type ApprovalDecision } from './approval-resume.js';
 import { checkClientDecision } from './client-result.js';
-import type { AgentApprovals, ResumeOptions, AgentRun, RunOptions } from '../contracts/agent-session.js';
+import type { AgentApprovals, ResumeOptions, AgentRun, RunOptions } from '@lousho/protocol';
 import { driveRun } from './drive-run.js';
 import { DurableLeg } from './durable.js';
 import { newId } from './ids.js';
 import type { LoopDeps } from './loop-deps.js';
-import type { RunSnapshot, RunConfigContext } from '../contracts/run-snapshot.js';
+import type { RunSnapshot, RunConfigContext } from '@lousho/protocol';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import type { SessionRegistry } from './session-registry.js';
 import type { SessionRuntime } from './session-runtime.js';
-import type { FinishReason } from '../contracts/events.js';
+import type { FinishReason } from '@lousho/protocol';
 import { MessageQueue } from './message-queue.js';
 
 /**

@@ -1,9 +1,9 @@
 import { createCompactionHook } from '../compaction/hook.js';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { normalizeGuardrails } from '../guardrails/run-guardrails.js';
 import { checkMemories } from '../memory/define-memory.js';
-import type { LLMProvider } from '../contracts/providers.js';
-import { resolveProvider } from '../providers/registry.js';
+import type { LLMProvider } from '@lousho/protocol';
+import { resolveProvider } from '@lousho/providers';
 import type { LoopDeps } from './loop-deps.js';
 import { agentMcp } from './mcp-servers.js';
 import { modelChain } from './model-chain.js';
@@ -12,7 +12,7 @@ import { isStaticConfig, resolveRunConfig, type ResolvedRunConfig } from './run-
 import { checkLimits } from './stages/budget.js';
 import { checkSubagents } from './subagents/catalog.js';
 import type { CreateAgentConfig } from './types.js';
-import type { RunConfigContext } from '../contracts/run-snapshot.js';
+import type { RunConfigContext } from '@lousho/protocol';
 
 /** What every run of an agent is built from: its checked config, its provider, and how a run's config is resolved. */
 export interface AgentSetup {

@@ -1,7 +1,7 @@
 import { memoryStore, MemorySessionStore } from '../stores/memory-store.js';
-import type { CheckpointStore, SessionStore, StoreSignals, ApprovalStore } from '../contracts/stores.js';
+import type { CheckpointStore, SessionStore, StoreSignals, ApprovalStore } from '@lousho/protocol';
 import type { CreateAgentConfig } from './types.js';
-import type { FileStore } from '../contracts/files.js';
+import type { FileStore } from '@lousho/protocol';
 
 /** Where an agent keeps its sessions, checkpoints and approvals, and how processes tell each other. */
 export interface AgentStores {

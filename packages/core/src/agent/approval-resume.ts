@@ -1,12 +1,12 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { toolErrorResult } from '../tools/errors.js';
 import { validateToolArguments } from '../tools/validate-args.js';
-import type { ToolExecutionContext } from '../contracts/tools.js';
-import type { ToolCallHookContext } from '../contracts/hooks.js';
-import type { ToolCall } from '../messages.js';
+import type { ToolExecutionContext } from '@lousho/protocol';
+import type { ToolCallHookContext } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
 import { attachScope, type ChildResume } from './loop-scope.js';
-import type { ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
-import type { RunSnapshot } from '../contracts/run-snapshot.js';
+import type { ApprovalRecord, ApprovalStore } from '@lousho/protocol';
+import type { RunSnapshot } from '@lousho/protocol';
 import { progressReporter } from './call-context.js';
 import { runPreHooks } from './stages/pre-hooks.js';
 import type { BatchContinuation, CallScope, PreparedCall } from './tool-call.js';

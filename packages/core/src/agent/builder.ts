@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { DefinedTool, ToolDescriptor } from '../tools/types.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { DefinedTool, ToolDescriptor } from '@lousho/protocol';
 import type { AgentConfig } from './agent-config.js';
 import type { ToolConcurrency } from './types.js';
 

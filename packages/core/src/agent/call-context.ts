@@ -1,7 +1,7 @@
-import type { ToolCallHookContext } from '../contracts/hooks.js';
-import type { Message, ToolCall } from '../messages.js';
-import type { ToolDescriptor } from '../tools/types.js';
-import type { ToolExecutionContext } from '../contracts/tools.js';
+import type { ToolCallHookContext } from '@lousho/protocol';
+import type { Message, ToolCall } from '@lousho/protocol';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { ToolExecutionContext } from '@lousho/protocol';
 import { emitListener } from './loop-deps.js';
 import { attachScope } from './loop-scope.js';
 import type { CallScope } from './tool-call.js';

@@ -1,4 +1,4 @@
-import type { ToolCall } from '../messages.js';
+import type { ToolCall } from '@lousho/protocol';
 import { executionContext } from './call-context.js';
 import { executeStage } from './stages/execute-call.js';
 import { checkToolGuardrails } from './stages/guardrails.js';

@@ -1,4 +1,4 @@
-import type { PendingApprovalInfo } from '../contracts/events.js';
+import type { PendingApprovalInfo } from '@lousho/protocol';
 
 /**
  * What a delegation returns when the sub-agent paused on a call that waits for a person. The tool

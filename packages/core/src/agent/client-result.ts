@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { validateToolOutput } from '../tools/validate-output.js';
-import type { ApprovalRecord } from '../contracts/stores.js';
+import type { ApprovalRecord } from '@lousho/protocol';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { ApprovalDecision } from './approval-resume.js';
 

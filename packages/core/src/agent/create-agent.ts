@@ -8,8 +8,8 @@ import { setDelegationHandle } from './subagents/handle.js';
 import { SessionAwaitingApprovalError } from './session-errors.js';
 import { SessionRegistry } from './session-registry.js';
 import type { CreateAgentConfig } from './types.js';
-import type { AgentRun, RunOptions, Agent, AgentApprovals, AgentSession } from '../contracts/agent-session.js';
-import type { AgentInput } from '../messages.js';
+import type { AgentRun, RunOptions, Agent, AgentApprovals, AgentSession } from '@lousho/protocol';
+import type { AgentInput } from '@lousho/protocol';
 import { checkRunOptions } from './option-keys.js';
 
 /** `C` with every key `T` does not have mapped to `never`, so a misspelt option is a type error. */

@@ -1,12 +1,12 @@
-import { PIPE_EVENTS, type EventSink } from '../events/pipe.js';
-import type { AgentStreamEvent, PendingApprovalInfo } from '../contracts/events.js';
-import type { Message } from '../messages.js';
-import { serializeError, SDKError } from '../errors.js';
-import { STORE_ERROR_CODES } from '../stores/errors.js';
-import type { RunState, SessionStore, ApprovalStore, SessionStatus } from '../contracts/stores.js';
+import { PIPE_EVENTS, type EventSink } from '@lousho/protocol';
+import type { AgentStreamEvent, PendingApprovalInfo } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
+import { serializeError, SDKError } from '@lousho/protocol';
+import { STORE_ERROR_CODES } from '@lousho/store-kit';
+import type { RunState, SessionStore, ApprovalStore, SessionStatus } from '@lousho/protocol';
 import { RunTracer, type RunTraceOptions } from '../tracing/run-tracer.js';
 import type { CheckpointNotes, DurableLeg, LegMode } from './durable.js';
-import type { GuardrailInfo } from '../contracts/guardrails.js';
+import type { GuardrailInfo } from '@lousho/protocol';
 import { endAbandonedLeg, syncSessionLog } from './interrupted-leg.js';
 import { EventQueue } from './event-queue.js';
 import { serialized } from './serial.js';
@@ -14,10 +14,10 @@ import { checkInputGuardrails } from './stages/guardrails.js';
 import { emitListener, type LoopDeps } from './loop-deps.js';
 import { addWaitingInput, runLoop, type LoopOutcome } from './run-loop.js';
 import type { BatchContinuation } from './tool-call.js';
-import type { RunSnapshot } from '../contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 import type { SessionRuntime } from './session-runtime.js';
-import type { AgentRun, ExecutionResult } from '../contracts/agent-session.js';
-import { copyWithSharedShape } from '../utils/shared-shape.js';
+import type { AgentRun, ExecutionResult } from '@lousho/protocol';
+import { copyWithSharedShape } from '@lousho/protocol';
 
 export interface DriveRunParams {
   session: SessionRuntime;

@@ -1,10 +1,10 @@
-import type { Message, ToolCall } from '../messages.js';
-import { SessionLeaseLostError, SessionNotResumableError } from '../stores/errors.js';
-import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
+import type { Message, ToolCall } from '@lousho/protocol';
+import { SessionLeaseLostError, SessionNotResumableError } from '@lousho/store-kit';
+import type { CheckpointStore, CheckpointWrite, ListWrite, MaybePromise, RunProgress, RunState, StoredCheckpoint, StoredRun, ApprovalRecord, ApprovalStore } from '@lousho/protocol';
 import { continuationFor, decisionOf } from './approval-resume.js';
 import { newId } from './ids.js';
 import type { BatchContinuation } from './tool-call.js';
-import type { ChildSnapshot, RunSnapshot } from '../contracts/run-snapshot.js';
+import type { ChildSnapshot, RunSnapshot } from '@lousho/protocol';
 import { SessionAwaitingApprovalError, sessionBusyError } from './session-errors.js';
 import type { AppendFence } from './session-runtime.js';
 

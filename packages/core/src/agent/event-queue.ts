@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { EventSink } from '../events/pipe.js';
-import type { AgentStreamEvent } from '../contracts/events.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { EventSink } from '@lousho/protocol';
+import type { AgentStreamEvent } from '@lousho/protocol';
 
 /**
  * Buffers a run's events for one `for await` consumer. The run never waits for the consumer

@@ -1,10 +1,10 @@
 // The options of `AgentExecutor` and `resumeAfterApproval()`, apart from the executor so the option-key
 // checks (option-keys.ts) can name them without importing the executor that calls those checks.
-import type { AgentInput, Message } from '../contracts/messages.js';
-import type { LLMProvider } from '../contracts/providers.js';
-import type { CheckpointStore, ApprovalStore } from '../contracts/stores.js';
-import type { TraceParent } from '../contracts/tracing.js';
-import type { Skill } from '../contracts/skills.js';
+import type { AgentInput, Message } from '@lousho/protocol';
+import type { LLMProvider } from '@lousho/protocol';
+import type { CheckpointStore, ApprovalStore } from '@lousho/protocol';
+import type { TraceParent } from '@lousho/protocol';
+import type { Skill } from '@lousho/protocol';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { AgentConfig } from './agent-config.js';
 import type { ApproveFn, LoopOptions } from './types.js';

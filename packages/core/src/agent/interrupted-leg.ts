@@ -1,10 +1,10 @@
-import { stateFromSessionLog } from '../protocol/session-view.js';
-import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
-import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '../contracts/events.js';
-import { textOf, type Message } from '../messages.js';
-import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun, ApprovalStore } from '../contracts/stores.js';
+import { stateFromSessionLog } from '@lousho/protocol';
+import { reduceAgentEvents } from '@lousho/protocol';
+import type { AgentStreamEvent, FinishReason, UnsequencedStreamEvent } from '@lousho/protocol';
+import { textOf, type Message } from '@lousho/protocol';
+import type { CheckpointStore, SessionStore, StoredCheckpoint, StoredRun, ApprovalStore } from '@lousho/protocol';
 import { DurableLeg } from './durable.js';
-import { endsLeg } from '../events/ends-leg.js';
+import { endsLeg } from '@lousho/protocol';
 import type { AppendFence, SessionRuntime } from './session-runtime.js';
 
 /** The events that end an abandoned leg, and the run they belong to. */

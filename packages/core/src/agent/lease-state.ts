@@ -1,4 +1,4 @@
-import type { CheckpointStore, LeaseState, MaybePromise } from '../contracts/stores.js';
+import type { CheckpointStore, LeaseState, MaybePromise } from '@lousho/protocol';
 
 /** The session's lease and run state, the light way when the store can (`leaseState`). */
 export function leaseStateOf(checkpoints: CheckpointStore, sessionId: string): MaybePromise<LeaseState | undefined> {

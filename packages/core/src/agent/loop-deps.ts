@@ -1,18 +1,18 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { UnsequencedStreamEvent, AgentListenerEvent } from '../contracts/events.js';
-import type { AgentGuardrails } from '../contracts/guardrails.js';
-import type { AgentHook, PermissionRule } from '../contracts/hooks.js';
+import type { UnsequencedStreamEvent, AgentListenerEvent } from '@lousho/protocol';
+import type { AgentGuardrails } from '@lousho/protocol';
+import type { AgentHook, PermissionRule } from '@lousho/protocol';
 import type { MemorySlot } from '../memory/slot.js';
-import type { LLMProvider, ToolSpec } from '../contracts/providers.js';
+import type { LLMProvider, ToolSpec } from '@lousho/protocol';
 import type { ToolRegistry } from '../tools/registry.js';
 import type { RunTracer } from '../tracing/run-tracer.js';
-import type { SandboxAdapter } from '../contracts/sandbox.js';
-import type { RunSnapshot } from '../contracts/run-snapshot.js';
-import type { BudgetExceeded, RunLimits } from '../contracts/budget.js';
-import type { SubagentRef } from '../contracts/subagents.js';
-import type { QueuedMessage } from '../contracts/agent-session.js';
+import type { SandboxAdapter } from '@lousho/protocol';
+import type { RunSnapshot } from '@lousho/protocol';
+import type { BudgetExceeded, RunLimits } from '@lousho/protocol';
+import type { SubagentRef } from '@lousho/protocol';
+import type { QueuedMessage } from '@lousho/protocol';
 import type { AgentCallbacks, ApproveFn } from './types.js';
-import type { FileStore } from '../contracts/files.js';
+import type { FileStore } from '@lousho/protocol';
 
 /** Everything the loop needs that is not part of the run's serializable state. */
 export interface LoopDeps extends AgentCallbacks {

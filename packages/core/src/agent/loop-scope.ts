@@ -1,5 +1,5 @@
-import type { ToolExecutionContext } from '../contracts/tools.js';
-import type { RunSnapshot } from '../contracts/run-snapshot.js';
+import type { ToolExecutionContext } from '@lousho/protocol';
+import type { RunSnapshot } from '@lousho/protocol';
 import type { BatchContinuation, CallScope } from './tool-call.js';
 
 // Not enumerable and keyed by a symbol: tools see a plain context, the loop's own tools (delegation)

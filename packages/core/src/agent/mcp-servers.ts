@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { ToolDescriptor } from '../tools/types.js';
-import type { PerRun, RunConfigContext } from '../contracts/run-snapshot.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { PerRun, RunConfigContext } from '@lousho/protocol';
 
 /*
  * The seam between the agent and MCP. Core knows what `mcpServers` looks like and when a run needs

@@ -1,8 +1,8 @@
-import type { AgentStreamEvent, FinishReason, SendMode } from '../contracts/events.js';
-import type { ContentPart, Message } from '../messages.js';
-import type { QueuedMessage } from '../contracts/agent-session.js';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { sessionNotFoundError } from '../stores/session-page.js';
+import type { AgentStreamEvent, FinishReason, SendMode } from '@lousho/protocol';
+import type { ContentPart, Message } from '@lousho/protocol';
+import type { QueuedMessage } from '@lousho/protocol';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { sessionNotFoundError } from '@lousho/store-kit';
 import { newId } from './ids.js';
 import { sessionBusyError } from './session-errors.js';
 import type { SessionRegistry } from './session-registry.js';

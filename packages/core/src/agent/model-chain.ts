@@ -1,8 +1,8 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { withFallback } from '../providers/fallback.js';
-import { resolveProvider } from '../providers/registry.js';
-import { withRetry, type RetryOptions } from '../providers/retry.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from '../contracts/providers.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { withFallback } from '@lousho/providers';
+import { resolveProvider } from '@lousho/providers';
+import { withRetry, type RetryOptions } from '@lousho/providers';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '@lousho/protocol';
 
 /** The provider a run calls when it has `retry` or `fallbackModels`, and which model answered last. */
 export interface ModelChain {

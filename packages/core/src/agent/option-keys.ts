@@ -1,9 +1,9 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { checkOptionKeys, type OptionKeys, type PlannedOptions } from '../options/check-option-keys.js';
-import type { RetryOptions } from '../providers/retry.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { checkOptionKeys, type OptionKeys, type PlannedOptions } from '@lousho/protocol';
+import type { RetryOptions } from '@lousho/providers';
 import type { ExecuteOptions, ResumeAfterApprovalOptions } from './execute-options.js';
 import type { CreateAgentConfig } from './types.js';
-import type { RunOptions } from '../contracts/agent-session.js';
+import type { RunOptions } from '@lousho/protocol';
 
 /*
  * The options each entry point knows, one list per options type. Each list is typed

@@ -1,4 +1,4 @@
-import type { LeaseState, MaybePromise, SessionStore, StoreSignals } from '../contracts/stores.js';
+import type { LeaseState, MaybePromise, SessionStore, StoreSignals } from '@lousho/protocol';
 import type { SessionRuntime } from './session-runtime.js';
 
 /** How often a followed run of another process is read without a signal (a safety net, not the path). */

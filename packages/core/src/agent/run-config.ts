@@ -1,10 +1,10 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { memoryTools } from '../memory/memory-tools.js';
 import { memorySlot, type MemorySlot } from '../memory/slot.js';
-import type { RetryOptions } from '../providers/retry.js';
-import type { LLMProvider } from '../contracts/providers.js';
+import type { RetryOptions } from '@lousho/providers';
+import type { LLMProvider } from '@lousho/protocol';
 import { checkSkills } from '../skills/define-skill.js';
-import type { Skill } from '../contracts/skills.js';
+import type { Skill } from '@lousho/protocol';
 import { loadSkillTool, skillsSection } from '../skills/skill-tool.js';
 import { askQuestionTool } from '../tools/builtin/ask-question.js';
 import { ToolRegistry } from '../tools/registry.js';
@@ -15,7 +15,7 @@ import type { AgentMcp } from './mcp-servers.js';
 import { isCatalog, subagentsForRun, type SubagentsOption } from './subagents/catalog.js';
 import { TASK_TOOL, taskTool, withSubagentListing } from './subagents/task-tool.js';
 import type { AgentTools, CreateAgentConfig, ProjectInstructions } from './types.js';
-import type { PerRun, RunConfigContext } from '../contracts/run-snapshot.js';
+import type { PerRun, RunConfigContext } from '@lousho/protocol';
 import { ConfigResolverError } from '../options/config-resolver-error.js';
 export { ConfigResolverError } from '../options/config-resolver-error.js';
 

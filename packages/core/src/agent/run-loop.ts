@@ -1,14 +1,14 @@
-import type { FinishReason, PendingApprovalInfo } from '../contracts/events.js';
-import type { ToolCall } from '../messages.js';
-import { textOf } from '../messages.js';
-import type { GenerateOptions, ModelFinishReason } from '../contracts/providers.js';
+import type { FinishReason, PendingApprovalInfo } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
+import { textOf } from '@lousho/protocol';
+import type { GenerateOptions, ModelFinishReason } from '@lousho/protocol';
 import { toolSchemaToJSONSchema } from '../tools/schema.js';
 import { UsageTracker } from '../usage/tracker.js';
-import type { GuardrailInfo } from '../contracts/guardrails.js';
+import type { GuardrailInfo } from '@lousho/protocol';
 import type { LoopDeps } from './loop-deps.js';
-import type { PausedBatch, RunSnapshot } from '../contracts/run-snapshot.js';
+import type { PausedBatch, RunSnapshot } from '@lousho/protocol';
 import { activeMs, exceededBudget } from './stages/budget.js';
-import type { BudgetExceeded } from '../contracts/budget.js';
+import type { BudgetExceeded } from '@lousho/protocol';
 import { checkOutputGuardrails } from './stages/guardrails.js';
 import { recordAnswer } from './stages/model-answer.js';
 import { keepStoppedCall, streamModelCall } from './stages/model-call.js';
@@ -16,7 +16,7 @@ import { prepareModelCall } from './stages/model-request.js';
 import { checkOutput, repairMessage } from './stages/structured-output.js';
 import { answerUnstarted, runToolBatch, type BatchResult } from './tool-batch.js';
 import type { BatchContinuation, CallScope } from './tool-call.js';
-import { copyWithSharedShape } from '../utils/shared-shape.js';
+import { copyWithSharedShape } from '@lousho/protocol';
 import { takeSteeringMessages } from './stages/steer.js';
 
 /** How a run (or one leg of it, up to a pause) ended. */

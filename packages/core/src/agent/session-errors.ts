@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 /** Thrown when a session paused on an approval gets new input. */
 export class SessionAwaitingApprovalError extends SDKError {

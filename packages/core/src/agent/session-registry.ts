@@ -1,8 +1,8 @@
-import { endsLeg } from '../events/ends-leg.js';
-import type { PendingApprovalInfo, AgentStreamEvent } from '../contracts/events.js';
-import type { StoredCheckpoint, SessionRecord, SessionStatus } from '../contracts/stores.js';
+import { endsLeg } from '@lousho/protocol';
+import type { PendingApprovalInfo, AgentStreamEvent } from '@lousho/protocol';
+import type { StoredCheckpoint, SessionRecord, SessionStatus } from '@lousho/protocol';
 import type { AgentStores } from './agent-stores.js';
-import type { AgentSessions, SessionState } from '../contracts/agent-session.js';
+import type { AgentSessions, SessionState } from '@lousho/protocol';
 import { closeAbandonedLeg, lastLegOpen } from './interrupted-leg.js';
 import { leaseStateOf } from './lease-state.js';
 import { RemoteFollower } from './remote-follow.js';

@@ -1,12 +1,12 @@
-import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '../contracts/events.js';
-import { stampEvent } from '../events/stamp.js';
-import { endsLeg } from '../events/ends-leg.js';
-import type { Message } from '../messages.js';
-import type { EventToAppend, SessionStore, SessionStatus } from '../contracts/stores.js';
-import type { RunUsage } from '../contracts/usage.js';
-import { compactEventLog, replayAfter } from '../stores/compact-log.js';
+import type { AgentStreamEvent, PendingApprovalInfo, UnsequencedStreamEvent } from '@lousho/protocol';
+import { stampEvent } from '@lousho/protocol';
+import { endsLeg } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
+import type { EventToAppend, SessionStore, SessionStatus } from '@lousho/protocol';
+import type { RunUsage } from '@lousho/protocol';
+import { compactEventLog, replayAfter } from '@lousho/store-kit';
 import { indexAfter } from '../stores/memory-store.js';
-import type { SessionListener } from '../contracts/agent-session.js';
+import type { SessionListener } from '@lousho/protocol';
 
 /** What a store knows about a session, to rebuild its runtime in a new process. */
 export interface HydratedSession {

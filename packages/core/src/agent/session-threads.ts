@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { SessionPage, SessionRecord, SessionStatus } from '../contracts/stores.js';
-import { checkPageLimit, checkSessionTitle, deleteSession, sessionNotFoundError } from '../stores/session-page.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { SessionPage, SessionRecord, SessionStatus } from '@lousho/protocol';
+import { checkPageLimit, checkSessionTitle, deleteSession, sessionNotFoundError } from '@lousho/store-kit';
 import type { AgentStores } from './agent-stores.js';
 import { leaseStateOf } from './lease-state.js';
 import { sessionBusyError } from './session-errors.js';

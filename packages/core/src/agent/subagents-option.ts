@@ -1,5 +1,5 @@
-import type { RunConfigContext } from '../contracts/run-snapshot.js';
-import type { SubagentInfo } from '../contracts/subagents.js';
+import type { RunConfigContext } from '@lousho/protocol';
+import type { SubagentInfo } from '@lousho/protocol';
 
 /**
  * Sub-agents chosen per run: `list` names them (the lead's `task` tool and prompt listing),

@@ -1,7 +1,7 @@
-import type { PendingApprovalInfo } from '../contracts/events.js';
-import type { ToolCall } from '../messages.js';
+import type { PendingApprovalInfo } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
 import { executeCall, prepareCall } from './call-stages.js';
-import type { SettledCall } from '../contracts/run-snapshot.js';
+import type { SettledCall } from '@lousho/protocol';
 import { runPostHooks } from './stages/post-hooks.js';
 import type { CallScope, PreparedCall, ToolOutcome } from './tool-call.js';
 import { announceOutcome, cancelledError, errorOutcome, notRunOutcome, toolCallRecord, toolMessage } from './tool-outcome.js';

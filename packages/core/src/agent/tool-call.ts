@@ -1,11 +1,11 @@
-import type { PendingApprovalInfo } from '../contracts/events.js';
-import type { ToolCallHookContext } from '../contracts/hooks.js';
-import type { ToolCall } from '../messages.js';
-import type { ToolDescriptor } from '../tools/types.js';
-import type { ToolExecutionContext } from '../contracts/tools.js';
+import type { PendingApprovalInfo } from '@lousho/protocol';
+import type { ToolCallHookContext } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { ToolExecutionContext } from '@lousho/protocol';
 import type { UsageTracker } from '../usage/tracker.js';
 import type { LoopDeps } from './loop-deps.js';
-import type { RunSnapshot, SettledCall } from '../contracts/run-snapshot.js';
+import type { RunSnapshot, SettledCall } from '@lousho/protocol';
 
 /*
  * What one tool call is while it goes through its stages (`call-stages.ts` lists them, `stages/`

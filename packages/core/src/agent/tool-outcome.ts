@@ -1,8 +1,8 @@
-import type { Message, ToolCall } from '../messages.js';
+import type { Message, ToolCall } from '@lousho/protocol';
 import { toolErrorResult } from '../tools/errors.js';
-import type { ToolErrorResult } from '../contracts/tools.js';
+import type { ToolErrorResult } from '@lousho/protocol';
 import { emitListener } from './loop-deps.js';
-import type { SettledCall, ToolCallRecord } from '../contracts/run-snapshot.js';
+import type { SettledCall, ToolCallRecord } from '@lousho/protocol';
 import type { CallScope, ToolOutcome } from './tool-call.js';
 
 /** A call's outcome and what becomes of it: its error results, its transcript message, its record, its events. */

@@ -1,5 +1,5 @@
-import type { Message } from '../messages.js';
-import type { LLMProvider, ToolSpec } from '../contracts/providers.js';
+import type { Message } from '@lousho/protocol';
+import type { LLMProvider, ToolSpec } from '@lousho/protocol';
 import { checkCompactionOptions, compactRequest } from './compact.js';
 import type { CompactionOptions } from './types.js';
 

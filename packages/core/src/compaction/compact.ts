@@ -1,8 +1,8 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { Message } from '../messages.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
 import { getModelInfo } from '../models/registry.js';
 import { estimateTokens } from '../models/tokens.js';
-import type { LLMProvider, ToolSpec } from '../contracts/providers.js';
+import type { LLMProvider, ToolSpec } from '@lousho/protocol';
 import { pruneStrategy, pruneUntil } from './prune.js';
 import type { CompactionContext, CompactionInfo, CompactionOptions } from './types.js';
 

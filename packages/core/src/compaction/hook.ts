@@ -1,5 +1,5 @@
-import type { AgentHook, GenerateHookContext } from '../contracts/hooks.js';
-import type { Message } from '../messages.js';
+import type { AgentHook, GenerateHookContext } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
 import { checkCompactionOptions, compactRequest, type CompactionEnvironment } from './compact.js';
 import type { CompactionInfo, CompactionOptions } from './types.js';
 

@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@lousho/protocol';
 
 /**
  * Marks a message that compaction never prunes or summarizes (e.g. the task statement, a key

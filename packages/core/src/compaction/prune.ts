@@ -1,4 +1,4 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@lousho/protocol';
 import { isPinned } from './pin.js';
 import type { CompactionContext, CompactionResult, CompactionStrategy } from './types.js';
 

@@ -1,8 +1,8 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { textOf, type Message } from '../messages.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { textOf, type Message } from '@lousho/protocol';
 import { estimateTokens } from '../models/tokens.js';
-import { generateFromStream } from '../providers/generate.js';
-import type { LLMProvider } from '../contracts/providers.js';
+import { generateFromStream } from '@lousho/providers';
+import type { LLMProvider } from '@lousho/protocol';
 import { isPinned } from './pin.js';
 import { protectedStart, pruneOldToolResults } from './prune.js';
 import type { CompactionContext, CompactionResult, CompactionStrategy } from './types.js';

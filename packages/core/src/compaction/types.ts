@@ -1,5 +1,5 @@
-import type { Message } from '../messages.js';
-import type { LLMProvider, ProviderUsage } from '../contracts/providers.js';
+import type { Message } from '@lousho/protocol';
+import type { LLMProvider, ProviderUsage } from '@lousho/protocol';
 
 /** What a strategy knows about the request it compacts. */
 export interface CompactionContext {

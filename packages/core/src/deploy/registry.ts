@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 /** What `lousho build` hands a deployment adapter. */
 export interface DeploymentBuildContext {

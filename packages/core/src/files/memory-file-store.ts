@@ -1,5 +1,5 @@
-import { limitedChunks, newFileId, readAll, cleanFileName } from './file-bytes.js';
-import type { FileContent, FilePut, FileStore, StoredFile } from '../contracts/files.js';
+import { limitedChunks, newFileId, readAll, cleanFileName } from '@lousho/protocol';
+import type { FileContent, FilePut, FileStore, StoredFile } from '@lousho/protocol';
 
 /**
  * A `FileStore` in this process's memory: for tests, the in-process transport and demos. Files

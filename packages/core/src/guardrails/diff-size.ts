@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { Guardrail, GuardrailContext, GuardrailResult } from '../contracts/guardrails.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { Guardrail, GuardrailContext, GuardrailResult } from '@lousho/protocol';
 
 /** Options of `createDiffSizeGuardrail()`. */
 export interface DiffSizeGuardrailOptions {

@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { AgentGuardrails, Guardrail, GuardrailBlock, GuardrailContext } from '../contracts/guardrails.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { AgentGuardrails, Guardrail, GuardrailBlock, GuardrailContext } from '@lousho/protocol';
 
 const STAGES = ['input', 'output', 'tool'] as const;
 

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../errors.js';
-import type { Guardrail, GuardrailContext, GuardrailResult } from '../contracts/guardrails.js';
+import { ERROR_CODES } from '@lousho/protocol';
+import type { Guardrail, GuardrailContext, GuardrailResult } from '@lousho/protocol';
 
 /** A secret found in a text: what kind, and where (never the secret itself). */
 export interface SecretFinding {

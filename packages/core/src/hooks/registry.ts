@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { AgentHook } from '../contracts/hooks.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { AgentHook } from '@lousho/protocol';
 
 /** Holds agent hooks; they run in registration order. */
 export class HookRegistry {

@@ -7,5 +7,5 @@ export { bodyIncomplete, readLimited, tooLarge, type RequestView } from './reque
 export { isExpectedDisconnect, type HttpError } from './errors.js';
 export { sseChunksOf, type SseChunks } from './sse-response.js';
 export { normalizeBasePath } from './routes.js';
-export { concatBytes } from '../utils/bytes.js';
-export { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
+export { concatBytes } from '@lousho/protocol';
+export { checkOptionKeys, type OptionKeys } from '@lousho/protocol';

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../errors.js';
-import { fromUtf8 } from '../utils/bytes.js';
+import { ERROR_CODES } from '@lousho/protocol';
+import { fromUtf8 } from '@lousho/protocol';
 import { echo, HttpError } from './errors.js';
 import { tooLarge, type RequestView } from './request-view.js';
 

@@ -1,5 +1,5 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
-import { copyWithSharedShape } from '../utils/shared-shape.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import { copyWithSharedShape } from '@lousho/protocol';
 
 type DeltaEvent = Extract<AgentStreamEvent, { type: 'text.delta' | 'reasoning.delta' | 'tool.input.delta' }>;
 

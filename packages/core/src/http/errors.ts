@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError, serializeError, type SerializedError } from '../errors.js';
-import { CLIENT_ERROR_CODES } from '../protocol/client-error-codes.js';
-import { STORE_ERROR_CODES } from '../stores/errors.js';
+import { ERROR_CODES, SDKError, serializeError, type SerializedError } from '@lousho/protocol';
+import { CLIENT_ERROR_CODES } from '@lousho/protocol';
+import { STORE_ERROR_CODES } from '@lousho/store-kit';
 
 /** @deprecated Every code is in `ERROR_CODES`; use it. This table keeps the codes it always had, with the same values. */
 export const HTTP_ERROR_CODES = {

@@ -1,5 +1,5 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
-import { leanRunDone } from '../stores/compact-log.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import { leanRunDone } from '@lousho/store-kit';
 
 /**
  * About how many bytes `value` takes as JSON, without building the JSON: strings count by length

@@ -1,8 +1,8 @@
-import type { ContentPart } from '../contracts/messages.js';
-import type { FileStore, StoredFile } from '../contracts/files.js';
-import { ERROR_CODES } from '../errors.js';
-import { acceptUpload, attachmentOf, type UploadLimits } from '../files/accept-upload.js';
-import type { ClientAgent } from '../protocol/client-agent.js';
+import type { ContentPart } from '@lousho/protocol';
+import type { FileStore, StoredFile } from '@lousho/protocol';
+import { ERROR_CODES } from '@lousho/protocol';
+import { acceptUpload, attachmentOf, type UploadLimits } from '@lousho/protocol';
+import type { ClientAgent } from '@lousho/protocol';
 import type { RequestView } from './request-view.js';
 import { echo, HttpError } from './errors.js';
 

@@ -1,12 +1,12 @@
-import type { ClientAgent } from '../protocol/client-agent.js';
-import type { AgentStreamEvent } from '../contracts/events.js';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { EventFeed, startRun } from '../protocol/event-feed.js';
-import { followSession } from '../protocol/follow-session.js';
-import { randomSessionId } from '../protocol/ids.js';
-import { sessionUIState } from '../protocol/session-view.js';
-import { reduceAgentEvents } from '../ui-state/reduce-agent-events.js';
-import { initialAgentUIState } from '../ui-state/index.js';
+import type { ClientAgent } from '@lousho/protocol';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { EventFeed, startRun } from '@lousho/protocol';
+import { followSession } from '@lousho/protocol';
+import { randomSessionId } from '@lousho/protocol';
+import { sessionUIState } from '@lousho/protocol';
+import { reduceAgentEvents } from '@lousho/protocol';
+import { initialAgentUIState } from '@lousho/protocol';
 import { readJsonBody } from './body.js';
 import { viewOfRequest, type RequestView } from './request-view.js';
 import { echo, HttpError, toHttpError } from './errors.js';
@@ -16,11 +16,11 @@ import { matchRoute, normalizeBasePath, type Route } from './routes.js';
 import { DEFAULT_WRITE_WINDOW_MS, sseResponse } from './sse-response.js';
 import { isValidSessionId, parseDecisionBody, parseMessageBody, parseResumePoint, type DecisionBody } from './validate.js';
 import { parsePageQuery, parseRenameBody, sessionListItem, threadsOf } from './threads.js';
-import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
+import { checkOptionKeys, type OptionKeys } from '@lousho/protocol';
 import { parseQueueBody } from './queue.js';
-import { queueOf } from '../protocol/session-queue.js';
+import { queueOf } from '@lousho/protocol';
 import { checkAttachments, fileResponse, filesOf, storeUpload } from './files.js';
-import { attachmentOf, DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_BYTES } from '../files/accept-upload.js';
+import { attachmentOf, DEFAULT_FILE_TYPES, DEFAULT_MAX_FILE_BYTES } from '@lousho/protocol';
 
 /** What the handler uses of an agent: any `createAgent()` agent, or a flow served with `createFlowAgent()`. */
 export type HandlerAgent = ClientAgent;

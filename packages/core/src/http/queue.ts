@@ -1,7 +1,7 @@
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 import { HttpError } from './errors.js';
 import { parseMessageBody } from './validate.js';
-import type { ContentPart } from '../messages.js';
+import type { ContentPart } from '@lousho/protocol';
 
 // `POST /sessions/:id/queue` (docs/http.md): a change to the queue of messages sent while a turn
 // runs. The owner is checked by the handler and again by `enqueue` / `unqueue` (another

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../errors.js';
-import { concatBytes } from '../utils/bytes.js';
+import { ERROR_CODES } from '@lousho/protocol';
+import { concatBytes } from '@lousho/protocol';
 import { HttpError } from './errors.js';
 
 /**

@@ -1,4 +1,4 @@
-import { truncateMessage, type SerializedError } from '../errors.js';
+import { truncateMessage, type SerializedError } from '@lousho/protocol';
 
 /** The longest message an error body carries. */
 const MAX_ERROR_BODY_MESSAGE = 500;

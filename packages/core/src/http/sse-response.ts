@@ -1,7 +1,7 @@
-import { createSseEventEncoder, encodeSseComment, encodeSseVersion, sseHeaders } from '../protocol/index.js';
-import { serializeError } from '../errors.js';
-import type { AgentStreamEvent } from '../contracts/events.js';
-import type { EventFeed } from '../protocol/event-feed.js';
+import { createSseEventEncoder, encodeSseComment, encodeSseVersion, sseHeaders } from '@lousho/protocol';
+import { serializeError } from '@lousho/protocol';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import type { EventFeed } from '@lousho/protocol';
 import { coalesceDeltas } from './coalesce.js';
 import { approximateEventSize } from './event-size.js';
 import { slowReaderError } from './errors.js';

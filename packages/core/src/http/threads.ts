@@ -1,7 +1,7 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { AgentSessions } from '../contracts/agent-session.js';
-import type { SessionRecord, SessionUsage } from '../contracts/stores.js';
-import type { ClientAgent } from '../protocol/client-agent.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { AgentSessions } from '@lousho/protocol';
+import type { SessionRecord, SessionUsage } from '@lousho/protocol';
+import type { ClientAgent } from '@lousho/protocol';
 import { HttpError } from './errors.js';
 
 /** The thread-list methods of an agent's sessions; `LOUSHO_SESSION_LIST_UNSUPPORTED` (501) for an agent without them. */

@@ -1,5 +1,5 @@
-import { ERROR_CODES } from '../errors.js';
-import type { ContentPart } from '../messages.js';
+import { ERROR_CODES } from '@lousho/protocol';
+import type { ContentPart } from '@lousho/protocol';
 import { HttpError } from './errors.js';
 import type { RequestView } from './request-view.js';
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import type { Memory, MemoryDefinition } from './types.js';
 
 const MEMORY_NAME = /^[A-Za-z0-9_-]{1,50}$/;

@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { StorageService } from '../contracts/storage.js';
-import { encryptionKeyOf, type StoreEncryptionOptions } from '../stores/store-encryption.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { StorageService } from '@lousho/protocol';
+import { encryptionKeyOf, type StoreEncryptionOptions } from '@lousho/store-kit';
 import { loadNodeFiles } from '../utils/node-only.js';
 import { storageMemory, type StorageMemoryOptions } from './storage-memory.js';
 import type { MemoryProvider } from './types.js';

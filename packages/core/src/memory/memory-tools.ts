@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { ToolDescriptor } from '@lousho/protocol';
 import type { MemorySlot } from './slot.js';
 
 /** Longest text one `remember_*` call may save. */

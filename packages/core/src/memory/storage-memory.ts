@@ -1,7 +1,7 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { newId } from '../ids.js';
 import { MemoryStorageService, storageKeySegment } from '../storage/storage-service.js';
-import type { StorageService } from '../contracts/storage.js';
+import type { StorageService } from '@lousho/protocol';
 import type { MemoryItem, MemoryProvider } from './types.js';
 
 /** What `storageMemory()` takes: how many items a slot keeps. */

@@ -1,5 +1,5 @@
 import { getModelInfo } from './registry.js';
-import type { ModelInfo } from '../contracts/models.js';
+import type { ModelInfo } from '@lousho/protocol';
 
 /** The token counts a cost is computed from. */
 export interface CostTokens {

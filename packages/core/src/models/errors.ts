@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 /** `registerModel()` was given an entry it cannot use; the message names the field. */
 export class ModelInfoError extends SDKError {

@@ -25,7 +25,7 @@
  *   `undefined`, never 0. The mock/demo models of the testing kit are deliberately absent for the
  *   same reason.
  */
-import type { ModelInfo } from '../contracts/models.js';
+import type { ModelInfo } from '@lousho/protocol';
 
 const K200 = 200_000;
 const GEMINI_WINDOW = 1_048_576;

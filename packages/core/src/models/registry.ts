@@ -1,6 +1,6 @@
 import { ModelInfoError } from './errors.js';
 import { BUILT_IN_ALIASES, BUILT_IN_MODELS } from './modelData.js';
-import type { ModelInfo } from '../contracts/models.js';
+import type { ModelInfo } from '@lousho/protocol';
 
 /** Prefixes of routers that serve other vendors' models under `<router>/<vendor>/<model>`. */
 const GATEWAY_PROVIDERS = new Set(['openrouter']);

@@ -1,4 +1,4 @@
-import type { ContentPart, Message } from '../messages.js';
+import type { ContentPart, Message } from '@lousho/protocol';
 
 /**
  * Counts the tokens of one piece of text (a real tokenizer, e.g. tiktoken). Lousho calls it for

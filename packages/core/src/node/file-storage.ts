@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { checkStorageKey } from '../storage/storage-service.js';
-import type { StorageService } from '../contracts/storage.js';
-import type { StoreEncryptionOptions, TextSealer } from '../stores/store-encryption.js';
-import { textSealer } from '../stores/text-sealer.js';
+import type { StorageService } from '@lousho/protocol';
+import type { StoreEncryptionOptions, TextSealer } from '@lousho/store-kit';
+import { textSealer } from '@lousho/store-kit/node';
 
 /** Options of `FileStorageService`: the folder, its lock timings, and whether writes are fsynced. */
 export interface FileStorageServiceOptions {

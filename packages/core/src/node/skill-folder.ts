@@ -1,8 +1,8 @@
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, relative, resolve, sep } from 'node:path';
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { skillFieldProblem, skillOf } from '../skills/define-skill.js';
-import type { Skill } from '../contracts/skills.js';
+import type { Skill } from '@lousho/protocol';
 import { parseFrontMatter } from '../skills/front-matter.js';
 import { MAX_SKILL_FILE_BYTES, MAX_SKILL_MD_BYTES } from '../skills/limits.js';
 import { readCapped } from './read-capped.js';

@@ -1,7 +1,7 @@
 import { dirname, extname, resolve } from 'node:path';
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 import { parseAgentSpec, SpecError } from '../spec/parse-spec.js';
-import type { AgentSpec } from '../contracts/spec.js';
+import type { AgentSpec } from '@lousho/protocol';
 import { readCapped } from './read-capped.js';
 
 const EXTENSIONS = new Set(['.yaml', '.yml', '.json']);

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 /** Thrown when a per-run config function fails; `field` names the option, `cause` is what it threw. */
 export class ConfigResolverError extends SDKError {

@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { Skill } from '../contracts/skills.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { Skill } from '@lousho/protocol';
 
 /** Skill names follow the common skill-folder convention: letters, digits, `-` and `_`, at most 64. */
 const SKILL_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;

@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { loadNodeFiles } from '../utils/node-only.js';
-import type { Skill } from '../contracts/skills.js';
+import type { Skill } from '@lousho/protocol';
 
 /**
  * Reads a folder of skills in the common layout: one sub-folder per skill holding a `SKILL.md`

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineTool } from '../tools/define-tool.js';
-import type { ToolDescriptor } from '../tools/types.js';
-import type { Skill } from '../contracts/skills.js';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { Skill } from '@lousho/protocol';
 import { MAX_SKILL_TEXT_CHARS } from './limits.js';
 
 /** The name of the tool through which the model reads skills. */

@@ -1,6 +1,6 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { loadNodeFiles } from '../utils/node-only.js';
-import type { AgentSpec } from '../contracts/spec.js';
+import type { AgentSpec } from '@lousho/protocol';
 
 /**
  * Loads and checks a `.yaml`, `.yml` or `.json` agent spec (Node, Bun, Deno). Sub-agents given as

@@ -1,8 +1,8 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument, type Document } from 'yaml';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import { closestName } from '../options/closest-name.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { closestName } from '@lousho/protocol';
 import { AGENT_SPEC_KEYS, agentSpecSchema, NESTED_SPEC_KEYS } from './schema.js';
-import type { AgentSpec } from '../contracts/spec.js';
+import type { AgentSpec } from '@lousho/protocol';
 
 /** A spec that does not validate: `file`, `line` (1-based, when known) and `field` (e.g. `limits.maxTokens`) say where. */
 export class SpecError extends SDKError {

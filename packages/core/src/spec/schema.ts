@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { AgentSpec } from '../contracts/spec.js';
+import type { AgentSpec } from '@lousho/protocol';
 
 /*
  * What a declarative agent spec (`agent.yaml`, `agent.json`) may hold. Every object is strict: a

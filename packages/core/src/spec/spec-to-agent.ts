@@ -1,21 +1,21 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
 import { createAgent } from '../agent/create-agent.js';
-import type { Agent } from '../contracts/agent-session.js';
+import type { Agent } from '@lousho/protocol';
 import type { McpConnector } from '../agent/mcp-servers.js';
 import type { CreateAgentConfig } from '../agent/types.js';
-import { ERROR_CODES } from '../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 import { defineMemory } from '../memory/define-memory.js';
 import { fileMemory } from '../memory/file-memory.js';
 import { inMemoryMemory } from '../memory/storage-memory.js';
-import { checkOptionKeys, type OptionKeys } from '../options/check-option-keys.js';
-import { closestName } from '../options/closest-name.js';
-import type { JSONSchema, LLMProvider } from '../contracts/providers.js';
+import { checkOptionKeys, type OptionKeys } from '@lousho/protocol';
+import { closestName } from '@lousho/protocol';
+import type { JSONSchema, LLMProvider } from '@lousho/protocol';
 import { loadSkills } from '../skills/load-skills.js';
-import type { Skill } from '../contracts/skills.js';
-import type { ToolDescriptor } from '../tools/types.js';
+import type { Skill } from '@lousho/protocol';
+import type { ToolDescriptor } from '@lousho/protocol';
 import { checkAgentSpec, SpecError } from './parse-spec.js';
 import { SPEC_BUILTIN_TOOLS } from './schema.js';
-import type { AgentSpec } from '../contracts/spec.js';
+import type { AgentSpec } from '@lousho/protocol';
 
 /** Validates a structured-output value against a JSON Schema (what `output` in a spec needs). */
 export type OutputValidator = (schema: JSONSchema) => StandardSchemaV1['~standard']['validate'];

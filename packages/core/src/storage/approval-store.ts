@@ -1,7 +1,7 @@
-import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '../contracts/stores.js';
+import type { ApprovalRecord, ApprovalStatus, ApprovalStore } from '@lousho/protocol';
 import { parseStored } from './stored-json.js';
 import { storageKeySegment } from './storage-service.js';
-import type { StorageService } from '../contracts/storage.js';
+import type { StorageService } from '@lousho/protocol';
 
 /**
  * An `ApprovalStore` over a `StorageService`: one key per approval (`<prefix>/<id>`, JSON). With a

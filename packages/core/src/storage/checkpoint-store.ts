@@ -1,9 +1,9 @@
 import { DEFAULT_LEASE_MS } from '../stores/memory-store.js';
-import { SessionLeaseLostError, missingRunStartError } from '../stores/errors.js';
-import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '../contracts/stores.js';
+import { SessionLeaseLostError, missingRunStartError } from '@lousho/store-kit';
+import type { CheckpointStore, CheckpointWrite, LeaseResult, ListWrite, RunProgress, RunStart, StoredCheckpoint } from '@lousho/protocol';
 import { parseStored } from './stored-json.js';
 import { storageKeySegment } from './storage-service.js';
-import type { StorageService } from '../contracts/storage.js';
+import type { StorageService } from '@lousho/protocol';
 
 /** One saved piece of a list: the items one checkpoint appended, under a key of its own. */
 interface Segment {

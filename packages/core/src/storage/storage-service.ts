@@ -1,5 +1,5 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { StorageService } from '../contracts/storage.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { StorageService } from '@lousho/protocol';
 
 const SEGMENT = /^[A-Za-z0-9._~-]{1,200}$/;
 

@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 /** Parses a stored JSON value; a corrupt one is a clear `LOUSHO_STORAGE_ERROR` naming the key. */
 export function parseStored<T>(text: string, key: string): T {

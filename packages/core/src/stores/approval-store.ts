@@ -1,4 +1,4 @@
-import type { ApprovalStatus, ApprovalRecord, ApprovalStore } from '../contracts/stores.js';
+import type { ApprovalStatus, ApprovalRecord, ApprovalStore } from '@lousho/protocol';
 
 /** Process-local approval store; the default of `createAgent()` agents. */
 export class InMemoryApprovalStore implements ApprovalStore {

@@ -1,8 +1,8 @@
 export { memoryStore, MemorySessionStore, MemoryCheckpointStore, DEFAULT_LEASE_MS, DEFAULT_MAX_SESSIONS } from './memory-store.js';
 export type { MemoryStore, MemoryStoreOptions } from './memory-store.js';
-export { STORE_ERROR_CODES, SessionLeaseLostError, SessionNotResumableError } from './errors.js';
-export { compactEventLog, replayAfter, MAX_MERGED_DELTA_CHARS } from './compact-log.js';
-export type { MaybePromise, SessionRecord, SessionPatch, EventToAppend, SessionStore, RunState, RunStart, RunProgress, ListWrite, CheckpointWrite, StoredRun, StoredCheckpoint, SessionPage, SessionPageQuery, SessionUsage, LeaseResult, LeaseState, CheckpointStore, StoreSignals, AgentStore, CompleteAgentStore } from '../contracts/stores.js';
+export { STORE_ERROR_CODES, SessionLeaseLostError, SessionNotResumableError } from '@lousho/store-kit';
+export { compactEventLog, replayAfter, MAX_MERGED_DELTA_CHARS } from '@lousho/store-kit';
+export type { MaybePromise, SessionRecord, SessionPatch, EventToAppend, SessionStore, RunState, RunStart, RunProgress, ListWrite, CheckpointWrite, StoredRun, StoredCheckpoint, SessionPage, SessionPageQuery, SessionUsage, LeaseResult, LeaseState, CheckpointStore, StoreSignals, AgentStore, CompleteAgentStore } from '@lousho/protocol';
 export {
   SESSION_TITLE_MAX_LENGTH,
   SESSION_PAGE_MAX_LIMIT,
@@ -16,5 +16,5 @@ export {
   titleFromEvents,
   pageOf,
   pageFromAll,
-} from './session-page.js';
-export { tallyUsage, usageOfTally, countsUsage, type SessionUsageTally } from './session-usage.js';
+} from '@lousho/store-kit';
+export { tallyUsage, usageOfTally, countsUsage, type SessionUsageTally } from '@lousho/store-kit';

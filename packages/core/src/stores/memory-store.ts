@@ -1,15 +1,15 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
-import { endsLeg } from '../events/ends-leg.js';
-import { stampEvent } from '../events/stamp.js';
-import type { Message } from '../messages.js';
-import type { StepUsage } from '../contracts/usage.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import { endsLeg } from '@lousho/protocol';
+import { stampEvent } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
+import type { StepUsage } from '@lousho/protocol';
 import { InMemoryApprovalStore } from './approval-store.js';
-import type { ToolCallRecord } from '../contracts/run-snapshot.js';
-import { SessionLeaseLostError, missingRunStartError } from './errors.js';
-import { compactEventLog } from './compact-log.js';
-import { pageFromAll, sessionNotFoundError, titleFromEvents } from './session-page.js';
-import { tallyUsage, usageOfTally, type SessionUsageTally } from './session-usage.js';
-import { retentionLimit, SessionRetention } from './session-retention.js';
+import type { ToolCallRecord } from '@lousho/protocol';
+import { SessionLeaseLostError, missingRunStartError } from '@lousho/store-kit';
+import { compactEventLog } from '@lousho/store-kit';
+import { pageFromAll, sessionNotFoundError, titleFromEvents } from '@lousho/store-kit';
+import { tallyUsage, usageOfTally, type SessionUsageTally } from '@lousho/store-kit';
+import { retentionLimit, SessionRetention } from '@lousho/store-kit';
 import type {
   CheckpointStore,
   CheckpointWrite,
@@ -26,7 +26,7 @@ import type {
   SessionRecord,
   SessionStore,
   StoredCheckpoint,
-} from '../contracts/stores.js';
+} from '@lousho/protocol';
 
 /** Options of `memoryStore()`: lease length and how many sessions it keeps. */
 export interface MemoryStoreOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readAll } from '../files/file-bytes.js';
-import type { FileStore } from '../contracts/files.js';
+import { readAll } from '@lousho/protocol';
+import type { FileStore } from '@lousho/protocol';
 
 const bytes = (...values: number[]): Uint8Array => new Uint8Array(values);
 const PNG = bytes(0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 1, 2, 3, 4);

@@ -2,8 +2,8 @@ import { describe as vitestDescribe, expect, it } from 'vitest';
 import type { ApprovalRecord } from '../agent/index.js';
 import { leaseStateOf } from '../agent/lease-state.js';
 import { replayAfter, type CheckpointWrite, type CompleteAgentStore, type RunProgress, type RunStart } from '../stores/index.js';
-import type { Message } from '../messages.js';
-import { deleteSession } from '../stores/session-page.js';
+import type { Message } from '@lousho/protocol';
+import { deleteSession } from '@lousho/store-kit';
 
 const usage = { inputTokens: 1, outputTokens: 1, totalTokens: 2, modelCalls: 1, estimated: false, byModel: {} } as never;
 const start: RunStart = { runId: 'run_1', model: 'm', configContext: { sessionId: 's', input: 'hi' }, runStart: 0 };

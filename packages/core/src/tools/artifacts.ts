@@ -1,5 +1,5 @@
-import type { ResultWithArtifacts } from './types.js';
-import type { ToolArtifact } from '../contracts/tools.js';
+import type { ResultWithArtifacts } from '@lousho/protocol';
+import type { ToolArtifact } from '@lousho/protocol';
 
 /*
  * Artifacts are data a tool hands to the application (a chart, a file, a preview) alongside its

@@ -1,11 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { JSONSchema } from '../contracts/providers.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { JSONSchema } from '@lousho/protocol';
 import { describeValue, isToolSchema, toolSchemaToJSONSchema } from './schema.js';
 import { toolNameProblem } from './tool-name.js';
-import type { DefinedTool, LegacyAiTool, NeedsApproval } from './types.js';
-import type { SandboxAdapter } from '../contracts/sandbox.js';
-import type { ToolExecutionContext, ToolSchema } from '../contracts/tools.js';
+import type { DefinedTool, LegacyAiTool, NeedsApproval } from '@lousho/protocol';
+import type { SandboxAdapter } from '@lousho/protocol';
+import type { ToolExecutionContext, ToolSchema } from '@lousho/protocol';
 
 /** The parsed (output) type of a schema: what `execute` and `needsApproval` receive. */
 export type SchemaOutput<S> = S extends StandardSchemaV1<any, infer O> ? O : never;

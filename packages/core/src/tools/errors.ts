@@ -1,5 +1,5 @@
-import { describeThrown, ERROR_CODES, SDKError, stripStackFrames, truncateMessage, type ErrorCode } from '../errors.js';
-import type { ToolErrorKind, ToolErrorResult, ToolValidationIssue } from '../contracts/tools.js';
+import { describeThrown, ERROR_CODES, SDKError, stripStackFrames, truncateMessage, type ErrorCode } from '@lousho/protocol';
+import type { ToolErrorKind, ToolErrorResult, ToolValidationIssue } from '@lousho/protocol';
 
 /*
  * Every way a tool call can fail ends as one `ToolErrorResult`. The classes below are what the SDK

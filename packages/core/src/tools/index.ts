@@ -1,8 +1,8 @@
 // Public API of the tool definition layer. `SDKError`, `ERROR_CODES` and `serializeError` live in
 // ../errors.ts and are exported from the root entry on their own.
-export type * from './types.js';
-export type { ToolSchema, ToolExecutionContext, ToolArtifact, ToolErrorKind, ToolValidationIssue, ToolErrorResult } from '../contracts/tools.js';
-export type { SandboxAdapter } from '../contracts/sandbox.js';
+export type * from '@lousho/protocol';
+export type { ToolSchema, ToolExecutionContext, ToolArtifact, ToolErrorKind, ToolValidationIssue, ToolErrorResult } from '@lousho/protocol';
+export type { SandboxAdapter } from '@lousho/protocol';
 export { defineTool, type DefineToolOptions, type ResultOf, type SchemaOutput } from './define-tool.js';
 export {
   isToolSchema,

@@ -1,8 +1,8 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { ToolSpec } from '../contracts/providers.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { ToolSpec } from '@lousho/protocol';
 import { resolveToolDescriptor, type ResolvedTool } from './resolve-tool.js';
 import { suggestToolName } from './tool-name.js';
-import type { ToolDescriptor } from './types.js';
+import type { ToolDescriptor } from '@lousho/protocol';
 
 export { resolveToolDescriptor, argumentSchemaOf, usesLegacyTool, type ResolvedTool } from './resolve-tool.js';
 

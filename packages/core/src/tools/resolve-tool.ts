@@ -1,11 +1,11 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { JSONSchema } from '../contracts/providers.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { JSONSchema } from '@lousho/protocol';
 import { describeValue, isToolSchema, toolSchemaToJSONSchema } from './schema.js';
 import { toolNameProblem } from './tool-name.js';
-import type { LegacyAiTool, NeedsApproval, ToolDescriptor } from './types.js';
-import type { SandboxAdapter } from '../contracts/sandbox.js';
-import type { ToolExecutionContext, ToolSchema } from '../contracts/tools.js';
+import type { LegacyAiTool, NeedsApproval, ToolDescriptor } from '@lousho/protocol';
+import type { SandboxAdapter } from '@lousho/protocol';
+import type { ToolExecutionContext, ToolSchema } from '@lousho/protocol';
 
 /**
  * A descriptor in the one shape the loop runs: every field settled, the legacy `ai` v4 `.tool`

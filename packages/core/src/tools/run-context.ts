@@ -1,6 +1,6 @@
-import type { Message } from '../messages.js';
+import type { Message } from '@lousho/protocol';
 import { newId } from '../ids.js';
-import type { ToolExecutionContext } from '../contracts/tools.js';
+import type { ToolExecutionContext } from '@lousho/protocol';
 
 /** What `buildToolRunContext()` takes; every field is optional. */
 export interface ToolRunContextOptions {

@@ -1,7 +1,7 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { ERROR_CODES, SDKError } from '../errors.js';
-import type { JSONSchema } from '../contracts/providers.js';
-import type { ToolSchema, ToolValidationIssue } from '../contracts/tools.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { JSONSchema } from '@lousho/protocol';
+import type { ToolSchema, ToolValidationIssue } from '@lousho/protocol';
 import { isZod3Schema, zod3ToJSONSchema } from './zod3-json-schema.js';
 
 /*

@@ -1,9 +1,9 @@
-import { truncateMessage } from '../errors.js';
+import { truncateMessage } from '@lousho/protocol';
 import { ToolArgumentsValidationError, toolErrorResult } from './errors.js';
 import { argumentSchemaOf } from './resolve-tool.js';
 import { validateToolSchema } from './schema.js';
-import type { ToolDescriptor } from './types.js';
-import type { ToolErrorResult, ToolValidationIssue } from '../contracts/tools.js';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { ToolErrorResult, ToolValidationIssue } from '@lousho/protocol';
 
 /** Arguments parsed against a schema: the parsed value, or the issues. */
 export type ParsedToolArguments = { ok: true; value: unknown } | { ok: false; issues: ToolValidationIssue[] };

@@ -1,8 +1,8 @@
 import { splitArtifacts, withArtifacts } from './artifacts.js';
 import { ToolOutputValidationError, toolErrorResult } from './errors.js';
 import { isToolSchema, validateToolSchema } from './schema.js';
-import type { ToolDescriptor } from './types.js';
-import type { ToolErrorResult } from '../contracts/tools.js';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { ToolErrorResult } from '@lousho/protocol';
 
 /** A tool's result checked against its `outputSchema`: the result, or the `output-validation` error result. */
 export type ToolOutputValidation = { ok: true; result: unknown } | { ok: false; error: ToolErrorResult };

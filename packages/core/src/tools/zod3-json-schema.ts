@@ -1,4 +1,4 @@
-import type { JSONSchema } from '../contracts/providers.js';
+import type { JSONSchema } from '@lousho/protocol';
 
 /**
  * Input-side JSON Schema for a zod 3 schema, read from its `_def` tree.

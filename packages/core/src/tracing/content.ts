@@ -1,4 +1,4 @@
-import type { ContentPart, Message, ToolCall } from '../messages.js';
+import type { ContentPart, Message, ToolCall } from '@lousho/protocol';
 
 /**
  * Prompts and replies in the GenAI conventions' message format (`role` + `parts`), as JSON text:

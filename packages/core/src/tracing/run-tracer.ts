@@ -1,12 +1,12 @@
-import type { FinishReason } from '../contracts/events.js';
-import type { ToolCall } from '../messages.js';
-import type { GenerateOptions, LLMProvider } from '../contracts/providers.js';
+import type { FinishReason } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
+import type { GenerateOptions, LLMProvider } from '@lousho/protocol';
 import type { ToolRegistry } from '../tools/registry.js';
-import type { ToolErrorResult, ToolExecutionContext } from '../contracts/tools.js';
-import type { RunUsage, StepUsage } from '../contracts/usage.js';
+import type { ToolErrorResult, ToolExecutionContext } from '@lousho/protocol';
+import type { RunUsage, StepUsage } from '@lousho/protocol';
 import { inputMessagesJson, outputMessagesJson, safeJson, systemInstructionsJson } from './content.js';
 import { GEN_AI, LOUSHO_ATTR } from './gen-ai.js';
-import type { SpanRef, TraceAttributes, TraceExporter, TraceParent, TraceSpan } from '../contracts/tracing.js';
+import type { SpanRef, TraceAttributes, TraceExporter, TraceParent, TraceSpan } from '@lousho/protocol';
 import { traceErrorOf } from './with-span.js';
 
 /** What a run needs to trace itself: the exporter, the span to nest under, the agent's identity. */

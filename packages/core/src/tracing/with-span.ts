@@ -1,5 +1,5 @@
-import { SDKError } from '../errors.js';
-import type { SpanStartOptions, TraceError, TraceExporter, TraceParent, TraceSpan } from '../contracts/tracing.js';
+import { SDKError } from '@lousho/protocol';
+import type { SpanStartOptions, TraceError, TraceExporter, TraceParent, TraceSpan } from '@lousho/protocol';
 
 const NOOP_SPAN: TraceSpan = Object.freeze({
   noop: true,

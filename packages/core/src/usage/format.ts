@@ -1,4 +1,4 @@
-import type { RunUsage } from '../contracts/usage.js';
+import type { RunUsage } from '@lousho/protocol';
 
 /** The fields `formatUsage` reads; older saved usage with only some of them is fine too. */
 export type FormattableUsage = Partial<

@@ -1,6 +1,6 @@
 import { estimateCost } from '../models/cost.js';
-import type { ProviderUsage } from '../contracts/providers.js';
-import type { DelegatedUsage, ModelUsage, RunUsage, StepUsage, TokenCounts } from '../contracts/usage.js';
+import type { ProviderUsage } from '@lousho/protocol';
+import type { DelegatedUsage, ModelUsage, RunUsage, StepUsage, TokenCounts } from '@lousho/protocol';
 
 /** What the agent loop knows about one model call when it records it. */
 export interface RecordStepInput {

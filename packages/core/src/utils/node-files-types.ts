@@ -2,9 +2,9 @@
 // browser stand-in (`node-files-unavailable.ts`) both have it. Type-checking code that imports
 // `#node-files` sees this file (package.json "imports", `types`), so a project without Node's types
 // (a browser package built from core's source) never reaches `node:fs`.
-import type { Skill } from '../contracts/skills.js';
-import type { AgentSpec } from '../contracts/spec.js';
-import type { StorageService } from '../contracts/storage.js';
+import type { Skill } from '@lousho/protocol';
+import type { AgentSpec } from '@lousho/protocol';
+import type { StorageService } from '@lousho/protocol';
 
 export declare const available: boolean;
 export declare function readSkillsFolder(dir: string): Promise<Skill[]>;

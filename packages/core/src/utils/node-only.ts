@@ -1,4 +1,4 @@
-import { ERROR_CODES, SDKError } from '../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 
 type NodeFiles = typeof import('./node-files-types.js');
 

@@ -1,4 +1,4 @@
-import { toHex, utf8 } from './bytes.js';
+import { toHex, utf8 } from '@lousho/protocol';
 
 /**
  * The SHA-256 digest of `data` (text is hashed as UTF-8), as lowercase hex. Web Crypto, so it runs

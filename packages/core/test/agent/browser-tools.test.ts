@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createAgentHandler, defineTool, memoryStore, type AgentStreamEvent, type ToolInput, type ToolOutput } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 // A tool without `execute` runs in the browser: the run pauses on each call like an approval,
 // and the page's result (checked against `outputSchema`) becomes the call's result.

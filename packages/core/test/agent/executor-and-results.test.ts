@@ -12,7 +12,7 @@ import {
   type AgentStreamEvent,
   type SandboxAdapter,
 } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 describe('AgentBuilder + AgentExecutor', () => {
   const lookupOrder = defineTool({

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, HookRegistry, type AgentHook, type AgentStreamEvent, type PermissionDecisionRecord } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 function searchTool() {
   const ran: unknown[] = [];

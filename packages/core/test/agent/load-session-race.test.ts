@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import { createAgent } from '../../src/index.js';
 import { memoryStore, type CompleteAgentStore } from '../../src/stores/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 /** Forwards every member to `target`, bound to it, except those in `overrides`. */
 function overriding<T extends object>(target: T, overrides: Partial<T>): T {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, ERROR_CODES, type McpConnector, type McpServers, type ToolDescriptor } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 /*
  * The seam only: core's createAgent resolves `mcpServers` per run and merges what its connector

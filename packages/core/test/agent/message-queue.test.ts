@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, reduceAgentEvents, type Agent, type AgentStreamEvent, type AgentUIState } from '../../src/index.js';
 import { memoryStore } from '../../src/stores/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 /** A tool that waits until the test lets it go: the turn is mid-run (between two steps) meanwhile. */
 function gate() {

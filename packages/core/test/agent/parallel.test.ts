@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 /** A tool whose calls finish in the order the test releases them, counting how many run at once. */
 function gatedTool() {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type PermissionRule } from '../../src/index.js';
 import { matchesToolName } from '../../src/agent/tool-name-pattern.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 describe('permission rules by name pattern', () => {
   it('matchesToolName: * stands for any characters, anything else is literal', () => {

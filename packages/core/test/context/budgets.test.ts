@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBuilder, AgentExecutor, createAgent, createCompactionHook, defineTool, memoryStore, registerModel, ToolRegistry, summarizeStrategy, type AgentStreamEvent, type Message } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 registerModel({ id: 'priced-model', provider: 'mock', contextWindow: 100_000, inputCostPerMTok: 1_000, outputCostPerMTok: 2_000 });
 registerModel({ id: 'small-window', provider: 'mock', contextWindow: 4000 });

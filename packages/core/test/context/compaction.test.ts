@@ -17,7 +17,7 @@ import {
   type CompactionInfo,
   type Message,
 } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 // A model with a small window, so a few large tool results cross the threshold.
 registerModel({ id: 'window-4k', provider: 'mock', contextWindow: 4000, inputCostPerMTok: 1, outputCostPerMTok: 2 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, estimateTokens, memoryStore, registerModel, twoPhaseStrategy, type GenerateOptions } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 const WINDOW = 4000;
 registerModel({ id: 'tiny-window', provider: 'mock', contextWindow: WINDOW, inputCostPerMTok: 1, outputCostPerMTok: 2 });

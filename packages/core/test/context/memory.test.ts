@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createAgent, defineMemory, fileMemory, inMemoryMemory, storageMemory, MemoryStorageService, type MemoryProvider } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 const run = promisify(execFile);
 const folders: string[] = [];

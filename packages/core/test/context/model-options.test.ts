@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAgent, type GenerateOptions, type LLMProvider, type StreamChunk } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 /** A provider whose models fail as told (`failures[model]` times, with an HTTP-like status), then answer with their name. */
 function flakyProvider(failures: Record<string, { times: number; status: number }>) {

@@ -1,9 +1,9 @@
 import { describe, expectTypeOf, it } from 'vitest';
 import { createAgent, type CreateAgentConfig, type ExecuteOptions, type ResumeAfterApprovalOptions, type RunOptions } from '../../src/index.js';
 import { CREATE_AGENT_OPTION_KEYS, EXECUTE_OPTION_KEYS, PLANNED_CREATE_AGENT_OPTIONS, RESUME_OPTION_KEYS, RUN_OPTION_KEYS } from '../../src/agent/option-keys.js';
-import type { RetryOptions } from '../../src/providers/retry.js';
+import type { RetryOptions } from '@lousho/providers';
 import { RETRY_OPTION_KEYS } from '../../src/agent/option-keys.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 // The runtime lists of known keys and the options types must name the same keys, in both directions.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { agentSpecSchema, defineTool, loadSpec, parseAgentSpec, specToAgent, type AgentSpec, type SpecBuiltinTools } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 let dir: string;
 const write = async (name: string, text: string) => {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { AgentExecutor, createAgent, ERROR_CODES, resumeAfterApproval, UnknownOptionError, type SDKError } from '../../src/index.js';
-import { closestName } from '../../src/options/closest-name.js';
+import { closestName } from '@lousho/protocol';
 import { CREATE_AGENT_OPTION_KEYS, PLANNED_CREATE_AGENT_OPTIONS } from '../../src/agent/option-keys.js';
-import { checkOptionKeys } from '../../src/options/check-option-keys.js';
-import { mockModel } from '../../src/testing/index.js';
+import { checkOptionKeys } from '@lousho/protocol';
+import { mockModel } from '@lousho/testing';
 
 function caught(fn: () => unknown): SDKError {
   try {

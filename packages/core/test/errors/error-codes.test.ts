@@ -2,9 +2,9 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CODES, errorDocsUrl } from '../../src/errors.js';
-import { CLIENT_ERROR_CODES } from '../../src/protocol/client-error-codes.js';
-import { EVENT_STREAM_ERROR_CODES } from '../../src/protocol/errors.js';
+import { ERROR_CODES, errorDocsUrl } from '@lousho/protocol';
+import { CLIENT_ERROR_CODES } from '@lousho/protocol';
+import { EVENT_STREAM_ERROR_CODES } from '@lousho/protocol';
 import * as core from '../../src/index.js';
 
 // One error system: every `LOUSHO_...` code written anywhere in the packages' sources is in

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesMatchType, mediaTypeOfBytes, MemoryFileStore, readAll } from '../../src/index.js';
 import { storeUpload } from '../../src/http/files.js';
 import { viewOfRequest } from '../../src/http/request-view.js';
-import { essenceOf } from '../../src/files/signature.js';
+import { essenceOf } from '@lousho/protocol';
 
 const SIGNATURES: Record<string, number[]> = {
   'image/png': [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],

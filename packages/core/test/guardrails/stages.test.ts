@@ -11,7 +11,7 @@ import {
   type Guardrail,
   type GuardrailContext,
 } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { memoryStore, replayAfter } from '../../src/stores/index.js';
 
 const AWS_KEY = 'AKIAZ7QWERTYUIOPASDF';

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, MemoryFileStore, memoryStore, type AttachmentPart, type FileStore } from '../../src/index.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { errorOf, json, readSse, serve, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;

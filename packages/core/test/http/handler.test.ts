@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { AgentStreamEvent } from '../../src/index.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
-import { PROTOCOL_VERSION } from '../../src/protocol/index.js';
-import { initialAgentUIState } from '../../src/ui-state/index.js';
+import { PROTOCOL_VERSION } from '@lousho/protocol';
+import { initialAgentUIState } from '@lousho/protocol';
 import { agentWith, coveredSeqs, emailCall, emailTool, errorOf, json, plain, readSse, reduceAll, serve, slowTool, type TestServer, lastStepText } from './helpers.js';
 
 let server: TestServer | undefined;

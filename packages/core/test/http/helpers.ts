@@ -3,9 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { toNodeHandler, type FetchHandler, type NodeRequestListener } from '../../../node/src/node/index.js';
-import { createEventStreamDecoder } from '../../src/protocol/index.js';
-import { mockModel, type MockModelStep, type MockModelOptions } from '../../src/testing/index.js';
-import { reduceAgentEvents, type AgentUIState } from '../../src/ui-state/index.js';
+import { createEventStreamDecoder } from '@lousho/protocol';
+import { mockModel, type MockModelStep, type MockModelOptions } from '@lousho/testing';
+import { reduceAgentEvents, type AgentUIState } from '@lousho/protocol';
 
 export interface TestServer {
   url: string;

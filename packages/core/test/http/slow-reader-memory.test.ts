@@ -5,7 +5,7 @@ import { connect, type Socket } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createEventStreamDecoder } from '../../src/protocol/index.js';
+import { createEventStreamDecoder } from '@lousho/protocol';
 
 /**
  * What clients that stop reading cost the server, measured in a server process of its own (RSS and

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAgentHandler } from '../../src/http/index.js';
 import { sseChunksOf } from '../../src/http/sse-response.js';
-import { createEventStreamDecoder, encodeSseVersion } from '../../src/protocol/index.js';
+import { createEventStreamDecoder, encodeSseVersion } from '@lousho/protocol';
 import type { AgentStreamEvent } from '../../src/index.js';
 import { agentWith, coveredSeqs, json, lastStepText } from './helpers.js';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, memoryStore } from '../../src/index.js';
 import { createAgentHandler, type AgentHandlerOptions, type HandlerAgent } from '../../src/http/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { emailCall, emailTool, errorOf, json, readSse, serve, type TestServer } from './helpers.js';
 
 let server: TestServer | undefined;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Message } from '../../src/messages.js';
+import type { Message } from '@lousho/protocol';
 import { estimateTokens, setTokenEstimator } from '../../src/models/index.js';
 
 const ENGLISH =

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sessionUIState } from '../../src/protocol/session-view.js';
+import { sessionUIState } from '@lousho/protocol';
 import { reduceAgentEvents, type AgentStreamEvent, type AgentUIState } from '../../src/index.js';
-import { numbered } from '../ui-state/helpers.js';
+import { numbered } from '../../../protocol/test/ui-state/helpers.js';
 
 /** A session whose running turn has logged `events`, as `agent.sessions` shows it. */
 function sessions(events: AgentStreamEvent[]) {

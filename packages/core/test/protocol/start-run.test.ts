@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { EventQueue } from '../../src/agent/event-queue.js';
-import { EventFeed, startRun } from '../../src/protocol/event-feed.js';
+import { EventFeed, startRun } from '@lousho/protocol';
 import { createAgent, type AgentStreamEvent } from '../../src/index.js';
-import { PIPE_EVENTS } from '../../src/events/pipe.js';
-import { mockModel } from '../../src/testing/index.js';
+import { PIPE_EVENTS } from '@lousho/protocol';
+import { mockModel } from '@lousho/testing';
 
 // startRun hands a run's events to a feed (what an HTTP stream and the in-process client read). A
 // run from agent.stream() pipes them as they are emitted; any other async iterable is iterated.

@@ -10,16 +10,16 @@ import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
 import { toNodeHandler } from '../../../node/src/node/index.js';
-import { parseEventStream } from '../../src/protocol/index.js';
+import { parseEventStream } from '@lousho/protocol';
 import {
   AnthropicProvider,
   OllamaProvider,
   OpenAIProvider,
   OpenRouterProvider,
   type LLMProvider,
-} from '../../src/providers/index.js';
-import { startFakeApi, type FakeApiServer, type RecordedRequest, type Reply } from './fake-api-server.js';
-import { anthropicTextStream, anthropicToolStream, openaiTextStream, openaiToolCallStream } from './wire-fixtures.js';
+} from '@lousho/providers';
+import { startFakeApi, type FakeApiServer, type RecordedRequest, type Reply } from '../../../providers/test/fake-api-server.js';
+import { anthropicTextStream, anthropicToolStream, openaiTextStream, openaiToolCallStream } from '../../../providers/test/wire-fixtures.js';
 
 interface WireCase {
   name: string;

@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool } from '../../src/index.js';
-import { fromAISDKModel, ProviderHttpError, withRetry, type AISDKCallOptions, type AISDKLanguageModel, type AISDKStreamPart } from '../../src/providers/index.js';
-import { collect, failure, turn, user } from './helpers.js';
+import { fromAISDKModel, ProviderHttpError, withRetry, type AISDKCallOptions, type AISDKLanguageModel, type AISDKStreamPart } from '@lousho/providers';
+import { collect, failure, turn, user } from '../../../providers/test/helpers.js';
 
 function fakeModel(version: 'v2' | 'v3', turns: (AISDKStreamPart[] | Error)[]) {
   const calls: AISDKCallOptions[] = [];

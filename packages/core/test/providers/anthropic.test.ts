@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { serializeError } from '../../src/errors.js';
-import { AnthropicProvider, ProviderHttpError, ProviderStreamError, type GenerateOptions, type StreamChunk } from '../../src/providers/index.js';
-import { startFakeApi, type FakeApiServer, type Reply } from './fake-api-server.js';
-import { collect, failure, turn, user } from './helpers.js';
+import { serializeError } from '@lousho/protocol';
+import { AnthropicProvider, ProviderHttpError, ProviderStreamError, type GenerateOptions, type StreamChunk } from '@lousho/providers';
+import { startFakeApi, type FakeApiServer, type Reply } from '../../../providers/test/fake-api-server.js';
+import { collect, failure, turn, user } from '../../../providers/test/helpers.js';
 import {
   ANTHROPIC_PING,
   ANTHROPIC_STOP,
@@ -14,7 +14,7 @@ import {
   anthropicTextStream,
   anthropicToolBlock,
   anthropicToolStream,
-} from './wire-fixtures.js';
+} from '../../../providers/test/wire-fixtures.js';
 
 const KEY = 'sk-ant-api03-Zq8Xv1Lm2Nb3Vc4Xz5Aa6Ss7Dd8Ff9Gg0Hh1Jj2Kk3';
 const JPEG_BASE64 = '/9j/4AAQSkZJRgABAQAAAQABAAD/2wBDAAgGBgcGBQgHBwcJCQgKDBQNDAsLDBkSEw8UHRofHh0aHBwgJC4nICIsIxwcKDcpLDAxNDQ0Hyc5PTgyPC4zNDL/wAALCAABAAEBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAACf/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AKp//2Q==';

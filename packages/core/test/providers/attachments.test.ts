@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAgent, MemoryFileStore, type AttachmentPart, type LLMProvider } from '../../src/index.js';
-import { AnthropicProvider, OpenAIProvider } from '../../src/providers/index.js';
-import { startFakeApi, type FakeApiServer } from './fake-api-server.js';
-import { anthropicTextStream, openaiTextStream } from './wire-fixtures.js';
+import { AnthropicProvider, OpenAIProvider } from '@lousho/providers';
+import { startFakeApi, type FakeApiServer } from '../../../providers/test/fake-api-server.js';
+import { anthropicTextStream, openaiTextStream } from '../../../providers/test/wire-fixtures.js';
 
 const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 73, 72, 68, 82]);
 const PDF = new TextEncoder().encode('%PDF-1.7\n%fake\n');

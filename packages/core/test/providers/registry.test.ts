@@ -11,11 +11,11 @@ import {
   providerFromEnv,
   resolveProvider,
   type ProviderFactoryContext,
-} from '../../src/providers/index.js';
+} from '@lousho/providers';
 import * as root from '../../src/index.js';
-import { startFakeApi, type FakeApiServer } from './fake-api-server.js';
-import { turn, user } from './helpers.js';
-import { anthropicTextStream, openaiTextStream } from './wire-fixtures.js';
+import { startFakeApi, type FakeApiServer } from '../../../providers/test/fake-api-server.js';
+import { turn, user } from '../../../providers/test/helpers.js';
+import { anthropicTextStream, openaiTextStream } from '../../../providers/test/wire-fixtures.js';
 
 let server: FakeApiServer | undefined;
 afterEach(async () => {
@@ -198,8 +198,8 @@ describe('exports and browser safety', () => {
     }
   });
 
-  it('imports no node:* module anywhere under src/providers', () => {
-    const dir = fileURLToPath(new URL('../../src/providers/', import.meta.url));
+  it('imports no node:* module anywhere under src/ of @lousho/providers', () => {
+    const dir = fileURLToPath(new URL('../../../providers/src/', import.meta.url));
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
       const source = readFileSync(`${dir}${file}`, 'utf8');
       expect(source, file).not.toMatch(/from\s+['"]node:|require\(['"]node:|import\(['"]node:/);

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { createAgent, defineTool } from '../../src/index.js';
 import { FileStorageService } from '../../src/node/io.js';
 import { checkStorageKey, LocalStorageCheckpointStore, StorageServiceApprovalStore, storageKeySegment } from '../../src/storage/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 const run = promisify(execFile);
 const dirs: string[] = [];
@@ -91,7 +91,7 @@ describe('FileStorageService', () => {
       for (let i = 0; i < 40; i++) await storage.update('counter', (v) => String(Number(v ?? 0) + 1));`,
     );
     const tsx = fileURLToPath(new URL('../../node_modules/.bin/tsx', import.meta.url));
-    await Promise.all([0, 1, 2, 3].map(() => run(tsx, [script, dir], { timeout: 60_000 })));
+    await Promise.all([0, 1, 2, 3].map(() => run(tsx, ['--conditions=@lousho/source', script, dir], { timeout: 60_000 })));
     expect(await new FileStorageService({ dir }).get('counter')).toBe('160');
   }, 90_000);
 

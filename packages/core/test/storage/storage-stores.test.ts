@@ -7,7 +7,7 @@ import { FileStorageService } from '../../src/node/io.js';
 import { memoryStore } from '../../src/stores/index.js';
 import { storeContract } from '../../src/testing/stores.js';
 import { MARKER, writeAndReadBack } from '../../src/testing/stores.js';
-import { EncryptionUtils } from '../../src/utils/encryption.js';
+import { EncryptionUtils } from '@lousho/protocol';
 import { fileMemory } from '../../src/memory/index.js';
 
 const dirs: string[] = [];

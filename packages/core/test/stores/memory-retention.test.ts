@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAgent } from '../../src/index.js';
 import { createAgentHandler } from '../../src/http/index.js';
 import { DEFAULT_MAX_SESSIONS, memoryStore } from '../../src/stores/memory-store.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { emailCall, emailTool, slowTool } from '../http/helpers.js';
 
 afterEach(() => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tallyUsage, usageOfTally } from '../../src/stores/session-usage.js';
-import type { EventToAppend } from '../../src/contracts/stores.js';
+import { tallyUsage, usageOfTally } from '@lousho/store-kit';
+import type { EventToAppend } from '@lousho/protocol';
 
 const done = (runId: string, input: number, output: number, cost?: number): EventToAppend =>
   ({

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, OpenAIProvider, type AgentStreamEvent } from '../../src/index.js';
-import { mockModel, recordReplay, type Cassette } from '../../src/testing/index.js';
-import { startFakeApi } from '../providers/fake-api-server.js';
-import { openaiTextStream, openaiToolCallStream } from '../providers/wire-fixtures.js';
+import { mockModel, recordReplay, type Cassette } from '@lousho/testing';
+import { startFakeApi } from '../../../providers/test/fake-api-server.js';
+import { openaiTextStream, openaiToolCallStream } from '../../../providers/test/wire-fixtures.js';
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import * as zm from 'zod/mini';
 import * as z3 from 'zod/v3';
-import { SDKError } from '../../src/errors.js';
+import { SDKError } from '@lousho/protocol';
 import { defineTool, toolSchemaToJSONSchema, type ToolExecutionContext } from '../../src/tools/index.js';
 
 const ctx: ToolExecutionContext = { toolCallId: 'call_1', messages: [] };

@@ -2,7 +2,7 @@ import { type } from 'arktype';
 import { describe, expect, test } from 'vitest';
 import { z } from 'zod';
 import * as z3 from 'zod/v3';
-import { SDKError } from '../../src/errors.js';
+import { SDKError } from '@lousho/protocol';
 import { defineTool, resolveToolDescriptor, ToolRegistry, validateToolArguments, type ToolDescriptor, type ToolExecutionContext } from '../../src/tools/index.js';
 
 const ctx: ToolExecutionContext = { toolCallId: 'call_1', messages: [] };

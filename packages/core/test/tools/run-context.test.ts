@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { buildToolRunContext, createAgent, defineTool, type ToolExecutionContext } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 // buildToolRunContext() is the `ctx` of a tool call run by hand (a wrapper, a test, a flow node):
 // lousho-tools.md ("Execute context") promises it has the shape the agent loop gives.

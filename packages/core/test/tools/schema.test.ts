@@ -5,7 +5,7 @@ import { z } from 'zod';
 import * as zm from 'zod/mini';
 import * as z3 from 'zod/v3';
 import { zodToJsonSchema } from 'zod-to-json-schema';
-import { SDKError } from '../../src/errors.js';
+import { SDKError } from '@lousho/protocol';
 import { formatIssuePath, isToolSchema, toolSchemaKind, toolSchemaToJSONSchema, validateToolSchema } from '../../src/tools/schema.js';
 import { zod3ToJSONSchema } from '../../src/tools/zod3-json-schema.js';
 

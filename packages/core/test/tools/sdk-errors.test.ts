@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import { ERROR_CODES, SDKError, serializeError, truncateMessage, TRUNCATION_MARKER, stripStackFrames } from '../../src/errors.js';
+import { ERROR_CODES, SDKError, serializeError, truncateMessage, TRUNCATION_MARKER, stripStackFrames } from '@lousho/protocol';
 
 describe('SDKError', () => {
   test('carries a stable code, a hint, a docs link and an optional cause', () => {

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
 import * as z3 from 'zod/v3';
-import { SDKError } from '../../src/errors.js';
+import { SDKError } from '@lousho/protocol';
 import {
   defineTool,
   isPropagatingToolError,

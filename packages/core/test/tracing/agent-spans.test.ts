@@ -2,7 +2,7 @@ import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { AgentBuilder, AgentExecutor, createAgent, defineTool, resumeAfterApproval, InMemoryApprovalStore } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { otelHarness } from './otel-harness.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -2,9 +2,9 @@ import { trace, type Tracer } from '@opentelemetry/api';
 import { AlwaysOffSampler, BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createOtelTraceExporter } from '../../src/otel/index.js';
+import { createOtelTraceExporter } from '@lousho/otel';
 import { createAgent, defineTool, type TraceParent } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 /** A tracer that counts the spans asked of it and hands them to `inner`. */
 function counting(inner: Tracer): { tracer: Tracer; names: string[] } {

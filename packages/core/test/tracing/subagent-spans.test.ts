@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool } from '../../src/index.js';
-import { mockModel } from '../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 import { otelHarness } from './otel-harness.js';
 
 const lookup = defineTool({ name: 'lookup', description: 'Looks a topic up', input: z.object({ topic: z.string() }), execute: async ({ topic }) => `${topic}: found` });

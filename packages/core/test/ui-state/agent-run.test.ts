@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
-import { encodeSseEvent, encodeSseVersion, parseEventStream } from '../../src/protocol/index.js';
-import { mockModel } from '../../src/testing/index.js';
-import { reduceAgentEvents, stateFromTranscript, type AgentUIState, type UIMessage } from '../../src/ui-state/index.js';
-import { collect, fromChunks } from '../protocol/arbitraries.js';
-import { toolParts } from './helpers.js';
+import { encodeSseEvent, encodeSseVersion, parseEventStream } from '@lousho/protocol';
+import { mockModel } from '@lousho/testing';
+import { reduceAgentEvents, stateFromTranscript, type AgentUIState, type UIMessage } from '@lousho/protocol';
+import { collect, fromChunks } from '../../../protocol/test/protocol/arbitraries.js';
+import { toolParts } from '../../../protocol/test/ui-state/helpers.js';
 
 function emailAgent() {
   const sendEmail = defineTool({

@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { closingOf } from '../../src/agent/interrupted-leg.js';
-import type { AgentStreamEvent, UnsequencedStreamEvent } from '../../src/contracts/events.js';
-import type { StoredCheckpoint } from '../../src/contracts/stores.js';
-import type { AgentUIState } from '../../src/ui-state/index.js';
-import { numbered, reduceAll, toolParts, usage } from './helpers.js';
+import type { AgentStreamEvent, UnsequencedStreamEvent } from '@lousho/protocol';
+import type { StoredCheckpoint } from '@lousho/protocol';
+import type { AgentUIState } from '@lousho/protocol';
+import { numbered, reduceAll, toolParts, usage } from '../../../protocol/test/ui-state/helpers.js';
 
 /**
  * `run.interrupted` as the server computes it (`closingOf`) and the reducer applies it: a leg cut

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
-import { createEventStreamDecoder, createSseEventEncoder, encodeSseVersion } from '../../src/protocol/index.js';
-import { mockModel } from '../../src/testing/index.js';
-import { reduceAgentEvents, type AgentUIState, type UIPart, type UIToolPart } from '../../src/ui-state/index.js';
-import { reduceAll } from './helpers.js';
+import { createEventStreamDecoder, createSseEventEncoder, encodeSseVersion } from '@lousho/protocol';
+import { mockModel } from '@lousho/testing';
+import { reduceAgentEvents, type AgentUIState, type UIPart, type UIToolPart } from '@lousho/protocol';
+import { reduceAll } from '../../../protocol/test/ui-state/helpers.js';
 
 // A model may number its calls per response (`call_0` in every step, every turn, every sub-agent),
 // as an OpenAI-compatible server may: each call keeps a part of its own, at every depth, however

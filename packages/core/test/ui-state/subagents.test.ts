@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, type AgentStreamEvent } from '../../src/index.js';
 import { compactEventLog, replayAfter } from '../../src/stores/index.js';
-import { mockModel, type MockModelStep } from '../../src/testing/index.js';
-import { reduceAgentEvents, type AgentUIState, type UIToolPart } from '../../src/ui-state/index.js';
-import { reduceAll, toolParts } from './helpers.js';
+import { mockModel, type MockModelStep } from '@lousho/testing';
+import { reduceAgentEvents, type AgentUIState, type UIToolPart } from '@lousho/protocol';
+import { reduceAll, toolParts } from '../../../protocol/test/ui-state/helpers.js';
 
 const task = (subagent: string, prompt: string, id: string) => ({ name: 'task', id, args: { subagent, prompt } });
 

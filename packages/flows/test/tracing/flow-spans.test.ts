@@ -1,5 +1,5 @@
 import { createAgent, defineTool, memoryStore, withSpan, type AgentStreamEvent, type RunOptions, type TraceParent } from '@lousho/core';
-import { createOtelTraceExporter } from '@lousho/core/otel';
+import { createOtelTraceExporter } from '@lousho/otel';
 import { mockModel } from '@lousho/core/testing';
 import { SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';

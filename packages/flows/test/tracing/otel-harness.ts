@@ -1,4 +1,4 @@
-import { createOtelTraceExporter } from '@lousho/core/otel';
+import { createOtelTraceExporter } from '@lousho/otel';
 import type { TraceExporter } from '@lousho/core';
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
 

@@ -1,5 +1,5 @@
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
-import { createOtelTraceExporter } from '@lousho/core/otel';
+import { createOtelTraceExporter } from '@lousho/otel';
 import type { TraceExporter } from '@lousho/core';
 
 /** An OpenTelemetry SDK tracer writing to memory, and Lousho's exporter on it. */

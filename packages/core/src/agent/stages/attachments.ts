@@ -1,7 +1,7 @@
-import type { ContentPart, Message } from '../../contracts/messages.js';
-import type { FileStore } from '../../contracts/files.js';
-import { ERROR_CODES, SDKError } from '../../errors.js';
-import { fileNotFound, readAll } from '../../files/file-bytes.js';
+import type { ContentPart, Message } from '@lousho/protocol';
+import type { FileStore } from '@lousho/protocol';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import { fileNotFound, readAll } from '@lousho/protocol';
 import { bytesToBase64 } from '../../files/base64.js';
 
 /** Image types every built-in provider takes as an image; other files go as files (PDF, text, ...). */

@@ -1,7 +1,7 @@
-import { ERROR_CODES, SDKError } from '../../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { getModelInfo } from '../../models/registry.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
-import type { RunLimits, RunLimitName, BudgetExceeded } from '../../contracts/budget.js';
+import type { RunSnapshot } from '@lousho/protocol';
+import type { RunLimits, RunLimitName, BudgetExceeded } from '@lousho/protocol';
 
 const LIMIT_NAMES: readonly RunLimitName[] = ['maxTokens', 'maxCostUsd', 'maxToolCalls', 'maxDurationMs'];
 

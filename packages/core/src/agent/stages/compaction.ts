@@ -1,8 +1,8 @@
 import { isCompactionHook, runCompactionHook } from '../../compaction/hook.js';
-import type { GenerateOptions } from '../../contracts/providers.js';
+import type { GenerateOptions } from '@lousho/protocol';
 import { UsageTracker } from '../../usage/tracker.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 
 /**
  * The stage "compaction": runs the agent's compaction hooks (after the other `preGenerate` hooks, so

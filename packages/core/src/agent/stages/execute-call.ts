@@ -1,12 +1,12 @@
-import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { ToolCall } from '../../messages.js';
-import { isAbortError } from '../../providers/abort.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
+import { isAbortError } from '@lousho/providers';
 import { splitArtifacts } from '../../tools/artifacts.js';
 import { PropagatingToolError, toolErrorResult } from '../../tools/errors.js';
 import { validateToolSchema } from '../../tools/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
-import type { SandboxAdapter } from '../../contracts/sandbox.js';
-import type { ToolExecutionContext } from '../../contracts/tools.js';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { SandboxAdapter } from '@lousho/protocol';
+import type { ToolExecutionContext } from '@lousho/protocol';
 import { ChildPaused } from '../child-pause.js';
 import type { CallScope, PreparedCall, ToolOutcome } from '../tool-call.js';
 import { cancelledError, errorOutcome } from '../tool-outcome.js';

@@ -1,12 +1,12 @@
-import type { Message, ToolCall } from '../../messages.js';
+import type { Message, ToolCall } from '@lousho/protocol';
 import { runGuardrails } from '../../guardrails/run-guardrails.js';
-import type { GuardrailInfo, GuardrailStage } from '../../contracts/guardrails.js';
+import type { GuardrailInfo, GuardrailStage } from '@lousho/protocol';
 import { toolErrorResult } from '../../tools/errors.js';
-import { withheldReplyText } from '../../guardrails/withheld.js';
+import { withheldReplyText } from '@lousho/protocol';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 import type { CallScope, PreparedCall } from '../tool-call.js';
-import type { ToolCallHookContext } from '../../contracts/hooks.js';
+import type { ToolCallHookContext } from '@lousho/protocol';
 
 /**
  * The guardrail stages of the loop: input (before any model call), tool (after permission rules,

@@ -1,9 +1,9 @@
-import type { Message, ToolCall } from '../../messages.js';
-import type { GenerateOptions, GenerateResult, ModelFinishReason } from '../../contracts/providers.js';
+import type { Message, ToolCall } from '@lousho/protocol';
+import type { GenerateOptions, GenerateResult, ModelFinishReason } from '@lousho/protocol';
 import type { UsageTracker } from '../../usage/tracker.js';
-import type { StepUsage } from '../../contracts/usage.js';
+import type { StepUsage } from '@lousho/protocol';
 import { emitListener, type LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 import { recordCallUsage, type StreamedCall } from './model-call.js';
 
 /** What the model answered in one call. */

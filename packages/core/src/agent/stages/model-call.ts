@@ -1,13 +1,13 @@
-import type { Message, ToolCall } from '../../messages.js';
+import type { Message, ToolCall } from '@lousho/protocol';
 import { estimateTokens } from '../../models/tokens.js';
-import { isAbortError } from '../../providers/abort.js';
-import { StreamAssembler } from '../../providers/generate.js';
-import type { GenerateOptions, StreamChunk } from '../../contracts/providers.js';
+import { isAbortError } from '@lousho/providers';
+import { StreamAssembler } from '@lousho/providers';
+import type { GenerateOptions, StreamChunk } from '@lousho/protocol';
 import type { ChatTrace } from '../../tracing/run-tracer.js';
 import type { UsageTracker } from '../../usage/tracker.js';
-import type { StepUsage } from '../../contracts/usage.js';
+import type { StepUsage } from '@lousho/protocol';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 
 /** One model call as it streamed. */
 export interface StreamedCall {

@@ -1,8 +1,8 @@
-import type { GenerateOptions } from '../../contracts/providers.js';
+import type { GenerateOptions } from '@lousho/protocol';
 import { isCompactionHook } from '../../compaction/hook.js';
 import type { UsageTracker } from '../../usage/tracker.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 import { checkPriced } from './budget.js';
 import { compactionStage } from './compaction.js';
 import { resolveAttachments } from './attachments.js';

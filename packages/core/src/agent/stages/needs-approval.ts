@@ -1,5 +1,5 @@
-import type { PendingApprovalInfo } from '../../contracts/events.js';
-import type { PermissionRule } from '../../contracts/hooks.js';
+import type { PendingApprovalInfo } from '@lousho/protocol';
+import type { PermissionRule } from '@lousho/protocol';
 import { PropagatingToolError, toolErrorResult } from '../../tools/errors.js';
 import type { CallScope, PreparedCall } from '../tool-call.js';
 import { errorOutcome, rejectedError } from '../tool-outcome.js';

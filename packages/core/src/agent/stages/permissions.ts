@@ -1,5 +1,5 @@
-import type { PermissionRule, ToolCallHookContext } from '../../contracts/hooks.js';
-import type { ToolCall } from '../../messages.js';
+import type { PermissionRule, ToolCallHookContext } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
 import { toolErrorResult } from '../../tools/errors.js';
 import type { LoopDeps } from '../loop-deps.js';
 import { matchesToolName } from '../tool-name-pattern.js';

@@ -1,4 +1,4 @@
-import type { ToolCallHookContext, ToolCallHookResult } from '../../contracts/hooks.js';
+import type { ToolCallHookContext, ToolCallHookResult } from '@lousho/protocol';
 import type { CallScope, ToolOutcome } from '../tool-call.js';
 
 /**

@@ -1,8 +1,8 @@
-import type { ToolCallHookContext } from '../../contracts/hooks.js';
-import type { ToolCall } from '../../messages.js';
+import type { ToolCallHookContext } from '@lousho/protocol';
+import type { ToolCall } from '@lousho/protocol';
 import { toolErrorResult } from '../../tools/errors.js';
 import { validateToolSchema } from '../../tools/schema.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '@lousho/protocol';
 import type { CallScope, PreparedCall } from '../tool-call.js';
 import { errorOutcome } from '../tool-outcome.js';
 

@@ -1,6 +1,6 @@
-import type { GuardrailInfo } from '../../contracts/guardrails.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
-import { copyWithSharedShape } from '../../utils/shared-shape.js';
+import type { GuardrailInfo } from '@lousho/protocol';
+import type { RunSnapshot } from '@lousho/protocol';
+import { copyWithSharedShape } from '@lousho/protocol';
 import type { LoopDeps } from '../loop-deps.js';
 import { checkInputGuardrails } from './guardrails.js';
 

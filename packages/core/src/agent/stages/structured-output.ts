@@ -1,5 +1,5 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import type { Message } from '../../messages.js';
+import type { Message } from '@lousho/protocol';
 import { validateToolSchema } from '../../tools/schema.js';
 import { stripJsonFence } from '../../utils/json-fence.js';
 

@@ -1,6 +1,6 @@
 import { recallSection } from '../../memory/recall.js';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunSnapshot } from '../../contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 
 /**
  * The stage "recall memory / list skills": the system prompt of a model call. `deps.system` already

@@ -1,7 +1,7 @@
-import type { ToolCallHookContext } from '../../contracts/hooks.js';
-import type { Message, ToolCall } from '../../messages.js';
+import type { ToolCallHookContext } from '@lousho/protocol';
+import type { Message, ToolCall } from '@lousho/protocol';
 import { toolErrorResult } from '../../tools/errors.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import type { ToolDescriptor } from '@lousho/protocol';
 import { parseToolArguments, validateToolArguments } from '../../tools/validate-args.js';
 import { announceCall, hookContext, lazyMessages } from '../call-context.js';
 import type { CallScope, PreparedCall } from '../tool-call.js';

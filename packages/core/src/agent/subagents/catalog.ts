@@ -1,8 +1,8 @@
-import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { RunConfigContext } from '../../contracts/run-snapshot.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { RunConfigContext } from '@lousho/protocol';
 import { delegationHandleOf } from './handle.js';
 import type { SubagentCatalog, SubagentsOption } from '../subagents-option.js';
-import type { SubagentInfo } from '../../contracts/subagents.js';
+import type { SubagentInfo } from '@lousho/protocol';
 
 export type { SubagentsOption } from '../subagents-option.js';
 

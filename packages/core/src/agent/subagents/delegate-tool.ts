@@ -1,7 +1,7 @@
-import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { ToolDescriptor } from '../../tools/types.js';
-import type { ToolExecutionContext } from '../../contracts/tools.js';
-import type { Agent } from '../../contracts/agent-session.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { ToolDescriptor } from '@lousho/protocol';
+import type { ToolExecutionContext } from '@lousho/protocol';
+import type { Agent } from '@lousho/protocol';
 import { scopeOf } from '../loop-scope.js';
 import { delegationHandleOf } from './handle.js';
 import { runChild } from './run-child.js';

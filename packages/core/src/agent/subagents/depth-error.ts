@@ -1,4 +1,4 @@
-import { ERROR_CODES } from '../../errors.js';
+import { ERROR_CODES } from '@lousho/protocol';
 import { PropagatingToolError } from '../../tools/errors.js';
 
 /** A delegation deeper than `maxSubagentDepth`: it rejects the whole run instead of becoming a tool result. */

@@ -1,6 +1,6 @@
-import type { TraceExporter } from '../../contracts/tracing.js';
+import type { TraceExporter } from '@lousho/protocol';
 import type { LoopDeps } from '../loop-deps.js';
-import type { RunConfigContext } from '../../contracts/run-snapshot.js';
+import type { RunConfigContext } from '@lousho/protocol';
 
 /** A sub-agent's own loop setup for one run: its model, and everything but what it inherits. */
 export interface ChildSetup {

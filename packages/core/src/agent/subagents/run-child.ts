@@ -1,24 +1,24 @@
-import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { AgentListenerEvent, UnsequencedStreamEvent } from '../../contracts/events.js';
-import { withheldReplyText } from '../../guardrails/withheld.js';
-import { abortError } from '../../providers/abort.js';
-import type { ToolExecutionContext } from '../../contracts/tools.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { AgentListenerEvent, UnsequencedStreamEvent } from '@lousho/protocol';
+import { withheldReplyText } from '@lousho/protocol';
+import { abortError } from '@lousho/providers';
+import type { ToolExecutionContext } from '@lousho/protocol';
 import { RunTracer, runTraceOptions } from '../../tracing/run-tracer.js';
 import { emptyUsage, UsageTracker } from '../../usage/tracker.js';
-import type { Agent } from '../../contracts/agent-session.js';
+import type { Agent } from '@lousho/protocol';
 import { interruptedBatch } from '../durable.js';
 import { newId } from '../ids.js';
 import { emitListener, type LoopDeps } from '../loop-deps.js';
 import { childResumeOf } from '../loop-scope.js';
 import { runLoop } from '../run-loop.js';
-import type { ChildSnapshot, RunSnapshot } from '../../contracts/run-snapshot.js';
+import type { ChildSnapshot, RunSnapshot } from '@lousho/protocol';
 import { exceededBudget, type BudgetedRun } from '../stages/budget.js';
-import type { BudgetExceeded } from '../../contracts/budget.js';
+import type { BudgetExceeded } from '@lousho/protocol';
 import type { BatchContinuation, CallScope } from '../tool-call.js';
 import { ChildPaused } from '../child-pause.js';
 import { SubagentDepthError } from './depth-error.js';
 import { delegationHandleOf } from './handle.js';
-import type { SubagentRef } from '../../contracts/subagents.js';
+import type { SubagentRef } from '@lousho/protocol';
 
 /** The sub-agent answered with something its `output` schema refused, even after the repair step. */
 export class SubagentOutputError extends SDKError {

@@ -1,10 +1,10 @@
 import type { StandardSchemaV1 } from '@standard-schema/spec';
-import { ERROR_CODES, SDKError } from '../../errors.js';
-import type { ToolDescriptor } from '../../tools/types.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
+import type { ToolDescriptor } from '@lousho/protocol';
 import { scopeOf } from '../loop-scope.js';
 import type { RunSubagents } from './catalog.js';
 import { runChild } from './run-child.js';
-import type { SubagentInfo } from '../../contracts/subagents.js';
+import type { SubagentInfo } from '@lousho/protocol';
 
 export interface TaskInput {
   subagent: string;

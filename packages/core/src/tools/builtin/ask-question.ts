@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ERROR_CODES, SDKError } from '../../errors.js';
+import { ERROR_CODES, SDKError } from '@lousho/protocol';
 import { defineTool } from '../define-tool.js';
-import type { DefinedTool } from '../types.js';
+import type { DefinedTool } from '@lousho/protocol';
 
 /** What the model sends to `ask_question`: the question, and optional answers to choose from. */
 export interface AskQuestionArgs {

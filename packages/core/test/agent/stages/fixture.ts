@@ -1,11 +1,11 @@
-import type { UnsequencedStreamEvent } from '../../../src/contracts/events.js';
-import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '../../../src/contracts/hooks.js';
-import type { Message } from '../../../src/messages.js';
-import type { GenerateOptions, LLMProvider, StreamChunk } from '../../../src/contracts/providers.js';
+import type { UnsequencedStreamEvent } from '@lousho/protocol';
+import type { AgentHook, PermissionDecisionRecord, PermissionRule } from '@lousho/protocol';
+import type { Message } from '@lousho/protocol';
+import type { GenerateOptions, LLMProvider, StreamChunk } from '@lousho/protocol';
 import { ToolRegistry } from '../../../src/tools/registry.js';
 import { UsageTracker, emptyUsage } from '../../../src/usage/tracker.js';
 import type { LoopDeps } from '../../../src/agent/loop-deps.js';
-import type { RunSnapshot } from '../../../src/contracts/run-snapshot.js';
+import type { RunSnapshot } from '@lousho/protocol';
 import type { CallScope } from '../../../src/agent/tool-call.js';
 
 /** A provider that streams the given chunks (the stage tests call the model stage directly). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import type { GenerateOptions, StreamChunk } from '../../../src/contracts/providers.js';
+import type { GenerateOptions, StreamChunk } from '@lousho/protocol';
 import { keepStoppedCall, streamModelCall } from '../../../src/agent/stages/model-call.js';
 import { recordAnswer } from '../../../src/agent/stages/model-answer.js';
 import { checkOutput, repairMessage } from '../../../src/agent/stages/structured-output.js';

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../../../src/tools/define-tool.js';
-import type { ToolCall } from '../../../src/messages.js';
-import type { AgentHook } from '../../../src/contracts/hooks.js';
+import type { ToolCall } from '@lousho/protocol';
+import type { AgentHook } from '@lousho/protocol';
 import { normalizeGuardrails } from '../../../src/guardrails/run-guardrails.js';
 import { executeCall, prepareCall } from '../../../src/agent/call-stages.js';
 import { validateCall } from '../../../src/agent/stages/validate-call.js';

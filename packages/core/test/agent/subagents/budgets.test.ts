@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defineTool, registerModel, type AgentListenerEvent, type Message } from '../../../src/index.js';
-import { mockModel, type MockModelStep } from '../../../src/testing/index.js';
+import { mockModel, type MockModelStep } from '@lousho/testing';
 
 // $1,000 per million input tokens and $2,000 per million output tokens: 400 + 10 tokens cost $0.42.
 registerModel({ id: 'priced-lead', provider: 'mock', contextWindow: 100_000, inputCostPerMTok: 1_000, outputCostPerMTok: 2_000 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, createDelegateTool, defineTool, SubagentDepthError, type AgentHook, type AgentListenerEvent, type Message } from '../../../src/index.js';
-import { mockModel, type MockModelStep } from '../../../src/testing/index.js';
+import { mockModel, type MockModelStep } from '@lousho/testing';
 
 /** Every tool call of the transcript has exactly one result. */
 function everyCallAnswered(messages: readonly Message[]): void {

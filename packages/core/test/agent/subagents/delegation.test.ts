@@ -11,7 +11,7 @@ import {
   type AgentListenerEvent,
   type AgentStreamEvent,
 } from '../../../src/index.js';
-import { mockModel } from '../../../src/testing/index.js';
+import { mockModel } from '@lousho/testing';
 
 const task = (subagent: string, prompt: string, id = 'call_task') => ({ name: 'task', id, args: { subagent, prompt } });
 

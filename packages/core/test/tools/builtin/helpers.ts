@@ -1,5 +1,5 @@
 import { toolErrorResult } from '../../../src/tools/errors.js';
-import type { ToolErrorResult, ToolExecutionContext } from '../../../src/tools/types.js';
+import type { ToolErrorResult, ToolExecutionContext } from '@lousho/protocol';
 import { validateToolArguments } from '../../../src/tools/validate-args.js';
 
 interface RunnableTool<Args, Result> {

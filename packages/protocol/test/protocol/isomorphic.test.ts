@@ -1,0 +1,31 @@
+import { readFileSync } from 'node:fs';
+import { dirname, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect, test } from 'vitest';
+
+const srcDir = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
+
+/** Every module `entry` loads at run time, following relative imports (type-only imports load nothing). */
+function runtimeImports(entry: string): { files: string[]; bare: string[] } {
+  const files = new Set<string>();
+  const bare = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    const source = readFileSync(file, 'utf8');
+    for (const match of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)(?:[^'"]*?\sfrom\s+)?['"]([^'"]+)['"]/gm)) {
+      const spec = match[1]!;
+      if (spec.startsWith('.')) visit(resolve(dirname(file), spec.replace(/\.js$/, '.ts')));
+      else bare.add(spec);
+    }
+  };
+  visit(resolve(srcDir, entry));
+  return { files: [...files].map((file) => relative(srcDir, file)), bare: [...bare] };
+}
+
+test('@lousho/protocol (all the browser client imports) loads neither the agent loop, tools, providers nor a schema library, and nothing from node:', () => {
+  const { files, bare } = runtimeImports('index.ts');
+  expect(files.filter((file) => /^(agent|tools|providers|models|hooks|usage|node|http)\//.test(file))).toEqual([]);
+  // No runtime dependency at all: the SSE parser is our own (docs/protocol.md, "Size").
+  expect(bare).toEqual([]);
+});
