@@ -18,6 +18,8 @@ export * from './messages.js';
 // with, and a session's UI state rebuilt from its log (what an interrupted run covered).
 export { createSseParser } from './protocol/decoder.js';
 export { stateFromSessionLog } from './protocol/session-view.js';
+// The queue of a session whose agent keeps one (the HTTP handler's queue route).
+export { queueOf } from './protocol/session-queue.js';
 
 // Options objects are checked the same way everywhere: an unknown key is an error naming the closest option.
 export * from './options/check-option-keys.js';
@@ -61,6 +63,6 @@ export type * from './contracts/usage.js';
 
 // Uploaded files: reading a body within a limit, ids and names, and the signature check of a type
 // (the HTTP handler and the in-process transport check an upload the same way).
-export { limitedChunks, chunksOf, readAll, newFileId, isFileId, cleanFileName, fileTooLarge, fileNotFound } from './files/file-bytes.js';
-export { mediaTypeOfBytes, bytesMatchType, SIGNATURE_BYTES } from './files/signature.js';
+export { limitedChunks, chunksOf, readAll, newFileId, isFileId, cleanFileName, fileTooLarge, fileNotFound, unresolvedAttachment } from './files/file-bytes.js';
+export { mediaTypeOfBytes, bytesMatchType, essenceOf, SIGNATURE_BYTES } from './files/signature.js';
 export type { Upload, UploadLimits } from './files/accept-upload.js';

@@ -11,7 +11,7 @@ import { parseDataUrl, sniffImageType } from './media.js';
 import { abortable } from './transport.js';
 import type { GenerateOptions, LLMProvider, ModelFinishReason, ProviderUsage, StreamChunk } from '@lousho/protocol';
 import { count, isRecord } from './wire.js';
-import { unresolvedAttachment } from '../files/file-bytes.js';
+import { unresolvedAttachment } from '@lousho/protocol';
 
 /** The part of an `ai` SDK LanguageModelV2/V3 this adapter uses. */
 export interface AISDKLanguageModel {

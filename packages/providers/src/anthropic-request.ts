@@ -9,7 +9,7 @@ import { textOf, type ContentPart, type Message } from '@lousho/protocol';
 import { decodeBase64Text, fileSource, imageSource, type MediaSource } from './media.js';
 import type { GenerateOptions } from '@lousho/protocol';
 import { isRecord, type JsonObject } from './wire.js';
-import { unresolvedAttachment } from '../files/file-bytes.js';
+import { unresolvedAttachment } from '@lousho/protocol';
 
 export interface AnthropicRequestSettings {
   /** `max_tokens` is required by the API; used when the request sets none. */

@@ -7,7 +7,7 @@ import { textOf, type ContentPart, type Message } from '@lousho/protocol';
 import { decodeBase64Text, fileSource, imageUrl, isTextMediaType } from './media.js';
 import type { GenerateOptions } from '@lousho/protocol';
 import type { JsonObject } from './wire.js';
-import { unresolvedAttachment } from '../files/file-bytes.js';
+import { unresolvedAttachment } from '@lousho/protocol';
 
 export interface OpenAIRequestSettings {
   /** `max_completion_tokens` for OpenAI itself; most compatible servers only know `max_tokens`. */

@@ -2,8 +2,8 @@ import type { PendingApprovalInfo } from '@lousho/protocol';
 import type { SessionStatus, SessionRecord } from '@lousho/protocol';
 import { fromJson } from './json-text.js';
 import { tallyUsage, usageOfTally, type SessionUsageTally } from './session-usage.js';
-import type { AgentStreamEvent } from '../contracts/events.js';
-import type { EventToAppend } from '../contracts/stores.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import type { EventToAppend } from '@lousho/protocol';
 
 /** A number column; PostgreSQL's bigint arrives as a string (node-postgres keeps 64-bit precision), and ours fit in a double. */
 export const num = (value: unknown): number => (typeof value === 'number' ? value : Number(value));

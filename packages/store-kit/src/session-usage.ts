@@ -1,6 +1,6 @@
-import type { AgentStreamEvent } from '../contracts/events.js';
-import type { EventToAppend, SessionUsage } from '../contracts/stores.js';
-import type { RunUsage } from '../contracts/usage.js';
+import type { AgentStreamEvent } from '@lousho/protocol';
+import type { EventToAppend, SessionUsage } from '@lousho/protocol';
+import type { RunUsage } from '@lousho/protocol';
 
 /**
  * What a store keeps to count a session's usage: the total so far, and the run counted last with
