@@ -1,4 +1,4 @@
-import type { AttachmentPart } from '@lousho/core/protocol';
+import type { AttachmentPart } from '@lousho/protocol';
 
 /** `blob:` URLs of the files this page uploaded in process (the agent's store has no URL), by file id. */
 const pageFiles = new Map<string, string>();

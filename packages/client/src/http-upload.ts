@@ -1,4 +1,4 @@
-import type { AttachmentPart } from '@lousho/core/protocol';
+import type { AttachmentPart } from '@lousho/protocol';
 import { AgentClientError } from './errors.js';
 import type { HttpSource } from './types.js';
 

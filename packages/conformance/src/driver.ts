@@ -1,6 +1,9 @@
 import type { AgentActionResult, AgentClientInput, AgentClientOptions, AgentUIState, AttachmentPart, ClientAgent, SendOptions } from '@lousho/client';
 import type { SessionListResult, SessionListState } from '@lousho/client/sessions';
 
+/** The two ways a binding reaches its agent: in the page's process, or over HTTP. */
+export type TransportName = 'in-process' | 'http';
+
 /** Where a binding gets its agent from: the two sources every binding accepts. */
 export type ConformanceSource = { agent: ClientAgent; sessionId?: string } | { url: string; sessionId?: string };
 

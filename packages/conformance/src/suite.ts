@@ -1,7 +1,9 @@
 import type { ClientAgent } from '@lousho/client';
 import { memoryStore, reduceAgentEvents, type AgentStreamEvent, type AgentUIState, type GuardrailContext, type UIFlowNodePart, type UIMessage, type UIToolPart } from '@lousho/core';
 import { createCommandGuardrail } from '@lousho/workspace';
-import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi } from './driver.js';
+import type { BindingDriver, BindingOptions, BindingState, ConformanceSource, MountedBinding, SuiteApi, TransportName } from './driver.js';
+
+export type { TransportName } from './driver.js';
 import { attachmentScenarios } from './attachment-scenarios.js';
 import { eventually, settle } from './eventually.js';
 import { emailTool, gate, lookupFlow, timeZoneTool, lookupTool, pageTool, researcher, scriptedAgent, shellTool, slowTool, storeWithInterruptedTurn, triageFlow, waitTool, type ScriptItem, type ScriptedAgentOptions, type ScriptedModel } from './fixtures.js';
@@ -9,7 +11,6 @@ import { serveAgent, type AgentServer } from './server.js';
 import { runThreadsConformance } from './threads-suite.js';
 import { queueScenarios } from './queue-scenarios.js';
 
-export type TransportName = 'in-process' | 'http';
 
 export interface ConformanceSuiteOptions {
   /** Run only these transports (default: both). */

@@ -4,7 +4,7 @@ import type { BindingDriver, BindingOptions, ConformanceSource, MountedBinding, 
 import { eventually, settle } from './eventually.js';
 import { gate, scriptedAgent, type ScriptItem } from './fixtures.js';
 import { serveAgent, type AgentServer } from './server.js';
-import type { TransportName } from './suite.js';
+import type { TransportName } from './driver.js';
 
 /** The texts of a state's messages, in order (a user's, then each text part of a reply). */
 const texts = (state: { messages: AgentUIState['messages'] }): string[] => state.messages.flatMap((m) => m.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])));

@@ -1,4 +1,4 @@
-import type { ClientAgent } from '@lousho/core/protocol';
+import type { ClientAgent } from '@lousho/protocol';
 import { AgentClientError } from '../errors.js';
 import type { HttpSource } from '../types.js';
 import type { SessionListSource, SessionListTransport, SessionSummary, SessionUsage } from './types.js';

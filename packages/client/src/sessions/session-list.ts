@@ -1,4 +1,4 @@
-import type { AgentUIStatus, SerializedError } from '@lousho/core/protocol';
+import type { AgentUIStatus, SerializedError } from '@lousho/protocol';
 import { AgentClientError } from '../errors.js';
 import { sessionListTransportFor } from './session-list-transport.js';
 import type { SessionList, SessionListChat, SessionListOptions, SessionListResult, SessionListSource, SessionListState, SessionListTransport } from './types.js';

@@ -1,4 +1,4 @@
-import type { AgentUIStatus, ClientAgent, SerializedError } from '@lousho/core/protocol';
+import type { AgentUIStatus, ClientAgent, SerializedError } from '@lousho/protocol';
 import type { HttpSource } from '../types.js';
 
 /** Where a session stands, as the thread list shows it (a session whose process died is `interrupted`). */
