@@ -38,6 +38,7 @@ export class PostgresFileStore implements FileStore {
     this.#url = url;
   }
 
+  /** Connects (a URL or your pool) and creates the file tables when missing. */
   static async connect(target: string | PostgresFileStoreOptions): Promise<PostgresFileStore> {
     const options: PostgresFileStoreOptions = typeof target === 'string' ? { connectionString: target } : { ...target };
     const url = redactUrl(options.connectionString);
@@ -73,6 +74,7 @@ export class PostgresFileStore implements FileStore {
     return store;
   }
 
+  /** Stores the body as a new file of the session (refused past `maxBytes`, leaving nothing) and resolves with its reference. */
   async put({ sessionId, name, mimeType, body, maxBytes }: FilePut): Promise<StoredFile> {
     const id = newFileId();
     return this.#transaction(async (db) => {
@@ -112,6 +114,7 @@ export class PostgresFileStore implements FileStore {
     return rows[0] && fileOf(rows[0]);
   }
 
+  /** The file with its bytes, or undefined when there is none. */
   async get(id: string): Promise<FileContent | undefined> {
     const file = await this.info(id);
     if (!file) return undefined;
@@ -127,6 +130,7 @@ export class PostgresFileStore implements FileStore {
     }
   }
 
+  /** Deletes one file; false when there was none. */
   async delete(id: string): Promise<boolean> {
     if (!isFileId(id)) return false;
     const { rowCount } = await this.#query(`DELETE FROM ${this.#s}.lousho_files WHERE id = $1`, [id]);

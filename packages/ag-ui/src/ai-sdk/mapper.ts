@@ -37,6 +37,7 @@ export class AiSdkMapper {
     return this.finished;
   }
 
+  /** The UI message stream chunks one of our events becomes (none for events the stream has no part for). */
   map(event: AgentStreamEvent): UiChunk[] {
     if (this.finished) return [];
     const out: UiChunk[] = [];

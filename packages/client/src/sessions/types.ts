@@ -38,15 +38,20 @@ export type SessionListSource = { agent: ClientAgent } | Pick<HttpSource, 'url' 
 
 /** How the thread list reaches the server. Errors carry a stable `code` (`LOUSHO_SESSION_NOT_FOUND`, ...). */
 export interface SessionListTransport {
+  /** A page of the principal's threads, newest activity first. */
   list(query: { cursor?: string; limit: number }): Promise<SessionSummaryPage>;
+  /** Renames a thread. */
   rename(id: string, title: string): Promise<void>;
+  /** Deletes a thread, with its events and files. */
   remove(id: string): Promise<void>;
 }
 
 /** The chat a thread list opens threads in: the client, or a binding's `useLoushoAgent()` result. */
 export interface SessionListChat {
   readonly sessionId: string | undefined;
+  /** Shows another thread (none: a new one). */
   open(sessionId?: string): unknown;
+  /** Starts a new thread. */
   reset(): unknown;
 }
 

@@ -8,6 +8,7 @@ import type { FileContent, FilePut, FileStore, StoredFile } from '@lousho/protoc
 export class MemoryFileStore implements FileStore {
   readonly #files = new Map<string, { file: StoredFile; bytes: Uint8Array }>();
 
+  /** Stores the body as a new file of the session (refused past `maxBytes`, leaving nothing) and resolves with its reference. */
   async put({ sessionId, name, mimeType, body, maxBytes }: FilePut): Promise<StoredFile> {
     // Read whole before anything is kept: a body that fails leaves no trace.
     const bytes = await readAll(limitedChunks(body, maxBytes));
@@ -21,6 +22,7 @@ export class MemoryFileStore implements FileStore {
     return entry && { ...entry.file };
   }
 
+  /** The file with its bytes, or undefined when there is none. */
   async get(id: string): Promise<FileContent | undefined> {
     const entry = this.#files.get(id);
     if (!entry) return undefined;
@@ -28,6 +30,7 @@ export class MemoryFileStore implements FileStore {
     return { file: { ...entry.file }, body: (async function* () { yield bytes.slice(); })() };
   }
 
+  /** Deletes one file; false when there was none. */
   async delete(id: string): Promise<boolean> {
     return this.#files.delete(id);
   }

@@ -33,6 +33,7 @@ export class FileSystemFileStore implements FileStore {
     this.#fsync = options.fsync ?? true;
   }
 
+  /** Stores the body as a new file of the session (refused past `maxBytes`, leaving nothing) and resolves with its reference. */
   async put({ sessionId, name, mimeType, body, maxBytes }: FilePut): Promise<StoredFile> {
     const id = newFileId();
     const tmp = join(this.dir, 'tmp');
@@ -71,6 +72,7 @@ export class FileSystemFileStore implements FileStore {
     }
   }
 
+  /** The file with its bytes, or undefined when there is none. */
   async get(id: string): Promise<FileContent | undefined> {
     const file = await this.info(id);
     if (!file) return undefined;
@@ -83,6 +85,7 @@ export class FileSystemFileStore implements FileStore {
     return { file, body: handle.createReadStream({ highWaterMark: 64 * 1024 }) as AsyncIterable<Uint8Array> };
   }
 
+  /** Deletes one file; false when there was none. */
   async delete(id: string): Promise<boolean> {
     const file = await this.info(id);
     if (!file) return false;

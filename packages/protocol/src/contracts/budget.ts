@@ -10,6 +10,7 @@ export interface RunLimits {
   maxDurationMs?: number;
 }
 
+/** The name of one of a run's limits (`maxSteps`, `maxTokens`, ...). */
 export type RunLimitName = keyof RunLimits;
 
 /** Which budget tripped (`result.budget`): its name, its value, and what the run had used. */

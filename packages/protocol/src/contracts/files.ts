@@ -45,10 +45,13 @@ export interface FileContent {
  * `undefined` / `false` / `0` for what is not there.
  */
 export interface FileStore {
+  /** Stores the body as a new file of the session (refused past `maxBytes`) and resolves with its reference. */
   put(file: FilePut): Promise<StoredFile>;
   /** The reference alone (no bytes read). */
   info(id: string): Promise<StoredFile | undefined>;
+  /** The file with its bytes, or undefined when there is none. */
   get(id: string): Promise<FileContent | undefined>;
+  /** Deletes one file; false when there was none. */
   delete(id: string): Promise<boolean>;
   /** Deletes every file of a session; the number deleted. */
   deleteSession(sessionId: string): Promise<number>;

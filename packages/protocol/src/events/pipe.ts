@@ -2,6 +2,7 @@ import type { AgentStreamEvent } from '../contracts/events.js';
 
 /** Where a run's events can be handed one by one, synchronously (`EventFeed` is one). */
 export interface EventSink {
+  /** Takes one event of the run. */
   push(event: AgentStreamEvent): void;
   /** The run ended (after its last event). */
   end(): void;
@@ -20,5 +21,6 @@ export const PIPE_EVENTS: unique symbol = Symbol('lousho.pipeEvents');
 
 /** A run that can pipe its events (see `PIPE_EVENTS`). */
 export interface PipeableRun {
+  /** Hands the run's events to `sink` as they come, without an async iterator in between (set by runs that can). */
   [PIPE_EVENTS]?: (sink: EventSink) => void;
 }

@@ -84,6 +84,7 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     return this.#bytes;
   }
 
+  /** Adds the run's next event for the reader (or closes the feed when the reader fell too far behind). */
   push(event: AgentStreamEvent): void {
     if (this.#closed || this.#ended) return;
     // An empty buffer is replaced by one of exactly this event: a reader that keeps up takes every
@@ -211,6 +212,7 @@ export class EventFeed implements AsyncIterable<AgentStreamEvent> {
     return null;
   }
 
+  /** The events in order, as the reader takes them; ends when the feed does. */
   async *[Symbol.asyncIterator](): AsyncIterator<AgentStreamEvent> {
     try {
       for (;;) {

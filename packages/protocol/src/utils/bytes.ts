@@ -4,6 +4,7 @@ const encoder = new TextEncoder();
 /** Shared: each call decodes whole bytes (no `stream`), so it keeps no state between calls; one per call showed in a server's profile. */
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 
+/** The UTF-8 bytes of `text`. */
 export function utf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
@@ -13,6 +14,7 @@ export function fromUtf8(bytes: Uint8Array): string {
   return strictDecoder.decode(bytes);
 }
 
+/** The bytes as lowercase hexadecimal, two digits a byte. */
 export function toHex(bytes: Uint8Array): string {
   let out = '';
   for (const byte of bytes) out += byte.toString(16).padStart(2, '0');

@@ -3,6 +3,7 @@ import type { LoushoAgentStore } from '../types.js';
 
 /** What `loushoSessions()` returns: a Svelte store of the list (`$threads.sessions`, ...) with its actions. */
 export interface LoushoSessionsStore extends Pick<SessionList, 'refresh' | 'loadMore' | 'rename' | 'remove' | 'open' | 'openNew'> {
+  /** Svelte's store contract: `run` gets the list's state now and on every change; returns the unsubscribe. */
   subscribe(run: (value: SessionListState) => void): () => void;
 }
 
