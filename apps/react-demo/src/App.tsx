@@ -10,7 +10,7 @@ import { ThreadSidebar } from './components/ThreadSidebar.tsx';
 import { readMode, writeMode, type Mode } from './mode.ts';
 import { useServerInfo, type ModelInfo } from './server-info.ts';
 import { httpSource, inPageSource, triageHttpSource, triageInPageSource } from './sources.ts';
-import { offersDemoSuggestions, readOpenedSession, readView, writeView, type View } from '@lousho/demo-agent';
+import { offersDemoSuggestions, readOpenedSession, readView, writeOpenedSession, writeView, type View } from '@lousho/demo-agent';
 
 const OFFLINE_MODEL: ModelInfo = { kind: 'demo', provider: DEMO_PROVIDER_NAME, model: DEMO_MODEL_ID, notice: DEMO_MODEL_NOTICE };
 
@@ -32,6 +32,8 @@ export function App() {
   };
 
   const changeMode = (next: Mode): void => {
+    // The opened thread belongs to the mode left; the other mode shows its own.
+    writeOpenedSession(undefined);
     writeMode(next);
     setMode(next);
   };
