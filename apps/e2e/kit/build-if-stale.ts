@@ -8,7 +8,7 @@ export interface AppBuild {
   appDir: string;
   /** The app's own inputs, relative to `appDir` (`src`, `index.html`, `vite.config.ts`, ...). */
   sources: string[];
-  /** The workspace packages it bundles from their sources (`core`, `vue`, ...: packages/<name>/src, and a styles.css beside it). */
+  /** The workspace packages it bundles from their sources (`core`, `vue`, ...: packages/<name>/src, and the stylesheets beside it). */
   packages: string[];
   /** A file the build writes, relative to `appDir`: its age is the build's age. */
   builtMarker: string;
@@ -23,11 +23,17 @@ function newestMtime(path: string): number {
   return newest;
 }
 
+/** The stylesheets at a package's root (`styles.css`, `thread-sidebar.css`, ...): a change to any of them is a change to the app. */
+function stylesheetsOf(name: string): string[] {
+  const dir = inRepo(`packages/${name}`);
+  return existsSync(dir) ? readdirSync(dir).filter((file) => file.endsWith('.css')).map((file) => join(dir, file)) : [];
+}
+
 /** Runs the app's `vite build` when its output is missing or older than anything it is built from. */
 export async function buildIfStale(build: AppBuild): Promise<'built' | 'fresh'> {
   const marker = join(build.appDir, build.builtMarker);
   const builtAt = existsSync(marker) ? statSync(marker).mtimeMs : 0;
-  const inputs = [...build.sources.map((path) => (isAbsolute(path) ? path : join(build.appDir, path))), ...build.packages.flatMap((name) => [inRepo(`packages/${name}/src`), inRepo(`packages/${name}/styles.css`)])];
+  const inputs = [...build.sources.map((path) => (isAbsolute(path) ? path : join(build.appDir, path))), ...build.packages.flatMap((name) => [inRepo(`packages/${name}/src`), ...stylesheetsOf(name)])];
   if (builtAt > Math.max(...inputs.map(newestMtime))) return 'fresh';
   const vite = join(build.appDir, 'node_modules', 'vite', 'bin', 'vite.js');
   await new Promise<void>((resolve, reject) => {

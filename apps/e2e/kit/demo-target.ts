@@ -15,8 +15,10 @@ export interface DemoTarget {
   url(mode: DemoMode, serverUrl?: string): string;
   /** The server's agent has the MCP notes tools (the demo server starts the notes server; the SvelteKit demo's own server does not). */
   mcpNotes?: boolean;
-  /** The demo has the Sessions panel and its server the webhook trigger (`GET /api/info` says where). */
+  /** The demo has the thread sidebar and its server the webhook trigger (`GET /api/info` says where). */
   sessionsPanel?: boolean;
+  /** The demo has the thread sidebar (in every mode it offers). */
+  threadSidebar?: boolean;
   /** Folder for the screenshots (not committed). */
   screenshotsDir: string;
   /**

@@ -7,6 +7,7 @@ export const reactDemo: DemoTarget = {
   modes: ['http', 'page'],
   mcpNotes: true,
   sessionsPanel: true,
+  threadSidebar: true,
   url: (mode, serverUrl) => demoUrl('/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
 };

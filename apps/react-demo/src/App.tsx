@@ -6,10 +6,9 @@ import { TriageFlow } from './components/TriageFlow.tsx';
 import { ViewSwitch } from './components/ViewSwitch.tsx';
 import { ModeSwitch } from './components/ModeSwitch.tsx';
 import { ModelNotice } from './components/ModelNotice.tsx';
-import { SessionsPanel } from './components/SessionsPanel.tsx';
+import { ThreadSidebar } from './components/ThreadSidebar.tsx';
 import { readMode, writeMode, type Mode } from './mode.ts';
 import { useServerInfo, type ModelInfo } from './server-info.ts';
-import { useSessionList } from './sessions.ts';
 import { httpSource, inPageSource, triageHttpSource, triageInPageSource } from './sources.ts';
 import { offersDemoSuggestions, readOpenedSession, readView, writeOpenedSession, writeView, type View } from '@lousho/demo-agent';
 
@@ -19,15 +18,12 @@ export function App() {
   const [mode, setMode] = useState<Mode>(readMode);
   const [view, setView] = useState<View>(readView);
   const server = useServerInfo();
-  // A session chosen in the Sessions panel (HTTP only): the chat follows it through the binding's
-  // `sessionId`. It is in the URL (`?session=`), so a reload shows it again; New chat leaves it.
-  const [opened, setOpened] = useState<string | undefined>(readOpenedSession);
-  const open = (sessionId: string | undefined): void => {
-    writeOpenedSession(sessionId);
-    setOpened(sessionId);
-  };
-  const source = useMemo(() => (mode === 'page' ? inPageSource() : { ...httpSource(), ...(opened ? { sessionId: opened } : {}) }), [mode, opened]);
-  const sessions = useSessionList(mode === 'http');
+  // The thread in the URL (`?session=`) is the one the chat opens, so a reload shows it again; the
+  // thread sidebar switches threads in the same chat (`open()`) and keeps the URL in step.
+  const source = useMemo(() => {
+    const opened = readOpenedSession();
+    return { ...(mode === 'page' ? inPageSource() : httpSource()), ...(opened ? { sessionId: opened } : {}) };
+  }, [mode]);
   const triageSource = useMemo(() => (mode === 'page' ? triageInPageSource() : triageHttpSource()), [mode]);
 
   const changeView = (next: View): void => {
@@ -36,6 +32,8 @@ export function App() {
   };
 
   const changeMode = (next: Mode): void => {
+    // The opened thread belongs to the mode left; the other mode shows its own.
+    writeOpenedSession(undefined);
     writeMode(next);
     setMode(next);
   };
@@ -57,8 +55,13 @@ export function App() {
       </header>
       <ModelNotice model={model} mode={mode} serverUnreachable={mode === 'http' && server.state === 'unreachable'} onUsePage={() => changeMode('page')} />
       {/* A client per mode: each mode has its own session, restored when the mode comes back. */}
-      {mode === 'http' && view !== 'triage' ? <SessionsPanel sessions={sessions} current={opened} onOpen={open} /> : null}
-      {view === 'triage' ? <TriageFlow key={`triage-${mode}`} source={triageSource} mode={mode} /> : <Chat key={mode} source={source} mode={mode} suggestions={offersDemoSuggestions(model)} onNewChat={opened ? () => open(undefined) : undefined} />}
+      {view === 'triage' ? (
+        <TriageFlow key={`triage-${mode}`} source={triageSource} mode={mode} />
+      ) : (
+        <div className="workspace">
+          <Chat key={mode} source={source} mode={mode} suggestions={offersDemoSuggestions(model)} sidebar={(agent) => <ThreadSidebar source={source} chat={agent} />} />
+        </div>
+      )}
     </div>
   );
 }

@@ -54,7 +54,7 @@ describe('the session cookie', () => {
     await page.reload();
     await page.locator('[data-testid="message"][data-role="user"]').filter({ hasText: 'echo kept by the server' }).waitFor();
 
-    await page.getByRole('button', { name: 'New chat' }).click();
+    await page.getByRole('navigation', { name: 'Threads' }).getByRole('button', { name: 'New chat' }).click();
     await page.getByRole('region', { name: 'Getting started' }).waitFor();
     await expect.poll(async () => (await context.cookies()).some((c) => c.name === 'lousho_session')).toBe(false);
     await page.reload();

@@ -9,6 +9,7 @@ export const vueDemo: DemoTarget = {
   modes: ['http', 'page'],
   mcpNotes: true,
   sessionsPanel: true,
+  threadSidebar: true,
   url: (mode, serverUrl) => demoUrl('/vue/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
 };

@@ -39,6 +39,7 @@ export {
   type SessionOrigin,
   type SessionSummary,
 } from './display/sessions.js';
+export { keepThreadsFresh, navigateToThread, threadItemAttributes, threadOrigin, threadRowLabels, THREAD_LIST_REFRESH_MS, type ThreadSummary } from './display/threads.js';
 export { flowNodesOf, flowNodeView, flowReplyText, lastUserText as flowInputText, type FlowNodeView } from './display/flow.js';
 // The triage flow of the demos (a flow served like an agent).
 export * from './triage/index.js';

@@ -30,7 +30,7 @@ function nestedRules(css: string): string[] {
 }
 
 describe('the shared stylesheets', () => {
-  for (const file of ['styles.css', 'sessions-panel.css']) {
+  for (const file of ['styles.css', 'sessions-panel.css', 'thread-sidebar.css']) {
     it(`${file}: every rule is closed, none nested in another`, () => {
       expect(nestedRules(readFileSync(new URL(`../${file}`, import.meta.url), 'utf8'))).toEqual([]);
     });

@@ -20,9 +20,10 @@ import { describeStop } from './stop.js';
 import { describeSubagents } from './subagents.js';
 import { describeTriage } from './triage.js';
 import { describeTriageKept } from './triage-kept.js';
+import { describeThreads } from './threads.js';
 import { describeTriggerSessions } from './trigger-sessions.js';
 
-export { describeAccessibility, describeApproval, describeAttachments, describeApprovalNotesAndSuggestions, describeBrowserTools, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeQueue, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeTriage, describeTriageKept, describeTriggerSessions };
+export { describeAccessibility, describeApproval, describeAttachments, describeApprovalNotesAndSuggestions, describeBrowserTools, describeCompaction, describeCompactionNotes, describeGuardrail, describeLongChat, describeMcpNotes, describePageInterrupted, describeQuestionAndError, describeQueue, describeReload, describeSafety, describeSessionsPanel, describeStop, describeSubagents, describeThreads, describeTriage, describeTriageKept, describeTriggerSessions };
 export { HTML_PAYLOAD } from './safety.js';
 
 /** Registers every scenario the demos share, on one Chromium for the calling test file. */
@@ -49,4 +50,5 @@ export function describeSharedScenarios(target: DemoTarget): void {
   describeApprovalNotesAndSuggestions(target, browser);
   describeQueue(target, browser);
   describeAttachments(target, browser);
+  describeThreads(target, browser);
 }

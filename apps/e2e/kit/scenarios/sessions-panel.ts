@@ -21,14 +21,14 @@ async function startWebhookRun(input: string): Promise<string> {
 }
 
 /**
- * The Sessions panel (HTTP): rows are titled by their first message, not raw ids; picking one
- * closes the list so the conversation shows (an approval pending, on a 1280×860 window); the
- * opened session is in the URL, so a reload shows it again; New chat leaves it.
+ * The thread sidebar with a webhook's thread (HTTP): rows are titled by their first message, not raw
+ * ids, and say where they came from; picking one shows the conversation (an approval pending, on a
+ * 1280×860 window); the opened thread is in the URL, so a reload shows it again; New chat leaves it.
  */
 export function describeSessionsPanel(target: DemoTarget, browser: () => Browser): void {
   if (!target.sessionsPanel || !target.modes.includes('http')) return;
-  describe('the Sessions panel (http)', () => {
-    it('titles rows by their first message, closes after a pick, and keeps the opened session in the URL across a reload', async () => {
+  describe('the thread sidebar with a webhook thread (http)', () => {
+    it('titles rows by their first message, shows the origin, and keeps the opened thread in the URL across a reload', async () => {
       const context = await newContext(browser());
       const page = await context.newPage();
       await page.setViewportSize({ width: 1280, height: 860 });
@@ -39,19 +39,20 @@ export function describeSessionsPanel(target: DemoTarget, browser: () => Browser
       await sendAndWaitForReply(page, "What's the weather in Lisbon?");
       const sessionId = await startWebhookRun(WEBHOOK_INPUT);
 
-      const panel = page.getByTestId('sessions-panel');
-      await panel.locator('summary').click();
-      const item = panel.locator(`[data-testid="session-item"][data-session-id="${sessionId}"]`);
+      const panel = page.getByRole('navigation', { name: 'Threads' });
+      const item = panel.locator(`[data-testid="thread-item"][data-session-id="${sessionId}"]`);
       // Titled by the webhook's input (its first user message) once the run has logged it.
-      await item.locator('.session-title', { hasText: WEBHOOK_INPUT }).waitFor({ timeout: 15_000 });
-      const chatRow = panel.getByTestId('session-item').filter({ hasText: "What's the weather in Lisbon?" });
+      await item.locator('.thread-title', { hasText: WEBHOOK_INPUT }).waitFor({ timeout: 15_000 });
+      expect(await item.getAttribute('data-origin')).toBe('webhook');
+      expect(await item.innerText()).toContain('Webhook');
+      const chatRow = panel.getByTestId('thread-item').filter({ hasText: "What's the weather in Lisbon?" });
       expect(await chatRow.count()).toBe(1);
-      for (const text of await panel.getByTestId('session-item').allInnerTexts()) expect(text).not.toMatch(/webhook-[0-9a-f]{4}|[0-9a-f]{8}-[0-9a-f]{4}-/);
+      expect(await chatRow.getAttribute('data-origin')).toBe('chat');
+      for (const text of await panel.getByTestId('thread-item').allInnerTexts()) expect(text).not.toMatch(/webhook-[0-9a-f]{4}|[0-9a-f]{8}-[0-9a-f]{4}-/);
       await screenshot(target, page, 'sessions-panel-titles-http');
 
       await item.click();
-      // The list closes: the conversation and its pending approval are what the window shows.
-      expect(await panel.evaluate((details) => (details as HTMLDetailsElement).open)).toBe(false);
+      // The conversation and its pending approval are what the window shows.
       await approvalPanel(page).waitFor({ timeout: 30_000 });
       await waitForStatus(page, 'awaiting-approval');
       const conversation = await page.locator('.chat-scroll').boundingBox();
@@ -69,14 +70,12 @@ export function describeSessionsPanel(target: DemoTarget, browser: () => Browser
       await approvalPanel(page).waitFor({ timeout: 15_000 });
       expect(await page.locator('.messages').innerText()).toContain(WEBHOOK_INPUT);
       expect(await approvalPanel(page).getByTestId('approval-args').textContent()).toContain('bob@example.com');
-      await panel.locator('summary').click();
-      expect(await item.getAttribute('aria-current')).toBe('true');
-      await panel.locator('summary').click();
+      await expect.poll(() => item.getAttribute('aria-current')).toBe('page');
 
       // Approved, then New chat: back to a fresh chat of this tab, the URL without the session.
       await approvalPanel(page).getByRole('button', { name: 'Approve' }).click();
       await waitForStatus(page, 'idle');
-      await page.getByRole('button', { name: 'New chat' }).click();
+      await panel.getByRole('button', { name: 'New chat' }).click();
       await page.getByRole('region', { name: 'Getting started' }).waitFor();
       await page.waitForURL((url) => !url.searchParams.has('session'));
       await page.getByRole('region', { name: 'Getting started' }).waitFor();

@@ -12,12 +12,12 @@ async function webhookUrl(): Promise<string> {
 }
 
 /**
- * A run a webhook started is a session like a chat: it shows up in the Sessions panel, the chat
+ * A run a webhook started is a thread like a chat: it shows up in the thread sidebar, the chat
  * follows it live (the research's progress), its email waits for approval there, and it finishes.
  */
 export function describeTriggerSessions(target: DemoTarget, browser: () => Browser): void {
   if (!target.sessionsPanel || !target.modes.includes('http')) return;
-  describe('a webhook run in the Sessions panel (http)', () => {
+  describe('a webhook run in the thread sidebar (http)', () => {
     it('lists the run, follows it while it streams, approves its email, and sees it finish', async () => {
       const { page, pageErrors, close } = await openDemo(browser(), target, 'http');
       const url = await webhookUrl();
@@ -35,17 +35,16 @@ export function describeTriggerSessions(target: DemoTarget, browser: () => Brows
       const { sessionId } = (await response.json()) as { sessionId: string };
       expect(sessionId).toMatch(/^webhook-/);
 
-      const panel = page.getByTestId('sessions-panel');
-      await panel.locator('summary').click();
-      const item = panel.locator(`[data-testid="session-item"][data-session-id="${sessionId}"]`);
+      const panel = page.getByRole('navigation', { name: 'Threads' });
+      const item = panel.locator(`[data-testid="thread-item"][data-session-id="${sessionId}"]`);
       await item.waitFor({ timeout: 10_000 });
       expect(await item.getAttribute('data-origin')).toBe('webhook');
       // Newest first: the webhook's session heads the list.
-      expect(await panel.getByTestId('session-item').first().getAttribute('data-session-id')).toBe(sessionId);
+      expect(await panel.getByTestId('thread-item').first().getAttribute('data-session-id')).toBe(sessionId);
       await screenshot(target, page, 'trigger-session-listed-http');
 
       await item.click();
-      expect(await item.getAttribute('aria-current')).toBe('true');
+      await expect.poll(() => item.getAttribute('aria-current')).toBe('page');
       // Followed live: the research's progress bar moves while the run goes on.
       const research = toolCard(page, 'research_topic');
       await research.getByTestId('tool-progress').waitFor();

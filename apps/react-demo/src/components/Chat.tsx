@@ -1,4 +1,4 @@
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { useLoushoAgent } from '@lousho/build-ai-agent/react';
 import { attachmentUrl, type AttachmentPart, type UIMessage } from '@lousho/build-ai-agent';
 import { approvalShownInCard, demoBrowserTools, IN_PAGE_SESSION_KEY, subagentApprovalPointer, type DemoAgent } from '@lousho/demo-agent';
@@ -24,9 +24,11 @@ interface ChatProps {
   /** Offer the suggestion chips (written for the offline demo model: not with a real one). */
   suggestions: boolean;
   onNewChat?: (() => void) | undefined;
+  /** Beside the conversation, given this chat (the thread sidebar). */
+  sidebar?: ((agent: ReturnType<typeof useLoushoAgent>) => ReactNode) | undefined;
 }
 
-export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
+export function Chat({ source, mode, suggestions, onNewChat, sidebar }: ChatProps) {
   // Failures of actions that never became a run error (e.g. the server is down) also reach the user.
   const [actionError, setActionError] = useState<ShownError | null>(null);
   const [dismissed, setDismissed] = useState<ShownError | null>(null);
@@ -87,6 +89,8 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
   const empty = messages.length === 0;
 
   return (
+    <>
+    {sidebar?.(agent)}
     <main className="chat">
       {/* Focusable, so the conversation can be scrolled with the keyboard. */}
       <div className="chat-scroll" tabIndex={0} role="region" aria-label="Conversation">
@@ -135,6 +139,7 @@ export function Chat({ source, mode, suggestions, onNewChat }: ChatProps) {
         <StatusBar status={status} interrupted={finishReason === 'interrupted'} usage={usage} sessionId={agent.sessionId} mode={mode} onNewChat={empty ? undefined : newChat} />
       </div>
     </main>
+    </>
   );
 }
 

@@ -30,6 +30,7 @@ export const sveltekitDemo: DemoTarget = {
   label: 'svelte-e2e',
   modes: ['http', 'page'],
   sessionsPanel: true,
+  threadSidebar: true,
   url: (mode, serverUrl) => demoUrl('/', mode, serverUrl),
   screenshotsDir: fileURLToPath(new URL('../screenshots/', import.meta.url)),
   takenOver: waitForHydration,

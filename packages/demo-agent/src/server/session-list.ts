@@ -1,4 +1,5 @@
 import { ANONYMOUS_PRINCIPAL, textOf, type AgentStreamEvent, type ApprovalKind } from '@lousho/build-ai-agent';
+import { threadOrigin } from '../display/threads.js';
 import { SESSION_ORIGIN_TITLES, type SessionOrigin, type SessionSummary } from '../display/sessions.js';
 
 export type { SessionOrigin, SessionSummary };
@@ -23,16 +24,8 @@ export const SESSIONS_PATH = '/api/sessions';
 /** How many sessions `GET /api/sessions` lists (the newest). */
 export const SESSION_LIST_LIMIT = 50;
 
-/**
- * Trigger adapters name the sessions they open `webhook-<uuid>`, `cron-<uuid>` and
- * `slack:<channel>:<ts>`; the demos' clients make ids of their own (no such prefix).
- */
-export function sessionOrigin(id: string): SessionOrigin {
-  if (id.startsWith('webhook-')) return 'webhook';
-  if (id.startsWith('cron-')) return 'cron';
-  if (id.startsWith('slack:')) return 'slack';
-  return 'chat';
-}
+/** Where a session came from, by the prefix trigger adapters give their ids (the thread sidebar reads it the same way). */
+export const sessionOrigin = threadOrigin;
 
 /** The longest title a row gets, in characters (a longer first message is cut with an ellipsis). */
 export const SESSION_TITLE_CHARS = 80;
