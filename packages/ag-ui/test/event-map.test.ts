@@ -82,6 +82,21 @@ describe('docs/ag-ui.md: the mapping table', () => {
     await play(a.stream('go', { sessionId: 's1' }));
     await play(a.approvals.resolveStream({ id: a.sessions.get('s1')!.pendingApproval!.approvalId, approved: true }));
     await play(a.approvals.answerStream({ id: a.sessions.get('s1')!.pendingApproval!.approvalId, answer: 'No' }));
+
+    // A message queued while the turn runs (it runs next), and one queued then removed: the reply
+    // waits at a gate until both are in.
+    const held = Object.assign(gate(), { opened: false });
+    const queueing = scriptedAgent([['One.', { wait: held }, 'More.'], ['Two.']]).agent;
+    await play(queueing.stream('go', { sessionId: 'q1' }), (event) => {
+      if (event.type !== 'text.delta' || held.opened) return;
+      held.opened = true;
+      void (async () => {
+        await queueing.sessions.enqueue!('q1', 'later', { mode: 'queue' });
+        const removed = await queueing.sessions.enqueue!('q1', 'never mind', { mode: 'queue' });
+        await queueing.sessions.unqueue!('q1', removed.queueId);
+        held.open();
+      })();
+    });
     // Reasoning, streamed arguments, progress, an invalid call.
     const work = defineTool({ name: 'work', description: 'Works', input: z.object({ n: z.number() }), execute: async (_args, ctx) => (ctx.reportProgress?.({ half: true }), 'ok') });
     const b = createAgent({
